@@ -1,0 +1,90 @@
+import type { Table } from "./table.js";
+import { withoutKeys, type Stored } from "./table.js";
+
+export interface ApiKeyRecord {
+  key_id: string;
+  key_hash: string;
+  /** The first characters of the key, shown in lists ("sk_3f9a…"). */
+  prefix: string;
+  name: string;
+  user_id: string;
+  workspace_id: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface SessionRecord {
+  session_hash: string;
+  user_id: string;
+  workspace_id: string;
+  created_at: number;
+  expires_at: number;
+  user_agent: string;
+}
+
+const keys = {
+  apiKey: (hash: string) => ({ pk: `APIKEY#${hash}`, sk: "APIKEY" }),
+  /** GSI1: a user's keys in one workspace, oldest first. */
+  apiKeyIndex: (ws: string, userId: string, createdAt: number, keyId: string) => ({
+    gsi1pk: `WS#${ws}#USER#${userId}#APIKEYS`,
+    gsi1sk: `${String(createdAt).padStart(12, "0")}#${keyId}`,
+  }),
+  session: (hash: string) => ({ pk: `SESSION#${hash}`, sk: "SESSION" }),
+};
+
+
+export class ApiKeys {
+  constructor(private readonly main: Table) {}
+
+  async create(k: ApiKeyRecord): Promise<boolean> {
+    return this.main.put({ ...keys.apiKey(k.key_hash), ...keys.apiKeyIndex(k.workspace_id, k.user_id, k.created_at, k.key_id), ...k }, { ifAbsent: true });
+  }
+
+  async byHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const item = await this.main.get<Stored<ApiKeyRecord>>(keys.apiKey(hash), false);
+    return item ? (withoutKeys<ApiKeyRecord>(item)) : undefined;
+  }
+
+  async list(workspaceId: string, userId: string): Promise<ApiKeyRecord[]> {
+    const items = await this.main.queryPrefix<Stored<ApiKeyRecord>>(`WS#${workspaceId}#USER#${userId}#APIKEYS`, "", { index: "gsi1" });
+    return items.map((i) => withoutKeys<ApiKeyRecord>(i));
+  }
+
+  /** Revokes one of the user's keys; false when no such key is theirs. */
+  async revoke(workspaceId: string, userId: string, keyId: string): Promise<boolean> {
+    const mine = (await this.list(workspaceId, userId)).find((k) => k.key_id === keyId);
+    if (!mine) return false;
+    return this.main.delete(keys.apiKey(mine.key_hash), {
+      expression: "user_id = :u AND workspace_id = :w",
+      values: { ":u": userId, ":w": workspaceId },
+    });
+  }
+
+  /** Records use at most once a minute, so a busy key does not write on every request. */
+  async touch(hash: string, now: number): Promise<void> {
+    await this.main.update(keys.apiKey(hash), {
+      UpdateExpression: "SET last_used_at = :now",
+      ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at = :null OR last_used_at < :stale)",
+      ExpressionAttributeValues: { ":now": now, ":stale": now - 60, ":null": null },
+    });
+  }
+}
+
+export class Sessions {
+  constructor(private readonly main: Table) {}
+
+  async create(s: SessionRecord): Promise<void> {
+    await this.main.put({ ...keys.session(s.session_hash), ...s, ttl: s.expires_at }, { ifAbsent: true });
+  }
+
+  /** A live session; expired ones read as absent (TTL deletion is lazy, and dynalite has none). */
+  async get(hash: string, now: number): Promise<SessionRecord | undefined> {
+    const item = await this.main.get<Stored<SessionRecord>>(keys.session(hash), false);
+    if (!item || item.expires_at <= now) return undefined;
+    return withoutKeys<SessionRecord>(item);
+  }
+
+  async delete(hash: string): Promise<void> {
+    await this.main.delete(keys.session(hash));
+  }
+}

@@ -1,0 +1,150 @@
+import { withoutKeys as strip, type Stored, type Table } from "./table.js";
+
+/**
+ * The ledger table holds hot counters: a workspace's credit usage, idempotency records
+ * for charges, and rate-limit windows. Every change is one conditional single-item write.
+ */
+export interface UsageRecord {
+  workspace_id: string;
+  character_count: number;
+  character_limit: number;
+  /** Kept alongside the count because condition expressions cannot add: `remaining >= :cost`. */
+  remaining: number;
+  period_start_unix: number;
+  next_reset_unix: number;
+  voice_add_edit_counter: number;
+}
+
+export type ChargeState = "pending" | "charged" | "refunded";
+
+export interface ChargeRecord {
+  workspace_id: string;
+  key: string;
+  amount: number;
+  state: ChargeState;
+  updated_at: number;
+}
+
+const keys = {
+  usage: (ws: string) => ({ pk: `WS#${ws}`, sk: "USAGE" }),
+  charge: (ws: string, key: string) => ({ pk: `WS#${ws}`, sk: `CHARGE#${key}` }),
+  window: (scope: string, id: string, start: number) => ({ pk: `RL#${scope}#${id}`, sk: `W#${start}` }),
+};
+
+
+export class Ledger {
+  constructor(private readonly table: Table) {}
+
+  async createUsage(u: UsageRecord): Promise<boolean> {
+    return this.table.put({ ...keys.usage(u.workspace_id), ...u }, { ifAbsent: true });
+  }
+
+  async usage(ws: string): Promise<UsageRecord | undefined> {
+    const item = await this.table.get<Stored<UsageRecord>>(keys.usage(ws));
+    return item ? strip(item) : undefined;
+  }
+
+  /** Starts a new period, once, whatever the concurrency: conditional on the old reset time. */
+  async resetPeriod(ws: string, expectedNextReset: number, periodStart: number, nextReset: number): Promise<UsageRecord | undefined> {
+    const item = await this.table.update<Stored<UsageRecord>>(keys.usage(ws), {
+      UpdateExpression: "SET character_count = :zero, remaining = character_limit, period_start_unix = :start, next_reset_unix = :next",
+      ConditionExpression: "next_reset_unix = :expected",
+      ExpressionAttributeValues: { ":zero": 0, ":start": periodStart, ":next": nextReset, ":expected": expectedNextReset },
+    });
+    return item ? strip(item) : undefined;
+  }
+
+  /** Deducts `amount` when at least `amount - overage` remains; undefined when it does not. */
+  async deduct(ws: string, amount: number, overage = 0): Promise<UsageRecord | undefined> {
+    const item = await this.table.update<Stored<UsageRecord>>(keys.usage(ws), {
+      UpdateExpression: "ADD remaining :neg, character_count :amount",
+      ConditionExpression: "attribute_exists(pk) AND remaining >= :need",
+      ExpressionAttributeValues: { ":neg": -amount, ":amount": amount, ":need": amount - overage },
+    });
+    return item ? strip(item) : undefined;
+  }
+
+  async credit(ws: string, amount: number): Promise<UsageRecord | undefined> {
+    const item = await this.table.update<Stored<UsageRecord>>(keys.usage(ws), {
+      UpdateExpression: "ADD remaining :amount, character_count :neg",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":amount": amount, ":neg": -amount },
+    });
+    return item ? strip(item) : undefined;
+  }
+
+  /** Changes the limit (tier change) and moves `remaining` by the same delta. */
+  async setLimit(ws: string, expectedLimit: number, newLimit: number): Promise<UsageRecord | undefined> {
+    const item = await this.table.update<Stored<UsageRecord>>(keys.usage(ws), {
+      UpdateExpression: "SET character_limit = :new ADD remaining :delta",
+      ConditionExpression: "character_limit = :old",
+      ExpressionAttributeValues: { ":new": newLimit, ":old": expectedLimit, ":delta": newLimit - expectedLimit },
+    });
+    return item ? strip(item) : undefined;
+  }
+
+  async bumpVoiceEdits(ws: string): Promise<void> {
+    await this.table.update(keys.usage(ws), {
+      UpdateExpression: "ADD voice_add_edit_counter :one",
+      ExpressionAttributeValues: { ":one": 1 },
+    });
+  }
+
+  /** Opens an idempotency record; false when one exists for this key. */
+  async openCharge(c: ChargeRecord, ttl: number): Promise<boolean> {
+    return this.table.put({ ...keys.charge(c.workspace_id, c.key), ...c, ttl }, { ifAbsent: true });
+  }
+
+  async charge(ws: string, key: string): Promise<ChargeRecord | undefined> {
+    const item = await this.table.get<Stored<ChargeRecord>>(keys.charge(ws, key));
+    return item ? strip(item) : undefined;
+  }
+
+  /** Moves a charge record between states, conditional on its current state (and age for takeovers). */
+  async transitionCharge(ws: string, key: string, from: ChargeState, to: ChargeState, now: number, fields: { amount?: number; olderThan?: number } = {}): Promise<boolean> {
+    const values: Record<string, unknown> = { ":from": from, ":to": to, ":now": now };
+    let condition = "#state = :from";
+    let update = "SET #state = :to, updated_at = :now";
+    if (fields.olderThan !== undefined) {
+      condition += " AND updated_at < :older";
+      values[":older"] = fields.olderThan;
+    }
+    if (fields.amount !== undefined) {
+      update += ", amount = :amount";
+      values[":amount"] = fields.amount;
+    }
+    const r = await this.table.update(keys.charge(ws, key), {
+      UpdateExpression: update,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: { "#state": "state" },
+      ExpressionAttributeValues: values,
+    });
+    return r !== undefined;
+  }
+
+  async dropCharge(ws: string, key: string, state: ChargeState): Promise<void> {
+    await this.table.delete(keys.charge(ws, key), { expression: "#state = :s", names: { "#state": "state" }, values: { ":s": state } });
+  }
+
+  /** Counts a hit in a fixed window and returns the count so far in that window. */
+  async hit(scope: string, id: string, windowSeconds: number, now: number): Promise<number> {
+    const start = Math.floor(now / windowSeconds) * windowSeconds;
+    const item = await this.table.update<{ count: number }>(keys.window(scope, id, start), {
+      UpdateExpression: "ADD #count :one SET #ttl = :ttl",
+      ExpressionAttributeNames: { "#count": "count", "#ttl": "ttl" },
+      ExpressionAttributeValues: { ":one": 1, ":ttl": start + windowSeconds * 2 },
+    });
+    return item?.count ?? 1;
+  }
+
+  async hits(scope: string, id: string, windowSeconds: number, now: number): Promise<number> {
+    const start = Math.floor(now / windowSeconds) * windowSeconds;
+    const item = await this.table.get<{ count: number }>(keys.window(scope, id, start), false);
+    return item?.count ?? 0;
+  }
+
+  async clearWindow(scope: string, id: string, windowSeconds: number, now: number): Promise<void> {
+    const start = Math.floor(now / windowSeconds) * windowSeconds;
+    await this.table.delete(keys.window(scope, id, start));
+  }
+}

@@ -1,0 +1,63 @@
+import type { Table } from "./table.js";
+import { withoutKeys, type Stored } from "./table.js";
+
+export interface OnboardingChecklist {
+  checklist_id: string;
+  hidden: boolean;
+  items: Array<{ onboarding_checklist_item_id: string; is_completed: boolean }>;
+}
+
+export interface UserRecord {
+  user_id: string;
+  email: string;
+  first_name: string | null;
+  photo_url: string | null;
+  password_hash: string;
+  created_at: number;
+  default_workspace_id: string;
+  is_producer: boolean;
+  is_onboarding_completed: boolean;
+  onboarding_checklist: OnboardingChecklist;
+}
+
+/** Keys of the main table owned by this module. */
+const keys = {
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: "PROFILE" }),
+  email: (email: string) => ({ pk: `EMAIL#${normaliseEmail(email)}`, sk: "EMAIL" }),
+};
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export class Users {
+  constructor(private readonly main: Table) {}
+
+  /** Claims the e-mail address; false when another account holds it. */
+  async claimEmail(email: string, userId: string): Promise<boolean> {
+    return this.main.put({ ...keys.email(email), user_id: userId }, { ifAbsent: true });
+  }
+
+  async releaseEmail(email: string, userId: string): Promise<void> {
+    await this.main.delete(keys.email(email), { expression: "user_id = :u", values: { ":u": userId } });
+  }
+
+  async create(user: UserRecord): Promise<void> {
+    await this.main.put({ ...keys.user(user.user_id), ...user }, { ifAbsent: true });
+  }
+
+  async get(userId: string): Promise<UserRecord | undefined> {
+    const item = await this.main.get<Stored<UserRecord>>(keys.user(userId));
+    return item ? (withoutKeys<UserRecord>(item)) : undefined;
+  }
+
+  async findByEmail(email: string): Promise<UserRecord | undefined> {
+    const lock = await this.main.get<{ user_id: string }>(keys.email(email));
+    return lock ? this.get(lock.user_id) : undefined;
+  }
+
+  async update(userId: string, patch: Partial<Omit<UserRecord, "user_id" | "email">>): Promise<UserRecord | undefined> {
+    const item = await this.main.patch<Stored<UserRecord>>(keys.user(userId), patch);
+    return item ? (withoutKeys<UserRecord>(item)) : undefined;
+  }
+}

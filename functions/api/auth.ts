@@ -1,0 +1,48 @@
+import type { AppContext } from "../context.js";
+import { authenticate, createAccount, createSession, SignInSchema, SignUpSchema } from "../domain/accounts.js";
+import { INTERNAL_HEADER, isInternal } from "../domain/internal.js";
+import { ApiError } from "../http/errors.js";
+import type { ApiRouter } from "../http/app.js";
+import { json, type ApiRequest } from "../http/types.js";
+import { jsonBody } from "../http/validate.js";
+
+const SIGN_UPS_PER_IP_PER_HOUR = 20;
+
+/** The browser's address: the socket's, or the one the web server forwards with its proof. */
+export function clientIp(ctx: AppContext, req: ApiRequest): string {
+  if (isInternal(ctx.secrets.session, req.headers[INTERNAL_HEADER])) {
+    const forwarded = req.headers["x-forwarded-for"]?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return req.sourceIp;
+}
+
+/** Account endpoints behind the web's sign-up and sign-in forms (not part of the hosted API). */
+export function registerAuth(r: ApiRouter): void {
+  r.post("/v1/auth/sign-up", async (req, rc) => {
+    const ctx = rc.app;
+    if (!ctx.config.signupEnabled) throw new ApiError(403, "signup_disabled", "Sign-up is disabled on this server.");
+    const input = jsonBody(req, SignUpSchema);
+    const ip = clientIp(ctx, req);
+    const now = Math.floor(ctx.now() / 1000);
+    if ((await ctx.stores.ledger.hit("signup-ip", ip, 3600, now)) > SIGN_UPS_PER_IP_PER_HOUR) {
+      throw new ApiError(429, "too_many_sign_ups", "Too many accounts were created from this address. Please try again later.", { "retry-after": "3600" });
+    }
+    const { user, workspace } = await createAccount(ctx, { email: input.email, password: input.password, firstName: input.first_name });
+    const { sessionId, session } = await createSession(ctx, user, req.headers["user-agent"] ?? "");
+    return json({ session_id: sessionId, user_id: user.user_id, workspace_id: workspace.workspace_id, expires_at_unix: session.expires_at }, 201);
+  });
+
+  r.post("/v1/auth/sign-in", async (req, rc) => {
+    const input = jsonBody(req, SignInSchema);
+    const user = await authenticate(rc.app, { email: input.email, password: input.password, ip: clientIp(rc.app, req) });
+    const { sessionId, session } = await createSession(rc.app, user, req.headers["user-agent"] ?? "");
+    return json({ session_id: sessionId, user_id: user.user_id, workspace_id: session.workspace_id, expires_at_unix: session.expires_at });
+  });
+
+  r.post("/v1/auth/sign-out", async (_req, rc) => {
+    const caller = await rc.caller();
+    if (caller.principal.sessionHash) await rc.app.stores.sessions.delete(caller.principal.sessionHash);
+    return json({ status: "ok" });
+  });
+}

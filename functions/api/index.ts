@@ -1,0 +1,17 @@
+import type { ApiRouter } from "../http/app.js";
+import { registerApiKeys } from "./apiKeys.js";
+import { registerAuth } from "./auth.js";
+import { registerModels } from "./models.js";
+import { registerUser } from "./user.js";
+import { registerVoices } from "./voices.js";
+import { registerWorkspace } from "./workspace.js";
+
+/** Every /v1 and /v2 route. */
+export function registerRoutes(r: ApiRouter): void {
+  registerAuth(r);
+  registerModels(r);
+  registerUser(r);
+  registerApiKeys(r);
+  registerWorkspace(r);
+  registerVoices(r);
+}

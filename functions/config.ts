@@ -1,0 +1,148 @@
+import { z } from "zod";
+
+/**
+ * The one reader of the environment. Everything else receives a typed Config.
+ * Parsed once; a bad value fails fast with a message naming the variable.
+ */
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const bool = (fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return fallback;
+      if (/^(1|true|yes|on)$/i.test(v)) return true;
+      if (/^(0|false|no|off)$/i.test(v)) return false;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: "must be true or false" });
+      return z.NEVER;
+    });
+
+const EnvSchema = z.object({
+  TIMBRE_MODE: z.enum(["embedded", "localstack", "aws"]).default("embedded"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("127.0.0.1"),
+  PUBLIC_URL: optionalString,
+  DATA_DIR: z.string().default("./.data"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+
+  DEMO_PASSWORD: optionalString.refine((v) => v === undefined || v.length >= 8, "must be at least 8 characters"),
+  DEMO_API_KEY: optionalString.refine((v) => v === undefined || v.length >= 20, "must be at least 20 characters"),
+  SESSION_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
+
+  AWS_REGION: z.string().default("us-east-1"),
+  TABLE_MAIN: z.string().default("timbre-main"),
+  TABLE_HISTORY: z.string().default("timbre-history"),
+  TABLE_LEDGER: z.string().default("timbre-ledger"),
+  BUCKET: z.string().default("timbre-data"),
+  STATE_MACHINES: optionalString,
+  DYNAMODB_ENDPOINT: optionalString,
+  S3_ENDPOINT: optionalString,
+  SFN_ENDPOINT: optionalString,
+  LOCALSTACK_ENDPOINT: z.string().default("http://localhost:4566"),
+
+  FEATURE_FLAGS: z.string().default(""),
+  SIGNUP_ENABLED: bool(true),
+  SECURE_COOKIES: bool(false),
+});
+
+export type Mode = "embedded" | "localstack" | "aws";
+
+export interface Config {
+  mode: Mode;
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  dataDir: string;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  demoPassword: string | undefined;
+  demoApiKey: string | undefined;
+  sessionSecret: string | undefined;
+  aws: {
+    region: string;
+    tables: { main: string; history: string; ledger: string };
+    bucket: string;
+    /** JSON map of workflow name -> state machine ARN (aws/localstack modes). */
+    stateMachines: Record<string, string>;
+    dynamoEndpoint: string | undefined;
+    s3Endpoint: string | undefined;
+    sfnEndpoint: string | undefined;
+  };
+  /** Flags switched on for every workspace; workspaces may override per flag. */
+  featureFlags: Record<string, boolean>;
+  signupEnabled: boolean;
+  secureCookies: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  let stateMachines: Record<string, string> = {};
+  if (e.STATE_MACHINES) {
+    try {
+      stateMachines = z.record(z.string()).parse(JSON.parse(e.STATE_MACHINES));
+    } catch {
+      throw new ConfigError("Invalid configuration: STATE_MACHINES: must be a JSON object of name -> ARN");
+    }
+  }
+  const localstack = e.TIMBRE_MODE === "localstack" ? e.LOCALSTACK_ENDPOINT : undefined;
+  return {
+    mode: e.TIMBRE_MODE,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL,
+    dataDir: e.DATA_DIR,
+    logLevel: e.LOG_LEVEL,
+    demoPassword: e.DEMO_PASSWORD,
+    demoApiKey: e.DEMO_API_KEY,
+    sessionSecret: e.SESSION_SECRET,
+    aws: {
+      region: e.AWS_REGION,
+      tables: { main: e.TABLE_MAIN, history: e.TABLE_HISTORY, ledger: e.TABLE_LEDGER },
+      bucket: e.BUCKET,
+      stateMachines,
+      dynamoEndpoint: e.DYNAMODB_ENDPOINT ?? localstack,
+      s3Endpoint: e.S3_ENDPOINT ?? localstack,
+      sfnEndpoint: e.SFN_ENDPOINT ?? localstack,
+    },
+    featureFlags: parseFlags(e.FEATURE_FLAGS),
+    signupEnabled: e.SIGNUP_ENABLED,
+    secureCookies: e.SECURE_COOKIES,
+  };
+}
+
+/** "dark-mode,speech-to-text-ui,-productions" -> { "dark-mode": true, ..., productions: false } */
+export function parseFlags(list: string): Record<string, boolean> {
+  const flags: Record<string, boolean> = {};
+  for (const raw of list.split(",")) {
+    const name = raw.trim();
+    if (!name) continue;
+    if (name.startsWith("-")) flags[name.slice(1)] = false;
+    else flags[name] = true;
+  }
+  return flags;
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration, read from the environment once. */
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Tests and the embedded launcher set the configuration explicitly. */
+export function setConfig(next: Config): void {
+  cached = next;
+}

@@ -1,0 +1,173 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { AppContext } from "../context.js";
+import { newId, randomToken, sha256Hex } from "../adapters/ids.js";
+import type { UserRecord } from "../adapters/dynamo/users.js";
+import type { WorkspaceRecord } from "../adapters/dynamo/workspaces.js";
+import type { ApiKeyRecord, SessionRecord } from "../adapters/dynamo/credentials.js";
+import { ApiError } from "../http/errors.js";
+import { hashPassword, verifyPassword, decoyHash, PASSWORD_MIN, PASSWORD_MAX } from "./passwords.js";
+import { EVERYONE_GROUP_ID, EVERYONE_GROUP_NAME, PERMISSION_IDS } from "./permissions.js";
+import { TIERS, type TierId } from "./tiers.js";
+import { initialUsage } from "./credits.js";
+
+export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
+export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+export const SIGN_IN_MAX_FAILURES_PER_EMAIL = 5;
+export const SIGN_IN_MAX_FAILURES_PER_IP = 20;
+
+export const messages = {
+  emailTaken: "An account with this email already exists. Please sign in instead.",
+  badCredentials: "Incorrect email or password.",
+  tooManyAttempts: "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
+  emailInvalid: "Please enter a valid email address.",
+  passwordTooShort: `Password must be at least ${PASSWORD_MIN} characters.`,
+  passwordTooLong: `Password must be at most ${PASSWORD_MAX} characters.`,
+};
+
+/** One schema for the sign-up form and the API that backs it. */
+export const SignUpSchema = z.object({
+  email: z.string().trim().email(messages.emailInvalid).max(254, messages.emailInvalid),
+  password: z.string().min(PASSWORD_MIN, messages.passwordTooShort).max(PASSWORD_MAX, messages.passwordTooLong),
+  first_name: z.string().trim().max(80).optional().nullable(),
+});
+
+export const SignInSchema = z.object({
+  email: z.string().trim().min(1, messages.emailInvalid).max(254),
+  password: z.string().min(1, messages.badCredentials).max(PASSWORD_MAX),
+});
+
+export interface NewAccount {
+  user: UserRecord;
+  workspace: WorkspaceRecord;
+}
+
+const nowSeconds = (ctx: AppContext) => Math.floor(ctx.now() / 1000);
+
+/** A user with their own workspace on `tier` (free for web sign-ups), admin of it, with the Everyone group. */
+export async function createAccount(
+  ctx: AppContext,
+  input: { email: string; password: string; firstName?: string | null; tier?: TierId },
+): Promise<NewAccount> {
+  const parsed = SignUpSchema.parse({ email: input.email, password: input.password, first_name: input.firstName });
+  const { users, workspaces, ledger } = ctx.stores;
+  const now = nowSeconds(ctx);
+  const tierId = input.tier ?? "free";
+  const tier = TIERS[tierId];
+  const userId = newId();
+  const workspaceId = newId();
+  const email = parsed.email.toLowerCase();
+
+  if (!(await users.claimEmail(email, userId))) throw new ApiError(409, "email_taken", messages.emailTaken);
+  try {
+    const firstName = parsed.first_name?.trim() || null;
+    const user: UserRecord = {
+      user_id: userId,
+      email,
+      first_name: firstName,
+      photo_url: null,
+      password_hash: await hashPassword(parsed.password),
+      created_at: now,
+      default_workspace_id: workspaceId,
+      is_producer: false,
+      is_onboarding_completed: false,
+      onboarding_checklist: {
+        checklist_id: "getting-started",
+        hidden: false,
+        items: ["generate_speech", "explore_voices", "create_api_key"].map((id) => ({ onboarding_checklist_item_id: id, is_completed: false })),
+      },
+    };
+    const workspace: WorkspaceRecord = {
+      workspace_id: workspaceId,
+      name: `${firstName ?? email.split("@")[0]}'s Workspace`,
+      owner_user_id: userId,
+      tier: tierId,
+      status: tierId === "free" ? "free" : "active",
+      created_at: now,
+      flags: {},
+      custom_model_rates: {},
+      pronunciation_dictionary_locators: [],
+      storing_shared_files_on_user: false,
+      force_logging_disabled: false,
+    };
+    await workspaces.create(workspace);
+    await workspaces.putGroup({
+      workspace_id: workspaceId,
+      group_id: EVERYONE_GROUP_ID,
+      name: EVERYONE_GROUP_NAME,
+      permissions: [...PERMISSION_IDS],
+      member_user_ids: [],
+      created_at: now,
+    });
+    await workspaces.addMember({ workspace_id: workspaceId, user_id: userId, email, seat_type: "workspace_admin", joined_at: now });
+    await ledger.createUsage(initialUsage(workspaceId, tier.characterLimit, now));
+    // The user record last: an account is only visible once everything it points at exists.
+    await users.create(user);
+    return { user, workspace };
+  } catch (e) {
+    await users.releaseEmail(email, userId).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Checks e-mail and password, with a limit on failures per e-mail and per client address. */
+export async function authenticate(ctx: AppContext, input: { email: string; password: string; ip: string }): Promise<UserRecord> {
+  const now = nowSeconds(ctx);
+  const email = input.email.trim().toLowerCase();
+  const { ledger, users } = ctx.stores;
+  const [byEmail, byIp] = await Promise.all([
+    ledger.hits("signin-email", sha256Hex(email), SIGN_IN_WINDOW_SECONDS, now),
+    ledger.hits("signin-ip", input.ip, SIGN_IN_WINDOW_SECONDS, now),
+  ]);
+  if (byEmail >= SIGN_IN_MAX_FAILURES_PER_EMAIL || byIp >= SIGN_IN_MAX_FAILURES_PER_IP) {
+    throw new ApiError(429, "too_many_sign_in_attempts", messages.tooManyAttempts, { "retry-after": String(SIGN_IN_WINDOW_SECONDS) });
+  }
+  const user = await users.findByEmail(email);
+  const ok = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash()));
+  if (!user || !ok) {
+    await Promise.all([
+      ledger.hit("signin-email", sha256Hex(email), SIGN_IN_WINDOW_SECONDS, now),
+      ledger.hit("signin-ip", input.ip, SIGN_IN_WINDOW_SECONDS, now),
+    ]);
+    throw new ApiError(401, "invalid_credentials", messages.badCredentials);
+  }
+  await ledger.clearWindow("signin-email", sha256Hex(email), SIGN_IN_WINDOW_SECONDS, now);
+  return user;
+}
+
+export async function createSession(ctx: AppContext, user: UserRecord, userAgent: string): Promise<{ sessionId: string; session: SessionRecord }> {
+  const sessionId = randomBytes(32).toString("base64url");
+  const now = nowSeconds(ctx);
+  const session: SessionRecord = {
+    session_hash: sha256Hex(sessionId),
+    user_id: user.user_id,
+    workspace_id: user.default_workspace_id,
+    created_at: now,
+    expires_at: now + SESSION_TTL_SECONDS,
+    user_agent: userAgent.slice(0, 200),
+  };
+  await ctx.stores.sessions.create(session);
+  return { sessionId, session };
+}
+
+export const API_KEY_PREFIX = "sk_";
+
+/** Creates an API key; its value is returned once and only its hash is stored. */
+export async function createApiKey(
+  ctx: AppContext,
+  input: { workspaceId: string; userId: string; name: string; value?: string },
+): Promise<{ value: string; record: ApiKeyRecord }> {
+  const value = input.value ?? `${API_KEY_PREFIX}${randomToken(40)}`;
+  const record: ApiKeyRecord = {
+    key_id: newId(),
+    key_hash: sha256Hex(value),
+    prefix: value.slice(0, 7),
+    name: input.name,
+    user_id: input.userId,
+    workspace_id: input.workspaceId,
+    created_at: nowSeconds(ctx),
+    last_used_at: null,
+  };
+  if (!(await ctx.stores.apiKeys.create(record))) throw new ApiError(409, "api_key_exists", "This API key is already registered.");
+  return { value, record };
+}

@@ -1,0 +1,115 @@
+import type { AppContext } from "../context.js";
+import type { UsageRecord } from "../adapters/dynamo/ledger.js";
+import { ApiError } from "../http/errors.js";
+
+/**
+ * Credits: a charge is one conditional atomic update of the workspace's usage item (it can
+ * never go below zero remaining, whatever the concurrency) plus an idempotency record per
+ * request key, opened before the deduction, so a retried request is never charged twice.
+ * The record is opened first on purpose: a crash between the two writes undercharges, never
+ * double-charges; a pending record older than PENDING_TAKEOVER_SECONDS is taken over.
+ */
+export const PENDING_TAKEOVER_SECONDS = 120;
+export const CHARGE_RECORD_TTL_SECONDS = 3 * 24 * 3600;
+
+/** The first instant of the month after `unix`, counted from the anchor day, in UTC. */
+export function addMonth(unix: number): number {
+  const d = new Date(unix * 1000);
+  const day = d.getUTCDate();
+  const next = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()));
+  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
+  next.setUTCDate(Math.min(day, lastDay));
+  return Math.floor(next.getTime() / 1000);
+}
+
+export function initialUsage(workspaceId: string, limit: number, nowUnix: number): UsageRecord {
+  return {
+    workspace_id: workspaceId,
+    character_count: 0,
+    character_limit: limit,
+    remaining: limit,
+    period_start_unix: nowUnix,
+    next_reset_unix: addMonth(nowUnix),
+    voice_add_edit_counter: 0,
+  };
+}
+
+/** The usage of the current period, starting a new period first when the old one has ended. */
+export async function currentUsage(ctx: AppContext, workspaceId: string): Promise<UsageRecord> {
+  const now = Math.floor(ctx.now() / 1000);
+  let usage = await ctx.stores.ledger.usage(workspaceId);
+  if (!usage) throw new ApiError(500, "usage_missing", "The workspace has no usage record");
+  while (usage.next_reset_unix <= now) {
+    let start = usage.next_reset_unix;
+    let next = addMonth(start);
+    while (next <= now) {
+      start = next;
+      next = addMonth(next);
+    }
+    const reset = await ctx.stores.ledger.resetPeriod(workspaceId, usage.next_reset_unix, start, next);
+    // Lost the race to another request: read what it wrote.
+    usage = reset ?? (await ctx.stores.ledger.usage(workspaceId))!;
+  }
+  return usage;
+}
+
+export interface ChargeResult {
+  /** False when this key was already charged (a retry): nothing was deducted now. */
+  charged: boolean;
+  amount: number;
+  usage: UsageRecord;
+}
+
+export function quotaExceeded(usage: UsageRecord, amount: number): ApiError {
+  return new ApiError(
+    401,
+    "quota_exceeded",
+    `This request exceeds your quota of ${usage.character_limit}. You have ${Math.max(0, usage.remaining)} credits remaining, while ${amount} credits are required for this request.`,
+  );
+}
+
+export async function charge(ctx: AppContext, input: { workspaceId: string; key: string; amount: number; overage?: number }): Promise<ChargeResult> {
+  const { workspaceId: ws, key } = input;
+  const amount = Math.max(0, Math.ceil(input.amount));
+  const ledger = ctx.stores.ledger;
+  const now = Math.floor(ctx.now() / 1000);
+  await currentUsage(ctx, ws);
+
+  const opened = await ledger.openCharge({ workspace_id: ws, key, amount, state: "pending", updated_at: now }, now + CHARGE_RECORD_TTL_SECONDS);
+  if (!opened) {
+    const existing = await ledger.charge(ws, key);
+    if (existing?.state === "charged") return { charged: false, amount: existing.amount, usage: await currentUsage(ctx, ws) };
+    const takenOver =
+      existing?.state === "refunded"
+        ? await ledger.transitionCharge(ws, key, "refunded", "pending", now, { amount })
+        : await ledger.transitionCharge(ws, key, "pending", "pending", now, { amount, olderThan: now - PENDING_TAKEOVER_SECONDS });
+    if (!takenOver) throw new ApiError(409, "request_in_progress", "An identical request is already being processed. Please retry shortly.");
+  }
+
+  const usage = await ledger.deduct(ws, amount, input.overage ?? 0);
+  if (!usage) {
+    await ledger.dropCharge(ws, key, "pending");
+    throw quotaExceeded(await currentUsage(ctx, ws), amount);
+  }
+  await ledger.transitionCharge(ws, key, "pending", "charged", now);
+  return { charged: true, amount, usage };
+}
+
+/** Gives back a charge whose work failed. Safe to call twice: only a charged record is refunded. */
+export async function refund(ctx: AppContext, workspaceId: string, key: string): Promise<boolean> {
+  const now = Math.floor(ctx.now() / 1000);
+  const record = await ctx.stores.ledger.charge(workspaceId, key);
+  if (!record || record.state !== "charged") return false;
+  if (!(await ctx.stores.ledger.transitionCharge(workspaceId, key, "charged", "refunded", now))) return false;
+  await ctx.stores.ledger.credit(workspaceId, record.amount);
+  return true;
+}
+
+/** Moves the workspace to a new limit (tier change), keeping what was used. */
+export async function changeLimit(ctx: AppContext, workspaceId: string, newLimit: number): Promise<UsageRecord> {
+  for (;;) {
+    const usage = await currentUsage(ctx, workspaceId);
+    const updated = await ctx.stores.ledger.setLimit(workspaceId, usage.character_limit, newLimit);
+    if (updated) return updated;
+  }
+}

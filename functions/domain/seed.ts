@@ -1,0 +1,45 @@
+import type { AppContext } from "../context.js";
+import { randomToken } from "../adapters/ids.js";
+import { createAccount, createApiKey } from "./accounts.js";
+import { premadeVoiceRecords } from "./premadeVoices.js";
+import type { TierId } from "./tiers.js";
+
+export const DEMO_EMAIL = "demo@timbre.local";
+export const DEMO_TIER: TierId = "pro";
+
+/** Writes the premade voices; existing records are refreshed so a code change reaches old installs. */
+export async function seedSystem(ctx: AppContext): Promise<void> {
+  const existing = new Map((await ctx.stores.voices.premade()).map((v) => [v.voice_id, v]));
+  for (const v of premadeVoiceRecords()) {
+    const old = existing.get(v.voice_id);
+    // Keep what later seeding steps attached (the preview audio) unless the profile changed.
+    const keepPreview = old && JSON.stringify(old.profile) === JSON.stringify(v.profile) ? old.preview_object_key : null;
+    await ctx.stores.voices.put({ ...v, preview_object_key: keepPreview });
+  }
+}
+
+export interface DemoCredentials {
+  email: string;
+  password: string;
+  api_key: string;
+  user_id: string;
+  workspace_id: string;
+}
+
+/** Creates the demo account once; returns its credentials only when it was created now. */
+export async function ensureDemoAccount(ctx: AppContext, opts: { password?: string; apiKey?: string }): Promise<DemoCredentials | undefined> {
+  if (await ctx.stores.users.findByEmail(DEMO_EMAIL)) return undefined;
+  const password = opts.password ?? randomToken(16);
+  const { user, workspace } = await createAccount(ctx, { email: DEMO_EMAIL, password, firstName: "Demo", tier: DEMO_TIER });
+  await ctx.stores.workspaces.update(workspace.workspace_id, { name: "Demo Workspace" });
+  const { value } = await createApiKey(ctx, { workspaceId: workspace.workspace_id, userId: user.user_id, name: "Demo key", value: opts.apiKey });
+  return { email: DEMO_EMAIL, password, api_key: value, user_id: user.user_id, workspace_id: workspace.workspace_id };
+}
+
+/** `npm run seed`: a user with a workspace on `tier` and an API key. */
+export async function seedUser(ctx: AppContext, input: { email: string; tier: TierId; password?: string }) {
+  const password = input.password ?? randomToken(16);
+  const { user, workspace } = await createAccount(ctx, { email: input.email, password, tier: input.tier });
+  const { value } = await createApiKey(ctx, { workspaceId: workspace.workspace_id, userId: user.user_id, name: "Seed key" });
+  return { user_id: user.user_id, workspace_id: workspace.workspace_id, api_key: value, password: input.password ? undefined : password };
+}

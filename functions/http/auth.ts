@@ -1,0 +1,34 @@
+import type { AppContext } from "../context.js";
+import { sha256Hex } from "../adapters/ids.js";
+import { verifyToken } from "../domain/tokens.js";
+import { Caller, type Principal } from "../domain/caller.js";
+import { ApiError } from "./errors.js";
+import type { ApiRequest } from "./types.js";
+
+const invalid = (message: string) => new ApiError(401, "invalid_api_key", message);
+
+/**
+ * Who is calling: an API key in `xi-api-key`, or a short-lived session token from the web
+ * in `Authorization: Bearer`. Missing or invalid credentials are a 401 invalid_api_key.
+ */
+export async function authenticateRequest(ctx: AppContext, req: ApiRequest): Promise<Caller> {
+  const apiKey = req.headers["xi-api-key"]?.trim();
+  const now = Math.floor(ctx.now() / 1000);
+  if (apiKey) {
+    const hash = sha256Hex(apiKey);
+    const record = await ctx.stores.apiKeys.byHash(hash);
+    if (!record) throw invalid("Invalid API key");
+    if (!record.last_used_at || record.last_used_at < now - 60) await ctx.stores.apiKeys.touch(hash, now);
+    const principal: Principal = { userId: record.user_id, workspaceId: record.workspace_id, via: "api_key", apiKeyPrefix: record.prefix };
+    return new Caller(ctx, principal);
+  }
+  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+  if (bearer) {
+    const claims = verifyToken(ctx.secrets.session, bearer, now);
+    if (!claims) throw invalid("Your session token is invalid or has expired. Please sign in again.");
+    const session = await ctx.stores.sessions.get(claims.sid, now);
+    if (!session || session.user_id !== claims.uid || session.workspace_id !== claims.ws) throw invalid("Your session has ended. Please sign in again.");
+    return new Caller(ctx, { userId: claims.uid, workspaceId: claims.ws, via: "session", sessionHash: claims.sid });
+  }
+  throw invalid("Missing API key. Send it in the xi-api-key header.");
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import type { Writable } from "node:stream";
+import type { ApiRequest, ApiResponse, Method } from "./types.js";
+
+/** The Lambda Function URL event (payload format 2.0), the shape both AWS and the local front produce. */
+export interface FunctionUrlEvent {
+  version: "2.0";
+  rawPath: string;
+  rawQueryString: string;
+  cookies?: string[];
+  headers: Record<string, string | undefined>;
+  requestContext: {
+    requestId: string;
+    timeEpoch: number;
+    domainName?: string;
+    http: { method: string; path: string; sourceIp: string; userAgent?: string; protocol?: string };
+  };
+  body?: string;
+  isBase64Encoded: boolean;
+}
+
+export interface LambdaContext {
+  awsRequestId: string;
+  getRemainingTimeInMillis?: () => number;
+}
+
+/** What `awslambda.HttpResponseStream.from` accepts. */
+export interface StreamMetadata {
+  statusCode: number;
+  headers: Record<string, string>;
+  cookies?: string[];
+}
+
+export type ResponseStream = Writable;
+export type StreamingHandler = (event: FunctionUrlEvent, responseStream: ResponseStream, context: LambdaContext) => Promise<void>;
+
+/** The runtime global that AWS provides to Node.js functions (and the local front emulates). */
+export interface AwsLambdaGlobal {
+  streamifyResponse(handler: StreamingHandler): StreamingHandler;
+  HttpResponseStream: { from(stream: ResponseStream, metadata: StreamMetadata): ResponseStream };
+}
+
+export function awslambda(): AwsLambdaGlobal {
+  const g = (globalThis as { awslambda?: AwsLambdaGlobal }).awslambda;
+  if (!g?.HttpResponseStream) throw new Error("awslambda runtime global is missing: install the local shim before loading handlers");
+  return g;
+}
+
+const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);
+
+export function eventToRequest(event: FunctionUrlEvent): ApiRequest {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+  if (event.cookies?.length && !headers.cookie) headers.cookie = event.cookies.join("; ");
+  const method = event.requestContext.http.method.toUpperCase();
+  const body = event.body ? Buffer.from(event.body, event.isBase64Encoded ? "base64" : "utf8") : Buffer.alloc(0);
+  return {
+    method: (METHODS.has(method) ? method : "GET") as Method,
+    path: event.rawPath || "/",
+    query: new URLSearchParams(event.rawQueryString ?? ""),
+    headers,
+    body,
+    requestId: headers["x-request-id"] && /^[\w-]{8,64}$/.test(headers["x-request-id"]) ? headers["x-request-id"] : event.requestContext.requestId || randomUUID(),
+    sourceIp: event.requestContext.http.sourceIp,
+    receivedAt: event.requestContext.timeEpoch || Date.now(),
+    params: {},
+  };
+}
+
+function write(stream: Writable, chunk: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ok = stream.write(chunk, (err) => (err ? reject(err) : undefined));
+    if (ok) resolve();
+    else stream.once("drain", resolve);
+  });
+}
+
+function end(stream: Writable): Promise<void> {
+  return new Promise((resolve) => stream.end(resolve));
+}
+
+/** Writes an ApiResponse to a Lambda response stream: prelude first, then the body, streamed when it is a stream. */
+export async function writeResponse(responseStream: ResponseStream, res: ApiResponse): Promise<void> {
+  const out = awslambda().HttpResponseStream.from(responseStream, {
+    statusCode: res.status,
+    headers: res.headers,
+    cookies: res.cookies,
+  });
+  const body = res.body;
+  try {
+    if (body.kind === "json") await write(out, Buffer.from(JSON.stringify(body.value)));
+    else if (body.kind === "bytes") {
+      if (body.value.byteLength) await write(out, body.value);
+    } else if (body.kind === "stream") {
+      for await (const chunk of body.value as AsyncIterable<Uint8Array>) {
+        if (chunk.byteLength) await write(out, chunk);
+      }
+    }
+  } finally {
+    await end(out);
+  }
+}
+
+export function newRequestId(): string {
+  return randomUUID().replace(/-/g, "");
+}

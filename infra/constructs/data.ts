@@ -1,0 +1,80 @@
+import { RemovalPolicy, Duration } from "aws-cdk-lib";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as s3 from "aws-cdk-lib/aws-s3";
+import { Construct } from "constructs";
+
+/**
+ * The tables and the bucket. The embedded stack creates its tables and bucket from the
+ * template this construct renders, so this is the one place the table shapes are declared.
+ *
+ * Access patterns (keys are built by the model modules in functions/adapters/dynamo):
+ * main    pk USER#{id}/PROFILE, EMAIL#{email}/EMAIL, WS#{id}/WORKSPACE|MEMBER#|GROUP#|VOICE#|VOICESETTINGS#,
+ *         PREMADE/VOICE#{id}, APIKEY#{sha256}/APIKEY, SESSION#{sha256}/SESSION
+ *         gsi1: USER#{id}#WORKSPACES -> memberships; VOICE#{id} -> a voice by id;
+ *               WS#{ws}#USER#{u}#APIKEYS -> a user's keys by creation time
+ *         gsi2: reserved for list-by-time views (dictionaries, library)
+ * history pk WS#{id}, sk H#{time}#{id}: generations newest first; gsi1 by history item id
+ * ledger  pk WS#{id}/USAGE (credits), WS#{id}/CHARGE#{key} (idempotency), RL#{scope}#{id}/W#{start} (rate windows)
+ */
+export interface TimbreDataProps {
+  /** Keep data when the stack is deleted (default true). */
+  retain?: boolean;
+  /** Origins allowed to upload straight to the bucket with presigned URLs. */
+  corsOrigins?: string[];
+}
+
+export const TTL_ATTRIBUTE = "ttl";
+
+export class TimbreData extends Construct {
+  readonly main: dynamodb.TableV2;
+  readonly history: dynamodb.TableV2;
+  readonly ledger: dynamodb.TableV2;
+  readonly bucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: TimbreDataProps = {}) {
+    super(scope, id);
+    const removalPolicy = props.retain === false ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+    const common = {
+      partitionKey: { name: "pk", type: dynamodb.AttributeType.STRING },
+      sortKey: { name: "sk", type: dynamodb.AttributeType.STRING },
+      billing: dynamodb.Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryptionV2.awsManagedKey(),
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      deletionProtection: props.retain !== false,
+      removalPolicy,
+    };
+    const gsi = (name: string): dynamodb.GlobalSecondaryIndexPropsV2 => ({
+      indexName: name,
+      partitionKey: { name: `${name}pk`, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: `${name}sk`, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+
+    this.main = new dynamodb.TableV2(this, "Main", { ...common, globalSecondaryIndexes: [gsi("gsi1"), gsi("gsi2")] });
+    this.history = new dynamodb.TableV2(this, "History", { ...common, globalSecondaryIndexes: [gsi("gsi1")] });
+    this.ledger = new dynamodb.TableV2(this, "Ledger", common);
+
+    this.bucket = new s3.Bucket(this, "Data", {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: false,
+      removalPolicy,
+      autoDeleteObjects: false,
+      cors: [
+        {
+          allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET, s3.HttpMethods.HEAD],
+          allowedOrigins: props.corsOrigins ?? ["*"],
+          allowedHeaders: ["content-type", "content-md5", "x-amz-*"],
+          exposedHeaders: ["ETag"],
+          maxAge: 3000,
+        },
+      ],
+      lifecycleRules: [
+        { id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        { id: "expire-temporary-uploads", prefix: "tmp/", expiration: Duration.days(2) },
+      ],
+    });
+  }
+}

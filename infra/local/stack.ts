@@ -1,0 +1,158 @@
+import "./polyfills.js";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import dynalite from "dynalite";
+import S3rver from "s3rver";
+import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
+import { HeadBucketCommand } from "@aws-sdk/client-s3";
+import type { Config } from "../../functions/config.js";
+import { createContext, type AppContext } from "../../functions/context.js";
+import { createLogger, type Logger } from "../../functions/adapters/log.js";
+import { createApiStreamingHandler } from "../../functions/handlers/api.js";
+import { createWebStreamingHandler } from "../../functions/handlers/web.js";
+import { seedSystem, ensureDemoAccount, type DemoCredentials } from "../../functions/domain/seed.js";
+import type { StreamingHandler } from "../../functions/http/lambda.js";
+import { installAwsLambdaShim } from "./awslambda-shim.js";
+import { loadDefinitions } from "./definitions.js";
+import { provision } from "./provision.js";
+import { LocalWorkflowRunner } from "./workflow-runner.js";
+import { createFrontListener } from "./front.js";
+
+export const ROOT = resolve(import.meta.dirname, "..", "..");
+export const WEB_BUILD = join(ROOT, "build", "web");
+
+export interface EmbeddedOptions {
+  config: Config;
+  /** Keep data on disk under config.dataDir (npm start). Without it: in memory, gone on close (tests). */
+  persist?: boolean;
+  /** Serve the Remix build (default: when it exists). */
+  web?: boolean;
+  /** Create the demo account on first start. */
+  seedDemo?: boolean;
+  /** Shorten Wait states in workflows (tests). */
+  workflowWaitMs?: number;
+  log?: Logger;
+  now?: () => number;
+}
+
+export interface EmbeddedStack {
+  url: string;
+  config: Config;
+  ctx: AppContext;
+  endpoints: { dynamo: string; s3: string };
+  workflows: LocalWorkflowRunner;
+  /** Set when the demo account was created by this start. */
+  demo: DemoCredentials | undefined;
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((res, rej) => {
+    server.once("error", rej);
+    server.listen(port, host, () => res((server.address() as AddressInfo).port));
+  });
+}
+
+/** The session-signing secret: configured, or generated once and kept (0600) in the data folder. */
+function sessionSecret(cfg: Config, dir: string | undefined): string {
+  if (cfg.sessionSecret) return cfg.sessionSecret;
+  if (!dir) return randomBytes(32).toString("base64url");
+  const file = join(dir, "secrets.json");
+  if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as { session_secret: string }).session_secret;
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, JSON.stringify({ session_secret: secret }), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+async function loadWeb(ctx: AppContext, apiBase: string): Promise<StreamingHandler | undefined> {
+  const serverBuild = join(WEB_BUILD, "server", "index.js");
+  if (!existsSync(serverBuild)) return undefined;
+  const [{ createRequestHandler }, build] = await Promise.all([import("@remix-run/node"), import(serverBuild)]);
+  const remix = createRequestHandler(build, "production");
+  return createWebStreamingHandler(ctx, remix as never, apiBase);
+}
+
+/** Boots DynamoDB, S3 and Step Functions emulators, the handlers and the HTTP front in this process. */
+export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStack> {
+  installAwsLambdaShim();
+  const log = opts.log ?? createLogger(opts.config.logLevel);
+  const dataDir = opts.persist ? resolve(opts.config.dataDir) : undefined;
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const s3Dir = dataDir ? join(dataDir, "s3") : mkdtempSync(join(tmpdir(), "timbre-s3-"));
+  mkdirSync(s3Dir, { recursive: true });
+
+  const dyn = dynalite({ path: dataDir ? join(dataDir, "dynamodb") : undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const dynPort = await listen(dyn, 0, "127.0.0.1");
+  const s3rver = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: s3Dir, resetOnClose: !dataDir });
+  const s3Address = await s3rver.run();
+  const endpoints = { dynamo: `http://127.0.0.1:${dynPort}`, s3: `http://127.0.0.1:${s3Address.port}` };
+
+  const config: Config = {
+    ...opts.config,
+    mode: "embedded",
+    aws: { ...opts.config.aws, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, sfnEndpoint: undefined },
+  };
+  const defs = await loadDefinitions();
+  const workflows = new LocalWorkflowRunner(defs, { waitOverrideMs: opts.workflowWaitMs });
+  const ctx = createContext(config, { workflows, sessionSecret: sessionSecret(config, dataDir), log, now: opts.now });
+  workflows.bind(ctx);
+  await provision(config, ctx.aws.ddb, ctx.aws.s3, defs);
+  await seedSystem(ctx);
+  const demo = opts.seedDemo ? await ensureDemoAccount(ctx, { password: config.demoPassword, apiKey: config.demoApiKey }) : undefined;
+
+  let dispatch: RequestListener = (_req, res) => {
+    res.writeHead(503, { "content-type": "application/json" });
+    res.end(JSON.stringify({ status: "starting" }));
+  };
+  const server = createServer((req, res) => dispatch(req, res));
+  const port = await listen(server, config.port, config.host);
+  const hostForUrl = config.host === "0.0.0.0" || config.host === "::" || config.host === "127.0.0.1" ? "localhost" : config.host;
+  const url = `http://${hostForUrl}:${port}`;
+  ctx.config = { ...config, port, publicUrl: config.publicUrl ?? url };
+
+  // The web server calls /v1 on this same server, so it needs the port first.
+  const web = opts.web === false ? undefined : await loadWeb(ctx, `http://127.0.0.1:${port}`);
+  dispatch = createFrontListener({
+    api: createApiStreamingHandler(ctx),
+    web,
+    staticDir: web ? join(WEB_BUILD, "client") : undefined,
+    onError: (e) => log.error("front error", { error: e }),
+    health: async () => {
+      const components: Record<string, boolean> = { dynamodb: false, s3: false, workflows: true, web: web !== undefined || opts.web === false };
+      await Promise.all([
+        ctx.aws.ddb.send(new ListTablesCommand({ Limit: 1 })).then(() => (components.dynamodb = true), () => undefined),
+        ctx.aws.s3.send(new HeadBucketCommand({ Bucket: config.aws.bucket })).then(() => (components.s3 = true), () => undefined),
+      ]);
+      return { ok: Object.values(components).every(Boolean), components };
+    },
+  });
+
+  let closed = false;
+  return {
+    url,
+    config: ctx.config,
+    ctx,
+    endpoints,
+    workflows,
+    demo,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+      await workflows.idle().catch(() => undefined);
+      ctx.aws.ddb.destroy();
+      ctx.aws.s3.destroy();
+      await s3rver.close();
+      await new Promise<void>((r) => dyn.close(() => r()));
+      if (!dataDir) rmSync(s3Dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import "./polyfills.js";
+import { randomUUID } from "node:crypto";
+import type { AppContext } from "../../functions/context.js";
+import type { WorkflowStarter } from "../../functions/adapters/workflows.js";
+import { runStep } from "../../functions/workflows/index.js";
+import type { Definitions } from "./definitions.js";
+
+type Json = Record<string, unknown>;
+type TaskHandler = (input: unknown) => Promise<unknown>;
+
+interface AslState {
+  Type: string;
+  Resource?: string;
+  ItemProcessor?: { States: Record<string, AslState> };
+  Iterator?: { States: Record<string, AslState> };
+  Branches?: Array<{ States: Record<string, AslState> }>;
+}
+
+export interface ExecutionRecord {
+  id: string;
+  workflow: string;
+  input: Json;
+  status: "RUNNING" | "SUCCEEDED" | "FAILED";
+  output?: unknown;
+  error?: string;
+  done: Promise<void>;
+}
+
+/**
+ * Runs the CDK-rendered ASL in-process with aws-local-stepfunctions. Every Lambda task is
+ * answered by the same step handlers the workflow Lambda runs on AWS.
+ */
+export class LocalWorkflowRunner implements WorkflowStarter {
+  readonly executions = new Map<string, ExecutionRecord>();
+  private ctx: AppContext | undefined;
+
+  constructor(
+    private readonly defs: Definitions,
+    private readonly options: { waitOverrideMs?: number } = {},
+  ) {}
+
+  bind(ctx: AppContext): void {
+    this.ctx = ctx;
+  }
+
+  private handlers(states: Record<string, AslState>, out: Record<string, TaskHandler> = {}): Record<string, TaskHandler> {
+    for (const [name, s] of Object.entries(states)) {
+      if (s.Type === "Task" && s.Resource?.startsWith("arn:aws:lambda:")) {
+        out[name] = (input) => runStep(input, this.ctx!);
+      } else if (s.Type === "Task" && s.Resource === "arn:aws:states:::lambda:invoke") {
+        out[name] = async (input) => ({ Payload: await runStep((input as { Payload: unknown }).Payload, this.ctx!), StatusCode: 200 });
+      }
+      const nested = s.ItemProcessor ?? s.Iterator;
+      if (nested) this.handlers(nested.States, out);
+      s.Branches?.forEach((b) => this.handlers(b.States, out));
+    }
+    return out;
+  }
+
+  private waits(states: Record<string, AslState>, out: Record<string, number> = {}): Record<string, number> {
+    if (this.options.waitOverrideMs === undefined) return out;
+    for (const [name, s] of Object.entries(states)) {
+      if (s.Type === "Wait") out[name] = this.options.waitOverrideMs;
+      const nested = s.ItemProcessor ?? s.Iterator;
+      if (nested) this.waits(nested.States, out);
+      s.Branches?.forEach((b) => this.waits(b.States, out));
+    }
+    return out;
+  }
+
+  async start(workflow: string, input: Json, name?: string): Promise<{ executionId: string }> {
+    if (!this.ctx) throw new Error("workflow runner used before the context was bound");
+    const def = this.defs.workflows[workflow];
+    if (!def) throw new Error(`Unknown workflow "${workflow}"`);
+    const { StateMachine } = await import("aws-local-stepfunctions");
+    const asl = structuredClone(def.asl) as { States: Record<string, AslState> };
+    // The runner mutates the definition it is given, hence the clone.
+    const machine = new StateMachine(structuredClone(asl) as never, { validationOptions: { checkArn: false, checkPaths: true } });
+    const id = name ?? randomUUID();
+    const execution = machine.run(input as never, {
+      overrides: { taskResourceLocalHandlers: this.handlers(asl.States) as never, waitTimeOverrides: this.waits(asl.States) },
+    });
+    const record: ExecutionRecord = { id, workflow, input, status: "RUNNING", done: Promise.resolve() };
+    record.done = execution.result.then(
+      (output: unknown) => {
+        record.status = "SUCCEEDED";
+        record.output = output;
+      },
+      (e: unknown) => {
+        record.status = "FAILED";
+        record.error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+        this.ctx?.log.warn("workflow failed", { workflow, execution: id, error: record.error });
+      },
+    );
+    this.executions.set(id, record);
+    return { executionId: id };
+  }
+
+  /** Resolves when every execution started so far has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.executions.values()].map((e) => e.done));
+  }
+}

@@ -1,0 +1,28 @@
+import { parseConfig, type Config } from "../../functions/config.js";
+import { startEmbedded, type EmbeddedStack } from "../../infra/local/stack.js";
+import { createAccount, createApiKey } from "../../functions/domain/accounts.js";
+import type { TierId } from "../../functions/domain/tiers.js";
+
+/** A fresh in-memory embedded stack on a random port; close it in afterAll. */
+export async function startTestStack(opts: { env?: Record<string, string>; web?: boolean; now?: () => number } = {}): Promise<EmbeddedStack> {
+  const config: Config = parseConfig({ PORT: "0", LOG_LEVEL: "warn", ...opts.env });
+  return startEmbedded({ config, persist: false, web: opts.web ?? false, seedDemo: false, workflowWaitMs: 0, now: opts.now });
+}
+
+let counter = 0;
+
+/** A user with its own workspace and an API key, straight through the domain. */
+export async function createTestAccount(stack: EmbeddedStack, tier: TierId = "free", password = "correct horse battery") {
+  const email = `user${Date.now()}-${++counter}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+  const { user, workspace } = await createAccount(stack.ctx, { email, password, tier });
+  const { value } = await createApiKey(stack.ctx, { workspaceId: workspace.workspace_id, userId: user.user_id, name: "test" });
+  return { email, password, user, workspace, apiKey: value };
+}
+
+/** fetch against the stack with an API key. */
+export function apiFetch(stack: EmbeddedStack, apiKey: string | undefined, path: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers);
+  if (apiKey) headers.set("xi-api-key", apiKey);
+  if (init.body && typeof init.body === "string" && !headers.has("content-type")) headers.set("content-type", "application/json");
+  return fetch(new URL(path, stack.url), { ...init, headers });
+}

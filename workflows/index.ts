@@ -1,0 +1,5 @@
+import type { WorkflowDefinition } from "./lib.js";
+import { voicePurge } from "./voice-purge.js";
+
+/** Every workflow: CDK deploys each as a state machine; the embedded stack runs the same ASL. */
+export const WORKFLOWS: WorkflowDefinition[] = [voicePurge];

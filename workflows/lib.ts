@@ -1,0 +1,43 @@
+import { Duration } from "aws-cdk-lib";
+import type * as lambda from "aws-cdk-lib/aws-lambda";
+import * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import * as tasks from "aws-cdk-lib/aws-stepfunctions-tasks";
+import type { Construct } from "constructs";
+
+/**
+ * A workflow is a state machine whose tasks all call one Lambda function with
+ * {workflow, step, input}; the function dispatches to functions/workflows/<name>.ts.
+ * The same definition is deployed by CDK and executed by the local runner.
+ */
+export interface WorkflowDefinition {
+  name: string;
+  /** Human summary for the README and the console. */
+  description: string;
+  build(scope: Construct, fn: lambda.IFunction): sfn.IChainable;
+  /** Upper bound for one execution. */
+  timeout: Duration;
+}
+
+export interface StepOptions {
+  /** Where the step's result goes; the input survives beside it. */
+  resultPath?: string;
+  /** Which part of the state is passed to the handler (default: all of it). */
+  inputPath?: string;
+  retries?: number;
+}
+
+export function step(scope: Construct, id: string, fn: lambda.IFunction, workflow: string, stepName: string, opts: StepOptions = {}) {
+  const task = new tasks.LambdaInvoke(scope, id, {
+    lambdaFunction: fn,
+    payloadResponseOnly: true,
+    payload: sfn.TaskInput.fromObject({
+      workflow,
+      step: stepName,
+      input: sfn.JsonPath.stringAt(opts.inputPath ?? "$"),
+    }),
+    resultPath: opts.resultPath ?? sfn.JsonPath.DISCARD,
+    retryOnServiceExceptions: true,
+  });
+  task.addRetry({ errors: ["TransientError", "States.Timeout"], maxAttempts: opts.retries ?? 3, interval: Duration.seconds(2), backoffRate: 2 });
+  return task;
+}
