@@ -77,24 +77,48 @@ async function loadWeb(ctx: AppContext, apiBase: string): Promise<StreamingHandl
   return createWebStreamingHandler(ctx, remix as never, apiBase);
 }
 
+interface Emulators {
+  dynamo: string;
+  s3: string;
+  close(): Promise<void>;
+}
+
+/** dynalite and s3rver in this process; on disk under the data folder, or in memory and a temp folder. */
+async function startEmulators(dataDir: string | undefined): Promise<Emulators> {
+  const s3Dir = dataDir ? join(dataDir, "s3") : mkdtempSync(join(tmpdir(), "timbre-s3-"));
+  mkdirSync(s3Dir, { recursive: true });
+  const dyn = dynalite({ path: dataDir ? join(dataDir, "dynamodb") : undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const dynPort = await listen(dyn, 0, "127.0.0.1");
+  const s3rver = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: s3Dir, resetOnClose: !dataDir });
+  const s3Address = await s3rver.run();
+  return {
+    dynamo: `http://127.0.0.1:${dynPort}`,
+    s3: `http://127.0.0.1:${s3Address.port}`,
+    async close() {
+      await s3rver.close();
+      await new Promise<void>((r) => dyn.close(() => r()));
+      if (!dataDir) rmSync(s3Dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** LocalStack serves every service on one edge endpoint; nothing to start here. */
+function localstackEndpoints(cfg: Config): Emulators {
+  return { dynamo: cfg.aws.dynamoEndpoint!, s3: cfg.aws.s3Endpoint!, close: async () => undefined };
+}
+
 /** Boots DynamoDB, S3 and Step Functions emulators, the handlers and the HTTP front in this process. */
 export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStack> {
   installAwsLambdaShim();
   const log = opts.log ?? createLogger(opts.config.logLevel);
   const dataDir = opts.persist ? resolve(opts.config.dataDir) : undefined;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const s3Dir = dataDir ? join(dataDir, "s3") : mkdtempSync(join(tmpdir(), "timbre-s3-"));
-  mkdirSync(s3Dir, { recursive: true });
-
-  const dyn = dynalite({ path: dataDir ? join(dataDir, "dynamodb") : undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  const dynPort = await listen(dyn, 0, "127.0.0.1");
-  const s3rver = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: s3Dir, resetOnClose: !dataDir });
-  const s3Address = await s3rver.run();
-  const endpoints = { dynamo: `http://127.0.0.1:${dynPort}`, s3: `http://127.0.0.1:${s3Address.port}` };
+  const emulators = opts.config.mode === "localstack" ? localstackEndpoints(opts.config) : await startEmulators(dataDir);
+  const endpoints = { dynamo: emulators.dynamo, s3: emulators.s3 };
 
   const config: Config = {
     ...opts.config,
-    mode: "embedded",
+    mode: opts.config.mode === "localstack" ? "localstack" : "embedded",
     aws: { ...opts.config.aws, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, sfnEndpoint: undefined },
   };
   const defs = await loadDefinitions();
@@ -150,9 +174,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
       await workflows.idle().catch(() => undefined);
       ctx.aws.ddb.destroy();
       ctx.aws.s3.destroy();
-      await s3rver.close();
-      await new Promise<void>((r) => dyn.close(() => r()));
-      if (!dataDir) rmSync(s3Dir, { recursive: true, force: true });
+      await emulators.close();
     },
   };
 }

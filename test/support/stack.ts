@@ -26,3 +26,33 @@ export function apiFetch(stack: EmbeddedStack, apiKey: string | undefined, path:
   if (init.body && typeof init.body === "string" && !headers.has("content-type")) headers.set("content-type", "application/json");
   return fetch(new URL(path, stack.url), { ...init, headers });
 }
+
+/** A workspace's own voice, written straight to the store (cloning endpoints arrive in a later issue). */
+export async function insertOwnVoice(stack: EmbeddedStack, workspaceId: string, userId: string, name = "My clone") {
+  const { newId } = await import("../../functions/adapters/ids.js");
+  const voice = {
+    voice_id: newId(),
+    workspace_id: workspaceId,
+    owner_user_id: userId,
+    name,
+    description: "A test voice",
+    category: "cloned" as const,
+    labels: { language: "en", accent: "american", gender: "female", age: "young" },
+    created_at_unix: Math.floor(Date.now() / 1000),
+    profile: { language: "en", gender: "female" as const, age: "young" as const, pitch: 55, pitchRange: 50, rate: 170, timbre: 0, seed: 7 },
+    version: 1,
+    settings: null,
+    preview_object_key: null,
+    samples: [],
+    is_legacy: false,
+    high_quality_base_model_ids: [],
+    available_for_tiers: [],
+    requires_verification: false,
+    is_verified: true,
+    verification_failures: [],
+    verification_attempts_count: 0,
+    engine_refs: {},
+  };
+  await stack.ctx.stores.voices.put(voice);
+  return voice;
+}

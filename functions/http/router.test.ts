@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { Router } from "./router.js";
+import { json } from "./types.js";
+
+const h = (name: string) => async () => json({ name });
+
+describe("router", () => {
+  const r = new Router<unknown>()
+    .get("/v1/voices/:voice_id", h("voice"))
+    .get("/v1/voices/settings/default", h("defaults"))
+    .delete("/v1/voices/:voice_id", h("delete"));
+
+  it("prefers static segments over parameters whatever the registration order", () => {
+    const m = r.match("GET", "/v1/voices/settings/default");
+    expect(m).not.toBe("not_found");
+    expect(typeof m === "object" && Object.keys(m.params)).toEqual([]);
+  });
+
+  it("decodes parameters", () => {
+    const m = r.match("GET", "/v1/voices/a%20b");
+    expect(typeof m === "object" && m.params.voice_id).toBe("a b");
+  });
+
+  it("tells a missing path from a wrong method", () => {
+    expect(r.match("GET", "/v1/nothing")).toBe("not_found");
+    expect(r.match("PATCH", "/v1/voices/x")).toBe("method_not_allowed");
+  });
+});

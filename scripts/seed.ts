@@ -1,0 +1,76 @@
+import "./lib/quiet.js";
+import { parseArgs } from "node:util";
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { config, type Config } from "../functions/config.js";
+import { createContext } from "../functions/context.js";
+import { createLogger } from "../functions/adapters/log.js";
+import { seedUser } from "../functions/domain/seed.js";
+import { isTierId, TIER_IDS } from "../functions/domain/tiers.js";
+import { ApiError } from "../functions/http/errors.js";
+import { acquireLock, readLiveLock } from "../infra/local/lock.js";
+import { startEmbedded } from "../infra/local/stack.js";
+import type { WorkflowStarter } from "../functions/adapters/workflows.js";
+
+/**
+ * `npm run seed -- --email E --tier T [--password P]`: a user with a workspace on tier T.
+ * Prints one JSON line. When the product runs on this DATA_DIR it goes through that running
+ * stack's DynamoDB and S3 (their files are locked by it); otherwise it opens the data itself.
+ */
+const usage = `usage: npm run seed -- --email E --tier ${TIER_IDS.join("|")} [--password P]`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+const { values } = parseArgs({ options: { email: { type: "string" }, tier: { type: "string" }, password: { type: "string" } }, strict: true });
+if (!values.email || !values.tier) fail(usage);
+if (!isTierId(values.tier)) fail(`Unknown tier "${values.tier}". ${usage}`);
+const tier = values.tier;
+
+const cfg: Config = config();
+const dataDir = resolve(cfg.dataDir);
+mkdirSync(dataDir, { recursive: true });
+const silent = createLogger("error");
+
+async function run() {
+  const live = readLiveLock(dataDir);
+  if (live?.dynamo && live.s3) {
+    const noWorkflows: WorkflowStarter = {
+      start: () => Promise.reject(new Error("seeding starts no workflows")),
+    };
+    const ctx = createContext(
+      { ...cfg, mode: "embedded", aws: { ...cfg.aws, dynamoEndpoint: live.dynamo, s3Endpoint: live.s3 } },
+      // The session secret is only used to sign web sessions; seeding creates none.
+      { workflows: noWorkflows, sessionSecret: "unused-by-seeding", log: silent },
+    );
+    try {
+      return await seedUser(ctx, { email: values.email!, tier, password: values.password });
+    } finally {
+      ctx.aws.ddb.destroy();
+      ctx.aws.s3.destroy();
+    }
+  }
+  const lock = acquireLock(dataDir);
+  const stack = await startEmbedded({ config: { ...cfg, port: 0 }, persist: true, web: false, log: silent });
+  try {
+    return await seedUser(stack.ctx, { email: values.email!, tier, password: values.password });
+  } finally {
+    await stack.close();
+    lock.release();
+  }
+}
+
+run()
+  .then((r) => {
+    const line: Record<string, string> = { user_id: r.user_id, workspace_id: r.workspace_id, api_key: r.api_key };
+    if (r.password) line.password = r.password;
+    process.stdout.write(JSON.stringify(line) + "\n");
+    process.exit(0);
+  })
+  .catch((e: unknown) => {
+    if (e instanceof ApiError) fail(e.message);
+    if (e && typeof e === "object" && "issues" in e) fail(`Invalid input: ${(e as { issues: Array<{ message: string }> }).issues.map((i) => i.message).join("; ")}`);
+    fail(e instanceof Error ? e.message : String(e));
+  });
