@@ -5,6 +5,7 @@ import { Workspaces } from "./workspaces.js";
 import { ApiKeys, Sessions } from "./credentials.js";
 import { Ledger } from "./ledger.js";
 import { Voices } from "./voices.js";
+import { History } from "./history.js";
 
 /** Every entity store, bound to the configured tables. */
 export interface Stores {
@@ -15,6 +16,7 @@ export interface Stores {
   sessions: Sessions;
   ledger: Ledger;
   voices: Voices;
+  history: History;
 }
 
 export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string }): Stores {
@@ -29,5 +31,6 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     sessions: new Sessions(main),
     ledger: new Ledger(ledger),
     voices: new Voices(main),
+    history: new History(history),
   };
 }

@@ -29,6 +29,8 @@ const keys = {
   usage: (ws: string) => ({ pk: `WS#${ws}`, sk: "USAGE" }),
   charge: (ws: string, key: string) => ({ pk: `WS#${ws}`, sk: `CHARGE#${key}` }),
   window: (scope: string, id: string, start: number) => ({ pk: `RL#${scope}#${id}`, sk: `W#${start}` }),
+  slot: (ws: string, n: number) => ({ pk: `WS#${ws}`, sk: `SLOT#${n}` }),
+  regen: (ws: string, fingerprint: string) => ({ pk: `WS#${ws}`, sk: `REGEN#${fingerprint}` }),
 };
 
 
@@ -146,5 +148,57 @@ export class Ledger {
   async clearWindow(scope: string, id: string, windowSeconds: number, now: number): Promise<void> {
     const start = Math.floor(now / windowSeconds) * windowSeconds;
     await this.table.delete(keys.window(scope, id, start));
+  }
+
+  /**
+   * Takes one of `limit` generation slots, each a lease that expires on its own, so a crashed
+   * request cannot hold a slot for ever. Returns the slot number, or undefined when all are busy.
+   */
+  async takeSlot(ws: string, limit: number, owner: string, now: number, leaseSeconds: number): Promise<number | undefined> {
+    const start = Math.floor(Math.random() * limit);
+    for (let k = 0; k < limit; k++) {
+      const n = (start + k) % limit;
+      const ok = await this.table.put(
+        { ...keys.slot(ws, n), owner, expires_at: now + leaseSeconds, ttl: now + leaseSeconds },
+        { condition: "attribute_not_exists(pk) OR expires_at < :now", values: { ":now": now } },
+      );
+      if (ok) return n;
+    }
+    return undefined;
+  }
+
+  async releaseSlot(ws: string, n: number, owner: string): Promise<void> {
+    await this.table.delete(keys.slot(ws, n), { expression: "#owner = :o", names: { "#owner": "owner" }, values: { ":o": owner } });
+  }
+
+  /**
+   * Counts one more generation of an identical request within a window that starts at the
+   * first one; returns which generation this is (1 = the first, charged one).
+   */
+  async countGeneration(ws: string, fingerprint: string, windowSeconds: number, now: number): Promise<number> {
+    const key = keys.regen(ws, fingerprint);
+    const counted = await this.table.update<{ count: number }>(key, {
+      UpdateExpression: "ADD #count :one",
+      ConditionExpression: "attribute_exists(pk) AND first_at > :windowStart",
+      ExpressionAttributeNames: { "#count": "count" },
+      ExpressionAttributeValues: { ":one": 1, ":windowStart": now - windowSeconds },
+    });
+    if (counted) return counted.count;
+    // No record, or its window has passed: this request opens a new window.
+    const opened = await this.table.put({ ...key, count: 1, first_at: now, ttl: now + windowSeconds }, {
+      condition: "attribute_not_exists(pk) OR first_at <= :windowStart",
+      values: { ":windowStart": now - windowSeconds },
+    });
+    return opened ? 1 : this.countGeneration(ws, fingerprint, windowSeconds, now);
+  }
+
+  /** Gives back a counted generation that failed. */
+  async uncountGeneration(ws: string, fingerprint: string): Promise<void> {
+    await this.table.update(keys.regen(ws, fingerprint), {
+      UpdateExpression: "ADD #count :minus",
+      ConditionExpression: "attribute_exists(pk) AND #count > :zero",
+      ExpressionAttributeNames: { "#count": "count" },
+      ExpressionAttributeValues: { ":minus": -1, ":zero": 0 },
+    });
   }
 }

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmbeddedStack } from "../../../infra/local/stack.js";
+import { startTestStack } from "../../../test/support/stack.js";
+
+let stack: EmbeddedStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(async () => stack?.close());
+
+describe("generation slots", () => {
+  it("hands out at most `limit` slots at once, whatever the concurrency", async () => {
+    const l = stack.ctx.stores.ledger;
+    const got = await Promise.all(Array.from({ length: 12 }, (_, i) => l.takeSlot("ws-slots", 5, `req${i}`, 1000, 60)));
+    const taken = got.filter((n) => n !== undefined);
+    expect(taken).toHaveLength(5);
+    expect(new Set(taken).size).toBe(5);
+    await l.releaseSlot("ws-slots", taken[0]!, "someone-else");
+    expect(await l.takeSlot("ws-slots", 5, "late", 1000, 60)).toBeUndefined();
+    const owner = `req${got.indexOf(taken[0])}`;
+    await l.releaseSlot("ws-slots", taken[0]!, owner);
+    expect(await l.takeSlot("ws-slots", 5, "late", 1000, 60)).toBe(taken[0]);
+  });
+
+  it("lets an expired lease be taken over", async () => {
+    const l = stack.ctx.stores.ledger;
+    expect(await l.takeSlot("ws-lease", 1, "crashed", 1000, 30)).toBe(0);
+    expect(await l.takeSlot("ws-lease", 1, "next", 1010, 30)).toBeUndefined();
+    expect(await l.takeSlot("ws-lease", 1, "next", 1031, 30)).toBe(0);
+  });
+});
+
+describe("identical-request counting", () => {
+  it("counts generations within the window from the first, then starts over", async () => {
+    const l = stack.ctx.stores.ledger;
+    expect(await l.countGeneration("ws-r", "fp", 7200, 10_000)).toBe(1);
+    expect(await l.countGeneration("ws-r", "fp", 7200, 10_100)).toBe(2);
+    await l.uncountGeneration("ws-r", "fp");
+    expect(await l.countGeneration("ws-r", "fp", 7200, 10_200)).toBe(2);
+    expect(await l.countGeneration("ws-r", "fp", 7200, 10_000 + 7200)).toBe(1);
+    expect(await l.countGeneration("ws-r", "other", 7200, 10_000)).toBe(1);
+  });
+});
