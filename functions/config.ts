@@ -32,6 +32,12 @@ const EnvSchema = z.object({
   DEMO_PASSWORD: optionalString.refine((v) => v === undefined || v.length >= 8, "must be at least 8 characters"),
   DEMO_API_KEY: optionalString.refine((v) => v === undefined || v.length >= 20, "must be at least 20 characters"),
   SESSION_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
+  /** On AWS the session secret lives in Secrets Manager; the Lambda entries read it once per container. */
+  SESSION_SECRET_ARN: optionalString.refine((v) => v === undefined || v.startsWith("arn:"), "must be a Secrets Manager ARN"),
+  /** On AWS: the secret CloudFront adds to every origin request, proving the viewer headers it set. */
+  EDGE_SECRET_ARN: optionalString.refine((v) => v === undefined || v.startsWith("arn:"), "must be a Secrets Manager ARN"),
+  /** Base URL of /v1 as the web server reaches it (on AWS the API function URL, not CloudFront). */
+  API_INTERNAL_URL: optionalString.refine((v) => v === undefined || /^https?:\/\/[^/]/.test(v), "must be an http(s) URL"),
 
   AWS_REGION: z.string().default("us-east-1"),
   TABLE_MAIN: z.string().default("timbre-main"),
@@ -61,6 +67,12 @@ export interface Config {
   demoPassword: string | undefined;
   demoApiKey: string | undefined;
   sessionSecret: string | undefined;
+  /** Where to read the session secret when SESSION_SECRET is not set (aws mode). */
+  sessionSecretArn: string | undefined;
+  /** Where to read the CloudFront origin secret (aws mode); without it no viewer header is trusted. */
+  edgeSecretArn: string | undefined;
+  /** Base URL of /v1 for the web server when it is not on the same process (aws mode). */
+  apiInternalUrl: string | undefined;
   aws: {
     region: string;
     tables: { main: string; history: string; ledger: string };
@@ -107,6 +119,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     demoPassword: e.DEMO_PASSWORD,
     demoApiKey: e.DEMO_API_KEY,
     sessionSecret: e.SESSION_SECRET,
+    sessionSecretArn: e.SESSION_SECRET_ARN,
+    edgeSecretArn: e.EDGE_SECRET_ARN,
+    apiInternalUrl: e.API_INTERNAL_URL?.replace(/\/+$/, ""),
     aws: {
       region: e.AWS_REGION,
       tables: { main: e.TABLE_MAIN, history: e.TABLE_HISTORY, ledger: e.TABLE_LEDGER },

@@ -1,0 +1,177 @@
+import { Duration, RemovalPolicy } from "aws-cdk-lib";
+import * as iam from "aws-cdk-lib/aws-iam";
+import * as lambda from "aws-cdk-lib/aws-lambda";
+import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import * as logs from "aws-cdk-lib/aws-logs";
+import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import type * as s3 from "aws-cdk-lib/aws-s3";
+import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
+import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import { Construct } from "constructs";
+import type { TimbreData } from "./data.js";
+import { LOCK_FILE, ROOT } from "./paths.js";
+
+/**
+ * read:   GetItem, BatchGetItem, Query (table and its indexes)
+ * write:  read + PutItem, UpdateItem, DeleteItem, BatchWriteItem
+ * delete: DeleteItem only (clean-up steps)
+ */
+export type TableAccess = "read" | "write" | "delete";
+
+/**
+ * read:   GetObject under the prefix, ListBucket restricted to the prefix
+ * write:  read + PutObject (presigned uploads too), DeleteObject, AbortMultipartUpload
+ * delete: DeleteObject under the prefix and ListBucket restricted to it
+ */
+export type BucketAccess = "read" | "write" | "delete";
+
+const TABLE_ACTIONS: Record<TableAccess, string[]> = {
+  read: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"],
+  write: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"],
+  delete: ["dynamodb:DeleteItem"],
+};
+
+const OBJECT_ACTIONS: Record<BucketAccess, string[]> = {
+  read: ["s3:GetObject"],
+  write: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"],
+  delete: ["s3:DeleteObject"],
+};
+
+export interface TimbreFunctionProps {
+  /** Absolute path of the TypeScript entry (functions/handlers/lambda/*.ts). */
+  entry: string;
+  description: string;
+  /** Every function learns the table and bucket names; access comes only from the bind* helpers. */
+  data: TimbreData;
+  memorySize?: number;
+  timeout?: Duration;
+  environment?: Record<string, string>;
+  /** Bare import specifier -> absolute file, resolved by esbuild at bundle time. */
+  aliases?: Record<string, string>;
+  /** esbuild messages to silence, by id ("import-is-undefined"), for code we bundle but do not own. */
+  quietWarnings?: string[];
+  /**
+   * Packages whose files are read at run time through createRequire().resolve (WASM of the speech
+   * engine and audio codecs): esbuild cannot inline those, so they are copied beside the bundle.
+   */
+  runtimePackages?: string[];
+  logRetention?: logs.RetentionDays;
+}
+
+/**
+ * The defaults of every Timbre Lambda function in one place (Node.js 22 on arm64, ESM bundle built
+ * locally by the root esbuild, source maps, its own log group with a finite retention, its own role
+ * with nothing but log writing) plus the helpers that set what it may touch.
+ */
+export class TimbreFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: TimbreFunctionProps) {
+    super(scope, id);
+    this.logGroup = new logs.LogGroup(this, "Logs", {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // Our own role instead of AWSLambdaBasicExecutionRole, whose log actions apply to every log group.
+    this.role = new iam.Role(this, "Role", { assumedBy: new iam.ServicePrincipal("lambda.amazonaws.com"), description: props.description });
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ["logs:CreateLogStream", "logs:PutLogEvents"], resources: [this.logGroup.logGroupArn] }),
+    );
+
+    const packages = props.runtimePackages ?? [];
+    this.fn = new NodejsFunction(this, "Function", {
+      entry: props.entry,
+      handler: "handler",
+      description: props.description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      // argon2 (hash-wasm), eSpeak NG and the codecs are WebAssembly: nothing native to rebuild.
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize ?? 1024,
+      timeout: props.timeout ?? Duration.seconds(30),
+      role: this.role,
+      logGroup: this.logGroup,
+      projectRoot: ROOT,
+      depsLockFilePath: LOCK_FILE,
+      environment: {
+        TIMBRE_MODE: "aws",
+        LOG_LEVEL: "info",
+        NODE_OPTIONS: "--enable-source-maps",
+        TABLE_MAIN: props.data.main.tableName,
+        TABLE_HISTORY: props.data.history.tableName,
+        TABLE_LEDGER: props.data.ledger.tableName,
+        BUCKET: props.data.bucket.bucketName,
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: "node22",
+        mainFields: ["module", "main"],
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // Bundle the AWS SDK too: the versions we test are the versions we run.
+        externalModules: [],
+        // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins.
+        banner: "import{createRequire as __timbreRequire}from'node:module';const require=__timbreRequire(import.meta.url);",
+        esbuildArgs: {
+          ...(props.aliases ? { "--alias": Object.entries(props.aliases).map(([from, to]) => `${from}=${to}`) } : {}),
+          ...(props.quietWarnings?.length ? { "--log-override": props.quietWarnings.map((id) => `${id}=silent`) } : {}),
+        },
+        forceDockerBundling: false,
+        commandHooks: packages.length
+          ? {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (inputDir, outputDir) =>
+                packages.flatMap((p) => [`mkdir -p "${outputDir}/node_modules/${p}"`, `cp -R "${inputDir}/node_modules/${p}/." "${outputDir}/node_modules/${p}/"`]),
+            }
+          : undefined,
+      },
+    });
+  }
+
+  addEnvironment(name: string, value: string): this {
+    this.fn.addEnvironment(name, value);
+    return this;
+  }
+
+  /** DynamoDB access to one table (and its indexes when the access can query). */
+  bindTable(table: dynamodb.ITableV2, access: TableAccess): this {
+    const actions = TABLE_ACTIONS[access];
+    const resources = actions.includes("dynamodb:Query") ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn];
+    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
+    return this;
+  }
+
+  // Object access under `prefix`, an S3 key pattern where `*` matches any run of characters
+  // (for example every workspace's voices folder). An empty prefix means the whole bucket.
+  // Without list access covering a key, S3 answers 403 instead of 404 when it is missing.
+  bindBucket(bucket: s3.IBucket, access: BucketAccess, prefix = ""): this {
+    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: OBJECT_ACTIONS[access], resources: [bucket.arnForObjects(`${prefix}*`)] }));
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ["s3:ListBucket"],
+        resources: [bucket.bucketArn],
+        conditions: prefix ? { StringLike: { "s3:prefix": [`${prefix}*`] } } : undefined,
+      }),
+    );
+    return this;
+  }
+
+  /** StartExecution on exactly these state machines. */
+  allowStartWorkflow(...machines: sfn.IStateMachine[]): this {
+    if (machines.length) {
+      this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ["states:StartExecution"], resources: machines.map((m) => m.stateMachineArn) }));
+    }
+    return this;
+  }
+
+  /** A secret read once at cold start: its ARN in `variable`, GetSecretValue on it alone. Never its value. */
+  bindSecret(secret: secretsmanager.ISecret, variable: "SESSION_SECRET_ARN" | "EDGE_SECRET_ARN"): this {
+    this.addEnvironment(variable, secret.secretArn);
+    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ["secretsmanager:GetSecretValue"], resources: [secret.secretArn] }));
+    return this;
+  }
+}

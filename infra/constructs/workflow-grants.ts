@@ -1,0 +1,27 @@
+import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
+import type { TimbreData } from "./data.js";
+import type { TimbreFunction } from "./function.js";
+
+export interface WorkflowResources {
+  data: TimbreData;
+  sessionSecret: secretsmanager.ISecret;
+}
+
+/**
+ * What each workflow's step function may touch, next to nothing else. A workflow in workflows/
+ * without an entry here fails the synth, so a new workflow cannot deploy with borrowed rights.
+ * Keys follow functions/adapters/s3.ts: `ws/{workspace}/...`.
+ */
+export const WORKFLOW_GRANTS: Record<string, (fn: TimbreFunction, r: WorkflowResources) => void> = {
+  // functions/workflows/voicePurge.ts: lists and deletes ws/{ws}/voices/{voice}/*, deletes the settings record.
+  "voice-purge": (fn, { data }) => {
+    fn.bindBucket(data.bucket, "delete", "ws/*/voices/");
+    fn.bindTable(data.main, "delete");
+  },
+};
+
+export function grantsFor(workflow: string): (fn: TimbreFunction, r: WorkflowResources) => void {
+  const grant = WORKFLOW_GRANTS[workflow];
+  if (!grant) throw new Error(`Workflow "${workflow}" has no grants: add them to infra/constructs/workflow-grants.ts`);
+  return grant;
+}

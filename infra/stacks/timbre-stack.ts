@@ -1,0 +1,93 @@
+import { CfnOutput, Duration, Stack, type StackProps } from "aws-cdk-lib";
+import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
+import type { Construct } from "constructs";
+import { TimbreApi } from "../constructs/api.js";
+import { TimbreData } from "../constructs/data.js";
+import { TimbreEdge } from "../constructs/edge.js";
+import { TimbreFunction } from "../constructs/function.js";
+import { findWebBuild, LAMBDA_ENTRY, type WebBuild } from "../constructs/paths.js";
+import { TimbreSeed } from "../constructs/seed.js";
+import { TimbreWeb } from "../constructs/web.js";
+import { grantsFor } from "../constructs/workflow-grants.js";
+import { TimbreWorkflows } from "../constructs/workflows.js";
+
+export interface TimbreStackProps extends StackProps {
+  /** Keep tables and bucket when the stack is deleted (default true). */
+  retainData?: boolean;
+  /** The output of `npm run build` (default: build/web, when it exists). */
+  webBuild?: WebBuild;
+}
+
+/**
+ * Timbre on AWS: DynamoDB + S3 (TimbreData), one Lambda per workflow step set under Step
+ * Functions (TimbreWorkflows), the streaming API and web functions behind Function URLs, and one
+ * CloudFront distribution in front. Environment-agnostic: no lookups, synthesizes offline.
+ */
+export class TimbreStack extends Stack {
+  readonly data: TimbreData;
+  readonly sessionSecret: secretsmanager.Secret;
+  readonly edgeSecret: secretsmanager.Secret;
+  readonly workflows: TimbreWorkflows;
+  /** workflow name -> the function that runs its steps. */
+  readonly stepFunctions = new Map<string, TimbreFunction>();
+  readonly api: TimbreApi;
+  readonly web: TimbreWeb;
+  readonly seed: TimbreSeed;
+  readonly edge: TimbreEdge;
+
+  constructor(scope: Construct, id: string, props: TimbreStackProps = {}) {
+    super(scope, id, props);
+    this.data = new TimbreData(this, "Data", { retain: props.retainData ?? true });
+
+    // Signs sessions and the web server's proof to /v1; read by the functions at cold start.
+    this.sessionSecret = new secretsmanager.Secret(this, "SessionSecret", {
+      description: "Timbre session signing secret",
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    // CloudFront sends it to the functions, which then trust the viewer address it forwards.
+    this.edgeSecret = new secretsmanager.Secret(this, "EdgeSecret", {
+      description: "Timbre CloudFront origin secret",
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+
+    this.workflows = new TimbreWorkflows(this, "Workflows", {
+      logging: true,
+      stepFunction: (wf, wfScope) => {
+        const fn = new TimbreFunction(wfScope, "Steps", {
+          entry: LAMBDA_ENTRY.steps,
+          description: `Timbre workflow steps: ${wf.name}`,
+          data: this.data,
+          timeout: Duration.minutes(5),
+        });
+        grantsFor(wf.name)(fn, { data: this.data, sessionSecret: this.sessionSecret });
+        this.stepFunctions.set(wf.name, fn);
+        return fn.fn;
+      },
+    });
+
+    this.api = new TimbreApi(this, "Api", {
+      data: this.data,
+      sessionSecret: this.sessionSecret,
+      edgeSecret: this.edgeSecret,
+      machines: this.workflows.machines,
+    });
+    this.web = new TimbreWeb(this, "Web", {
+      data: this.data,
+      sessionSecret: this.sessionSecret,
+      edgeSecret: this.edgeSecret,
+      apiUrl: this.api.url.url,
+      build: props.webBuild ?? findWebBuild(),
+    });
+    this.seed = new TimbreSeed(this, "Seed", { data: this.data });
+    this.edge = new TimbreEdge(this, "Edge", {
+      apiUrl: this.api.url,
+      webUrl: this.web.url,
+      edgeSecret: this.edgeSecret,
+      bucket: this.data.bucket,
+      staticPaths: this.web.staticPaths,
+    });
+
+    new CfnOutput(this, "Url", { value: `https://${this.edge.distribution.distributionDomainName}`, description: "Timbre (web app, /v1 and /v2)" });
+    new CfnOutput(this, "ApiFunctionUrl", { value: this.api.url.url, description: "The API function URL (direct, without CloudFront)" });
+  }
+}

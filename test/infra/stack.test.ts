@@ -1,0 +1,324 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { App, type CfnElement } from "aws-cdk-lib";
+import { Template } from "aws-cdk-lib/assertions";
+import type { IConstruct } from "constructs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findWebBuild } from "../../infra/constructs/paths.js";
+import { grantsFor } from "../../infra/constructs/workflow-grants.js";
+import { TimbreStack } from "../../infra/stacks/timbre-stack.js";
+import { WORKFLOWS } from "../../workflows/index.js";
+
+type Json = Record<string, unknown>;
+type Resource = { Type: string; Properties: Json; DependsOn?: string[] };
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Principal?: unknown;
+  Condition?: Json;
+}
+
+// IDs of the managed CloudFront policies (the same in every account).
+const CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad";
+const CACHING_OPTIMIZED = "658327ea-f89d-4fab-a63d-7e88639e58f6";
+const ALL_VIEWER_EXCEPT_HOST_HEADER = "b689b0a8-53d0-40ab-baf2-68738e2966ac";
+
+// Actions AWS only accepts on Resource "*": Step Functions log delivery and X-Ray.
+const STAR_RESOURCE_ACTIONS = new Set([
+  "logs:CreateLogDelivery",
+  "logs:GetLogDelivery",
+  "logs:UpdateLogDelivery",
+  "logs:DeleteLogDelivery",
+  "logs:ListLogDeliveries",
+  "logs:PutResourcePolicy",
+  "logs:DescribeResourcePolicies",
+  "logs:DescribeLogGroups",
+  "xray:PutTraceSegments",
+  "xray:PutTelemetryRecords",
+  "xray:GetSamplingRules",
+  "xray:GetSamplingTargets",
+]);
+
+const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+let buildDir: string;
+let stack: TimbreStack;
+let resources: Record<string, Resource>;
+let warnings: string[];
+
+const idOf = (c: IConstruct) => stack.getLogicalId(c.node.defaultChild as CfnElement);
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const refersTo = (value: unknown, logicalId: string) => JSON.stringify(value).includes(`"${logicalId}"`);
+
+/** Every IAM statement attached to a role, through any AWS::IAM::Policy. */
+function statementsOf(role: IConstruct): Statement[] {
+  const roleId = idOf(role);
+  return ofType("AWS::IAM::Policy")
+    .filter(([, p]) => list(p.Properties.Roles as unknown[]).some((r) => refersTo(r, roleId)))
+    .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+const actionsOf = (role: IConstruct) => statementsOf(role).flatMap((s) => list(s.Action));
+
+beforeAll(() => {
+  // A stand-in for `npm run build` output, so the static-file paths are exercised.
+  buildDir = mkdtempSync(join(tmpdir(), "timbre-web-build-"));
+  mkdirSync(join(buildDir, "server"), { recursive: true });
+  mkdirSync(join(buildDir, "client", "assets"), { recursive: true });
+  writeFileSync(join(buildDir, "server", "index.js"), "export const mode = 'production';\n");
+  writeFileSync(join(buildDir, "client", "assets", "entry.client-3f9a.js"), "console.log('hi');\n");
+  writeFileSync(join(buildDir, "client", "favicon.ico"), "");
+
+  const app = new App({ context: { "aws:cdk:bundling-stacks": [] } });
+  stack = new TimbreStack(app, "Timbre", { webBuild: findWebBuild(buildDir) });
+  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  warnings = app
+    .synth()
+    .getStackByName("Timbre")
+    .messages.filter((m) => m.level !== "info")
+    .map((m) => `${m.id}: ${String(m.entry.data)}`);
+});
+
+afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
+
+describe("data", () => {
+  it("keeps every table point-in-time recoverable, encrypted at rest, with TTL on 'ttl'", () => {
+    const tables = ofType("AWS::DynamoDB::GlobalTable");
+    expect(tables).toHaveLength(3);
+    for (const [, t] of tables) {
+      expect(t.Properties.SSESpecification).toMatchObject({ SSEEnabled: true });
+      const replicas = t.Properties.Replicas as Array<{ PointInTimeRecoverySpecification?: { PointInTimeRecoveryEnabled: boolean } }>;
+      expect(replicas.length).toBeGreaterThan(0);
+      for (const r of replicas) expect(r.PointInTimeRecoverySpecification?.PointInTimeRecoveryEnabled).toBe(true);
+      expect(t.Properties.TimeToLiveSpecification).toEqual({ AttributeName: "ttl", Enabled: true });
+    }
+  });
+
+  it("blocks public access to the bucket, encrypts it, refuses plain HTTP, allows browser uploads and aborts stale multipart uploads", () => {
+    const [[bucketId, bucket]] = ofType("AWS::S3::Bucket");
+    const p = bucket.Properties;
+    expect(p.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(JSON.stringify(p.BucketEncryption)).toContain('"SSEAlgorithm":"AES256"');
+    const cors = (p.CorsConfiguration as { CorsRules: Array<{ AllowedMethods: string[] }> }).CorsRules;
+    expect(cors.some((r) => r.AllowedMethods.includes("PUT"))).toBe(true);
+    const rules = (p.LifecycleConfiguration as { Rules: Array<{ Status: string; AbortIncompleteMultipartUpload?: { DaysAfterInitiation: number } }> }).Rules;
+    expect(rules.some((r) => r.Status === "Enabled" && r.AbortIncompleteMultipartUpload?.DaysAfterInitiation === 1)).toBe(true);
+
+    const policy = ofType("AWS::S3::BucketPolicy").find(([, r]) => refersTo(r.Properties.Bucket, bucketId))![1];
+    const statements = (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement;
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: "Deny", Action: "s3:*", Condition: { Bool: { "aws:SecureTransport": "false" } } }),
+    );
+  });
+});
+
+describe("functions", () => {
+  const isBucketDeploymentHandler = (id: string) => id.startsWith("CustomCDKBucketDeployment");
+
+  it("runs every Timbre function on Node.js 22 (arm64), logging to its own group with a finite retention", () => {
+    const functions = ofType("AWS::Lambda::Function");
+    const ours = functions.filter(([id]) => !isBucketDeploymentHandler(id));
+    // api, web, seed, and one per workflow
+    expect(ours).toHaveLength(3 + WORKFLOWS.length);
+    for (const [id, fn] of ours) {
+      expect(fn.Properties.Runtime, id).toBe("nodejs22.x");
+      expect(fn.Properties.Architectures, id).toEqual(["arm64"]);
+      expect((fn.Properties.Environment as { Variables: Json }).Variables).toMatchObject({ TIMBRE_MODE: "aws", NODE_OPTIONS: "--enable-source-maps" });
+    }
+    // CDK's BucketDeployment handler (Python, AWS CLI) is the one function that is not ours.
+    expect(functions.filter(([id]) => isBucketDeploymentHandler(id))).toHaveLength(1);
+    for (const [id, fn] of functions) {
+      const group = (fn.Properties.LoggingConfig as { LogGroup?: { Ref: string } } | undefined)?.LogGroup?.Ref;
+      expect(group, `${id} has no log group of its own`).toBeDefined();
+      const retention = resources[group!].Properties.RetentionInDays;
+      expect(typeof retention, `${id} logs forever`).toBe("number");
+    }
+  });
+
+  it("serves the API and the web app through Function URLs that stream (RESPONSE_STREAM)", () => {
+    for (const fn of [stack.api.function.fn, stack.web.function.fn]) {
+      const [, url] = ofType("AWS::Lambda::Url").find(([, u]) => refersTo(u.Properties.TargetFunctionArn, idOf(fn)))!;
+      expect(url.Properties).toMatchObject({ InvokeMode: "RESPONSE_STREAM", AuthType: "NONE" });
+    }
+  });
+
+  it("gives the web function the API function URL and no access to DynamoDB or S3", () => {
+    const env = (resources[idOf(stack.web.function.fn)].Properties.Environment as { Variables: Json }).Variables;
+    expect(refersTo(env.API_INTERNAL_URL, idOf(stack.api.url))).toBe(true);
+    expect(env.SECURE_COOKIES).toBe("true");
+    expect(actionsOf(stack.web.function.role).filter((a) => a.startsWith("dynamodb:") || a.startsWith("s3:"))).toEqual([]);
+  });
+
+  it("lets the voice-purge steps list and delete voice objects and delete records, nothing more", () => {
+    const role = stack.stepFunctions.get("voice-purge")!.role;
+    const statements = statementsOf(role);
+    const dataActions = statements.flatMap((s) => list(s.Action)).filter((a) => a.startsWith("s3:") || a.startsWith("dynamodb:"));
+    expect(dataActions.sort()).toEqual(["dynamodb:DeleteItem", "s3:DeleteObject", "s3:ListBucket"]);
+
+    const del = statements.find((s) => list(s.Action).includes("s3:DeleteObject"))!;
+    expect(JSON.stringify(del.Resource)).toContain('"/ws/*/voices/*"');
+    const listing = statements.find((s) => list(s.Action).includes("s3:ListBucket"))!;
+    expect(listing.Condition).toEqual({ StringLike: { "s3:prefix": ["ws/*/voices/*"] } });
+    const records = statements.find((s) => list(s.Action).includes("dynamodb:DeleteItem"))!;
+    expect(refersTo(records.Resource, idOf(stack.data.main))).toBe(true);
+    expect(refersTo(records.Resource, idOf(stack.data.history))).toBe(false);
+  });
+
+  it("lets the API start executions only on Timbre's state machines, and tells it their ARNs", () => {
+    const machineIds = [...stack.workflows.machines.values()].map(idOf);
+    const starts = statementsOf(stack.api.function.role).filter((s) => list(s.Action).some((a) => a.startsWith("states:")));
+    expect(starts.flatMap((s) => list(s.Action))).toEqual(["states:StartExecution"]);
+    const targets = starts.flatMap((s) => list(s.Resource));
+    expect(targets.map((r) => (r as { Ref: string }).Ref).sort()).toEqual(machineIds.sort());
+
+    const env = (resources[idOf(stack.api.function.fn)].Properties.Environment as { Variables: Json }).Variables;
+    for (const wf of WORKFLOWS) expect(JSON.stringify(env.STATE_MACHINES)).toContain(`\\"${wf.name}\\":\\"`);
+    for (const id of machineIds) expect(refersTo(env.STATE_MACHINES, id)).toBe(true);
+    // Nothing else may start them.
+    for (const [, p] of ofType("AWS::IAM::Policy")) {
+      const doc = p.Properties.PolicyDocument as { Statement: Statement[] };
+      if (doc.Statement.some((s) => list(s.Action).includes("states:StartExecution"))) {
+        expect(refersTo(p.Properties.Roles, idOf(stack.api.function.role))).toBe(true);
+      }
+    }
+  });
+
+  it("gives every workflow a step function of its own, and refuses a workflow without grants", () => {
+    expect([...stack.stepFunctions.keys()].sort()).toEqual(WORKFLOWS.map((w) => w.name).sort());
+    const roles = new Set([...stack.stepFunctions.values()].map((f) => idOf(f.role)));
+    expect(roles.size).toBe(WORKFLOWS.length);
+    expect(() => grantsFor("not-a-workflow")).toThrow(/no grants/);
+  });
+
+  it("generates the session and edge secrets at deploy and hands functions only their ARNs", () => {
+    for (const secret of [stack.sessionSecret, stack.edgeSecret]) {
+      expect(resources[idOf(secret)].Properties.GenerateSecretString).toMatchObject({ ExcludePunctuation: true });
+    }
+    for (const [id, fn] of ofType("AWS::Lambda::Function")) {
+      const vars = (fn.Properties.Environment as { Variables?: Json } | undefined)?.Variables ?? {};
+      expect(Object.keys(vars), id).not.toContain("SESSION_SECRET");
+    }
+    const readers = ofType("AWS::IAM::Policy")
+      .filter(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.some((s) => list(s.Action).includes("secretsmanager:GetSecretValue")))
+      .map(([, p]) => p.Properties.Roles);
+    expect(readers).toHaveLength(2);
+    for (const fn of [stack.api.function, stack.web.function]) {
+      expect(readers.some((r) => refersTo(r, idOf(fn.role)))).toBe(true);
+      const env = (resources[idOf(fn.fn)].Properties.Environment as { Variables: Json }).Variables;
+      expect(env.SESSION_SECRET_ARN).toEqual({ Ref: idOf(stack.sessionSecret) });
+      expect(env.EDGE_SECRET_ARN).toEqual({ Ref: idOf(stack.edgeSecret) });
+    }
+  });
+});
+
+describe("least privilege", () => {
+  it("grants no service-wide action and no '*' resource except where AWS requires one", () => {
+    for (const [id, p] of ofType("AWS::IAM::Policy")) {
+      for (const s of (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement) {
+        const actions = list(s.Action);
+        for (const a of actions) expect(a === "*" || a.endsWith(":*"), `${id}: ${a}`).toBe(false);
+        if (list(s.Resource).includes("*")) {
+          expect(
+            actions.filter((a) => !STAR_RESOURCE_ACTIONS.has(a)),
+            `${id} uses Resource "*"`,
+          ).toEqual([]);
+        }
+      }
+    }
+  });
+
+  it("gives Timbre's own functions exact actions only, and no managed policies", () => {
+    const ours = [stack.api.function, stack.web.function, stack.seed.function, ...stack.stepFunctions.values()];
+    for (const fn of ours) {
+      for (const a of actionsOf(fn.role)) expect(a, idOf(fn.role)).not.toContain("*");
+      expect(resources[idOf(fn.role)].Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe("edge", () => {
+  type Behavior = { PathPattern?: string; TargetOriginId: string; CachePolicyId: string; OriginRequestPolicyId?: string; AllowedMethods: string[]; ViewerProtocolPolicy: string };
+  let config: { DefaultCacheBehavior: Behavior; CacheBehaviors: Behavior[]; Origins: Array<{ Id: string; DomainName: unknown; S3OriginConfig?: unknown; OriginPath?: string; OriginAccessControlId?: unknown }> };
+  const originOf = (b: Behavior) => config.Origins.find((o) => o.Id === b.TargetOriginId)!;
+  const behavior = (pattern: string) => config.CacheBehaviors.find((b) => b.PathPattern === pattern)!;
+
+  beforeAll(() => {
+    const [[, dist]] = ofType("AWS::CloudFront::Distribution");
+    config = dist.Properties.DistributionConfig as typeof config;
+  });
+
+  it("sends /v1/* and /v2/* to the API function URL, uncached, every method, every viewer header but Host", () => {
+    for (const p of ["/v1/*", "/v2/*"]) {
+      const b = behavior(p);
+      expect(b, p).toBeDefined();
+      expect(refersTo(originOf(b).DomainName, idOf(stack.api.url))).toBe(true);
+      expect(b.CachePolicyId).toBe(CACHING_DISABLED);
+      expect(b.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
+      expect(b.AllowedMethods).toEqual(expect.arrayContaining(["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"]));
+      expect(b.ViewerProtocolPolicy).toBe("https-only");
+    }
+  });
+
+  it("proves itself to both functions with the edge secret, resolved at deploy, and passes the viewer's host and address", () => {
+    for (const b of [config.DefaultCacheBehavior, behavior("/v1/*")]) {
+      const headers = (originOf(b) as { OriginCustomHeaders?: Array<{ HeaderName: string; HeaderValue: unknown }> }).OriginCustomHeaders ?? [];
+      const proof = headers.find((h) => h.HeaderName === "x-timbre-edge");
+      expect(JSON.stringify(proof?.HeaderValue)).toContain("{{resolve:secretsmanager:");
+      expect(refersTo(proof?.HeaderValue, idOf(stack.edgeSecret))).toBe(true);
+    }
+    const [[fnId, fn]] = ofType("AWS::CloudFront::Function");
+    expect(String(fn.Properties.FunctionCode)).toMatch(/x-forwarded-host[\s\S]*host\.value[\s\S]*x-timbre-viewer-ip[\s\S]*event\.viewer\.ip/);
+    for (const b of [config.DefaultCacheBehavior, behavior("/v1/*"), behavior("/v2/*")]) {
+      expect(JSON.stringify((b as { FunctionAssociations?: unknown }).FunctionAssociations)).toContain(fnId);
+    }
+  });
+
+  it("sends everything else to the web function URL, uncached, every method", () => {
+    const b = config.DefaultCacheBehavior;
+    expect(refersTo(originOf(b).DomainName, idOf(stack.web.url))).toBe(true);
+    expect(b.CachePolicyId).toBe(CACHING_DISABLED);
+    expect(b.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
+    expect(b.AllowedMethods).toContain("POST");
+  });
+
+  it("serves /assets/* and the other client files from the bucket's web/ prefix through origin access control, cached", () => {
+    for (const p of ["/assets/*", "/favicon.ico"]) {
+      const b = behavior(p);
+      expect(b, p).toBeDefined();
+      const origin = originOf(b);
+      expect(refersTo(origin.DomainName, idOf(stack.data.bucket))).toBe(true);
+      expect(origin.OriginPath).toBe("/web");
+      expect(origin.OriginAccessControlId).toBeDefined();
+      expect(b.CachePolicyId).toBe(CACHING_OPTIMIZED);
+      expect(b.AllowedMethods).toEqual(["GET", "HEAD"]);
+    }
+  });
+
+  it("lets CloudFront read web/* of the bucket and nothing else", () => {
+    const statements = ofType("AWS::S3::BucketPolicy").flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+    const fromCloudFront = statements.filter((s) => JSON.stringify(s.Principal ?? "").includes("cloudfront.amazonaws.com"));
+    expect(fromCloudFront).toHaveLength(1);
+    expect(list(fromCloudFront[0].Action)).toEqual(["s3:GetObject"]);
+    expect(JSON.stringify(fromCloudFront[0].Resource)).toContain('"/web/*"');
+    expect(refersTo(fromCloudFront[0].Condition, idOf(stack.edge.distribution))).toBe(true);
+  });
+
+  it("deploys the client build under web/, hashed assets as immutable", () => {
+    const deployments = ofType("Custom::CDKBucketDeployment");
+    const prefixes = deployments.map(([, d]) => d.Properties.DestinationBucketKeyPrefix).sort();
+    expect(prefixes).toEqual(["web/", "web/assets/"]);
+    const assets = deployments.find(([, d]) => d.Properties.DestinationBucketKeyPrefix === "web/assets/")![1];
+    expect(JSON.stringify(assets.Properties.SystemMetadata)).toContain("immutable");
+  });
+
+  it("outputs the distribution URL and the API function URL", () => {
+    const outputs = Template.fromStack(stack).toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(refersTo(outputs.Url.Value, idOf(stack.edge.distribution))).toBe(true);
+    expect(refersTo(outputs.ApiFunctionUrl.Value, idOf(stack.api.url))).toBe(true);
+  });
+});
+
+it("synthesizes without warnings when the web build is present", () => {
+  expect(warnings).toEqual([]);
+});

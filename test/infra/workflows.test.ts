@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it, vi, type Mock } from "vitest";
+import { createLogger, type Logger } from "../../functions/adapters/log.js";
+import { BlobStore, workspaceKey } from "../../functions/adapters/s3.js";
+import { loadDefinitions, renderDefinitions, type Definitions } from "../../infra/local/definitions.js";
+import type { EmbeddedStack } from "../../infra/local/stack.js";
+import { LocalWorkflowRunner } from "../../infra/local/workflow-runner.js";
+import { WORKFLOWS } from "../../workflows/index.js";
+import { startTestStack } from "../support/stack.js";
+
+/**
+ * Runs every workflow's ASL, rendered from the CDK constructs exactly as the embedded stack
+ * renders it, on the local runner against a real embedded stack (dynalite + s3rver).
+ */
+let defs: Definitions;
+let stack: EmbeddedStack;
+
+beforeAll(async () => {
+  [defs, stack] = await Promise.all([renderDefinitions(), startTestStack()]);
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+let seq = 0;
+const unique = (p: string) => `${p}${Date.now().toString(36)}${++seq}`;
+
+async function run(runner: LocalWorkflowRunner, workflow: string, input: Record<string, unknown>) {
+  const { executionId } = await runner.start(workflow, input);
+  await runner.idle();
+  return runner.executions.get(executionId)!;
+}
+
+/** A quiet logger whose error() is a spy: failure steps record what failed through it. */
+function spiedLogger(): { log: Logger; error: Mock<Logger["error"]> } {
+  const error = vi.fn<Logger["error"]>();
+  return { log: { ...createLogger("silent"), error }, error };
+}
+
+/** One scenario set per workflow: a workflow added to workflows/ without one fails here. */
+const SCENARIOS: Record<string, () => void> = {
+  "voice-purge": () => {
+    const settings = { stability: 0.5, similarity_boost: 0.75, style: 0, use_speaker_boost: true, speed: 1 };
+
+    it("deletes every object under the voice's prefix, in batches, and its settings record, and nothing else", async () => {
+      const ws = unique("ws");
+      const otherWs = unique("ws");
+      const voice = unique("v");
+      const objects = Array.from({ length: 205 }, (_, i) => workspaceKey(ws, "voices", voice, "samples", `s${i}.wav`));
+      objects.push(workspaceKey(ws, "voices", voice, "preview.mp3"));
+      const survivors = [
+        workspaceKey(ws, "voices", `${voice}x`, "preview.mp3"), // a voice id that merely starts with ours
+        workspaceKey(ws, "voices", unique("v"), "preview.mp3"), // another voice of the workspace
+        workspaceKey(otherWs, "voices", voice, "preview.mp3"), // the same voice id in another workspace
+        workspaceKey(ws, "history", "h1.mp3"),
+      ];
+      await Promise.all([...objects, ...survivors].map((k) => stack.ctx.blobs.put(k, "audio", "audio/mpeg")));
+      await stack.ctx.stores.voices.putWorkspaceSettings(ws, voice, settings);
+      await stack.ctx.stores.voices.putWorkspaceSettings(otherWs, voice, settings);
+
+      const execution = await run(stack.workflows, "voice-purge", { workspace_id: ws, voice_id: voice });
+
+      expect(execution.error).toBeUndefined();
+      expect(execution.status).toBe("SUCCEEDED");
+      expect(await stack.ctx.blobs.list(workspaceKey(ws, "voices", voice) + "/")).toEqual([]);
+      for (const k of survivors) expect(await stack.ctx.blobs.head(k), k).toBeDefined();
+      expect(await stack.ctx.stores.voices.workspaceSettings(ws, voice)).toBeUndefined();
+      expect(await stack.ctx.stores.voices.workspaceSettings(otherWs, voice)).toEqual(settings);
+    });
+
+    it("fails through the recorded-failure step when the input names no voice, touching nothing", async () => {
+      const ws = unique("ws");
+      const key = workspaceKey(ws, "voices", "v1", "preview.mp3");
+      await stack.ctx.blobs.put(key, "audio", "audio/mpeg");
+      const { log, error } = spiedLogger();
+      const runner = new LocalWorkflowRunner(defs, { waitOverrideMs: 0 });
+      runner.bind({ ...stack.ctx, log });
+
+      const execution = await run(runner, "voice-purge", { workspace_id: ws });
+
+      expect(execution.status).toBe("FAILED");
+      // The PurgeFailed state ends the execution with its cause.
+      expect(execution.error).toMatch(/See the recorded failure/);
+      expect(error).toHaveBeenCalledWith("voice purge failed", expect.objectContaining({ input: expect.objectContaining({ workspace_id: ws, error: expect.anything() }) }));
+      expect(await stack.ctx.blobs.head(key)).toBeDefined();
+    });
+
+    it("fails through the recorded-failure step when S3 refuses, leaving the records in place", async () => {
+      const ws = unique("ws");
+      const voice = unique("v");
+      await stack.ctx.stores.voices.putWorkspaceSettings(ws, voice, settings);
+      const { log, error } = spiedLogger();
+      const runner = new LocalWorkflowRunner(defs, { waitOverrideMs: 0 });
+      runner.bind({ ...stack.ctx, log, blobs: new BlobStore(stack.ctx.aws.s3, "no-such-bucket") });
+
+      const execution = await run(runner, "voice-purge", { workspace_id: ws, voice_id: voice });
+
+      expect(execution.status).toBe("FAILED");
+      // The PurgeFailed state ends the execution with its cause.
+      expect(execution.error).toMatch(/See the recorded failure/);
+      const recorded = error.mock.calls.find(([msg]) => msg === "voice purge failed");
+      expect(recorded, "the RecordPurgeFailure step did not run").toBeDefined();
+      expect(JSON.stringify(recorded![1])).toMatch(/NoSuchBucket/);
+      expect(await stack.ctx.stores.voices.workspaceSettings(ws, voice)).toEqual(settings);
+    });
+  },
+};
+
+it("renders the same ASL that the embedded stack runs", async () => {
+  expect(Object.keys(defs.workflows).sort()).toEqual(WORKFLOWS.map((w) => w.name).sort());
+  expect((await loadDefinitions()).workflows).toEqual(defs.workflows);
+});
+
+for (const wf of WORKFLOWS) {
+  describe(`workflow ${wf.name}`, () => {
+    it("has scenarios in this file", () => {
+      expect(SCENARIOS[wf.name], `add scenarios for ${wf.name} to test/infra/workflows.test.ts`).toBeDefined();
+    });
+    SCENARIOS[wf.name]?.();
+  });
+}
