@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { CreateApiKeySchema } from "../contract/accounts.js";
 import { createApiKey } from "../domain/accounts.js";
 import { ApiError } from "../http/errors.js";
 import type { ApiRouter } from "../http/app.js";
@@ -6,12 +6,7 @@ import { json } from "../http/types.js";
 import { jsonBody } from "../http/validate.js";
 import type { ApiKeyRecord } from "../adapters/dynamo/credentials.js";
 
-export const API_KEY_NAME_MAX = 100;
 export const API_KEYS_PER_USER_MAX = 50;
-
-export const CreateApiKeySchema = z.object({
-  name: z.string().trim().min(1, "Please give your API key a name").max(API_KEY_NAME_MAX, `Name must be at most ${API_KEY_NAME_MAX} characters`),
-});
 
 const wire = (k: ApiKeyRecord) => ({
   key_id: k.key_id,

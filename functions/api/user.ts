@@ -68,7 +68,8 @@ export function registerUser(r: ApiRouter): void {
       created_at: user.created_at,
       seat_type: member.seat_type,
       email: user.email,
-      display_name: user.first_name ?? user.email.split("@")[0],
+      // Null when the user gave no name: the shell then shows "My Account".
+      display_name: user.first_name,
       photo_url: user.photo_url,
       is_producer: user.is_producer,
       workspace_name: ws.name,

@@ -6,13 +6,13 @@ import { DEFAULT_VOICE_SETTINGS, VoiceSettingsInput, mergeSettings } from "../do
 import { ApiError } from "../http/errors.js";
 import type { ApiRouter, RouteContext } from "../http/app.js";
 import type { RouteHandler } from "../http/router.js";
-import { json } from "../http/types.js";
+import { json, type ApiRequest } from "../http/types.js";
 import { jsonBody, q, queryParams } from "../http/validate.js";
 
 export const voiceNotFound = (id: string) => new ApiError(404, "voice_not_found", `A voice with the voice_id ${id} was not found.`);
 
 /** The Voice wire object. */
-export function voiceWire(ctx: AppContext, v: VoiceRecord, caller: Caller) {
+export function voiceWire(base: string, v: VoiceRecord, caller: Caller) {
   const own = v.workspace_id === caller.workspaceId;
   return {
     voice_id: v.voice_id,
@@ -52,7 +52,7 @@ export function voiceWire(ctx: AppContext, v: VoiceRecord, caller: Caller) {
     },
     labels: v.labels,
     description: v.description,
-    preview_url: v.preview_object_key ? `${publicBase(ctx)}/v1/voices/${v.voice_id}/preview` : null,
+    preview_url: v.preview_object_key ? `${base}/v1/voices/${v.voice_id}/preview` : null,
     available_for_tiers: v.available_for_tiers,
     settings: v.settings,
     sharing: null,
@@ -78,8 +78,12 @@ export function voiceWire(ctx: AppContext, v: VoiceRecord, caller: Caller) {
   };
 }
 
-export function publicBase(ctx: AppContext): string {
-  return (ctx.config.publicUrl ?? `http://localhost:${ctx.config.port}`).replace(/\/$/, "");
+/** The origin clients reach us at: PUBLIC_URL, else the forwarded host (CloudFront), else the Host header. */
+export function publicBase(ctx: AppContext, req: ApiRequest): string {
+  if (ctx.config.publicUrl) return ctx.config.publicUrl.replace(/\/$/, "");
+  const host = req.headers["x-forwarded-host"] ?? req.headers.host ?? `localhost:${ctx.config.port}`;
+  const proto = req.headers["x-forwarded-proto"] ?? "http";
+  return `${proto}://${host}`;
 }
 
 /** Premade voices and the workspace's own, each workspace seeing only its own. */
@@ -148,7 +152,7 @@ export function registerVoices(r: ApiRouter): void {
     const { show_legacy } = queryParams(req, z.object({ show_legacy: q.bool().optional() }));
     const voices = (await visibleVoices(rc.app, caller)).filter((v) => show_legacy || !v.is_legacy);
     voices.sort((a, b) => a.name.localeCompare(b.name));
-    return json({ voices: voices.map((v) => voiceWire(rc.app, v, caller)) });
+    return json({ voices: voices.map((v) => voiceWire(publicBase(rc.app, req), v, caller)) });
   });
 
   r.get("/v2/voices", async (req, rc) => {
@@ -191,7 +195,7 @@ export function registerVoices(r: ApiRouter): void {
     const hasMore = voices.length > page.length;
     const last = page.at(-1);
     return json({
-      voices: page.map((v) => voiceWire(rc.app, v, caller)),
+      voices: page.map((v) => voiceWire(publicBase(rc.app, req), v, caller)),
       has_more: hasMore,
       total_count: total,
       next_page_token: hasMore && last ? Buffer.from(JSON.stringify({ k: key(last), id: last.voice_id })).toString("base64url") : null,
@@ -205,7 +209,7 @@ export function registerVoices(r: ApiRouter): void {
     const v = await rc.app.stores.voices.visibleTo(caller.workspaceId, req.params.voice_id);
     if (!v) throw voiceNotFound(req.params.voice_id);
     const settings = await settingsFor(rc.app, caller, v);
-    return json({ ...voiceWire(rc.app, v, caller), settings });
+    return json({ ...voiceWire(publicBase(rc.app, req), v, caller), settings });
   });
 
   r.get("/v1/voices/:voice_id/settings", async (req, rc) => {

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import type { AppContext } from "../context.js";
 import { newId, randomToken, sha256Hex } from "../adapters/ids.js";
 import type { UserRecord } from "../adapters/dynamo/users.js";
 import type { WorkspaceRecord } from "../adapters/dynamo/workspaces.js";
 import type { ApiKeyRecord, SessionRecord } from "../adapters/dynamo/credentials.js";
 import { ApiError } from "../http/errors.js";
-import { hashPassword, verifyPassword, decoyHash, PASSWORD_MIN, PASSWORD_MAX } from "./passwords.js";
+import { hashPassword, verifyPassword, decoyHash } from "./passwords.js";
+import { messages, SignUpSchema, SignInSchema } from "../contract/accounts.js";
 import { EVERYONE_GROUP_ID, EVERYONE_GROUP_NAME, PERMISSION_IDS } from "./permissions.js";
 import { TIERS, type TierId } from "./tiers.js";
 import { initialUsage } from "./credits.js";
@@ -16,26 +16,7 @@ export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 export const SIGN_IN_MAX_FAILURES_PER_EMAIL = 5;
 export const SIGN_IN_MAX_FAILURES_PER_IP = 20;
 
-export const messages = {
-  emailTaken: "An account with this email already exists. Please sign in instead.",
-  badCredentials: "Incorrect email or password.",
-  tooManyAttempts: "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
-  emailInvalid: "Please enter a valid email address.",
-  passwordTooShort: `Password must be at least ${PASSWORD_MIN} characters.`,
-  passwordTooLong: `Password must be at most ${PASSWORD_MAX} characters.`,
-};
-
-/** One schema for the sign-up form and the API that backs it. */
-export const SignUpSchema = z.object({
-  email: z.string().trim().email(messages.emailInvalid).max(254, messages.emailInvalid),
-  password: z.string().min(PASSWORD_MIN, messages.passwordTooShort).max(PASSWORD_MAX, messages.passwordTooLong),
-  first_name: z.string().trim().max(80).optional().nullable(),
-});
-
-export const SignInSchema = z.object({
-  email: z.string().trim().min(1, messages.emailInvalid).max(254),
-  password: z.string().min(1, messages.badCredentials).max(PASSWORD_MAX),
-});
+export { messages, SignUpSchema, SignInSchema };
 
 export interface NewAccount {
   user: UserRecord;

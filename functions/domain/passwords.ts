@@ -30,5 +30,3 @@ export function decoyHash(): Promise<string> {
   return decoy;
 }
 
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;

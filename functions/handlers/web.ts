@@ -32,6 +32,21 @@ export function eventToFetchRequest(event: FunctionUrlEvent): Request {
   return new Request(url, { method, headers, body });
 }
 
+/** Resolves when the stream can take more, or is gone (a client that left never drains). */
+function drained(out: ResponseStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off("drain", done);
+      out.off("close", done);
+      out.off("error", done);
+      resolve();
+    };
+    out.once("drain", done);
+    out.once("close", done);
+    out.once("error", done);
+  });
+}
+
 async function pipeResponse(response: Response, responseStream: ResponseStream): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((v, k) => {
@@ -45,7 +60,11 @@ async function pipeResponse(response: Response, responseStream: ResponseStream):
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        if (value?.byteLength && !out.write(value)) await new Promise((r) => out.once("drain", r));
+        if (out.destroyed) {
+          await reader.cancel().catch(() => undefined);
+          break;
+        }
+        if (value?.byteLength && !out.write(value)) await drained(out);
       }
     }
   } finally {

@@ -67,16 +67,39 @@ export function eventToRequest(event: FunctionUrlEvent): ApiRequest {
   };
 }
 
+/** The client closed the connection mid-response: normal for streams, not a server error. */
+export class ClientGoneError extends Error {
+  override name = "ClientGoneError";
+  constructor() {
+    super("client went away");
+  }
+}
+
+/** Writes a chunk, waiting when the stream is full; a client that went away ends the wait with an error. */
 function write(stream: Writable, chunk: Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (stream.destroyed) return reject(new ClientGoneError());
     const ok = stream.write(chunk, (err) => (err ? reject(err) : undefined));
-    if (ok) resolve();
-    else stream.once("drain", resolve);
+    if (ok) return resolve();
+    const done = (err?: unknown) => {
+      stream.off("drain", done);
+      stream.off("close", gone);
+      stream.off("error", done);
+      if (err) reject(err);
+      else resolve();
+    };
+    const gone = () => done(new ClientGoneError());
+    stream.once("drain", done);
+    stream.once("close", gone);
+    stream.once("error", done);
   });
 }
 
 function end(stream: Writable): Promise<void> {
-  return new Promise((resolve) => stream.end(resolve));
+  return new Promise((resolve) => {
+    if (stream.destroyed || stream.writableEnded) return resolve();
+    stream.end(resolve);
+  });
 }
 
 /** Writes an ApiResponse to a Lambda response stream: prelude first, then the body, streamed when it is a stream. */
@@ -88,16 +111,22 @@ export async function writeResponse(responseStream: ResponseStream, res: ApiResp
   });
   const body = res.body;
   try {
-    if (body.kind === "json") await write(out, Buffer.from(JSON.stringify(body.value)));
-    else if (body.kind === "bytes") {
-      if (body.value.byteLength) await write(out, body.value);
-    } else if (body.kind === "stream") {
-      for await (const chunk of body.value as AsyncIterable<Uint8Array>) {
-        if (chunk.byteLength) await write(out, chunk);
-      }
-    }
+    await writeBody(out, body);
+  } catch (e) {
+    if (!(e instanceof ClientGoneError)) throw e;
   } finally {
     await end(out);
+  }
+}
+
+async function writeBody(out: Writable, body: ApiResponse["body"]): Promise<void> {
+  if (body.kind === "json") await write(out, Buffer.from(JSON.stringify(body.value)));
+  else if (body.kind === "bytes") {
+    if (body.value.byteLength) await write(out, body.value);
+  } else if (body.kind === "stream") {
+    for await (const chunk of body.value as AsyncIterable<Uint8Array>) {
+      if (chunk.byteLength) await write(out, chunk);
+    }
   }
 }
 

@@ -13,6 +13,9 @@ export class LocalResponseStream extends Writable {
 
   constructor(private readonly res: ServerResponse) {
     super();
+    // A browser that leaves mid-response (reload, a newer navigation) makes writes fail with
+    // EPIPE; that ends this response only, never the process with an uncaught error.
+    this.on("error", () => undefined);
     res.on("close", () => {
       if (!this.writableFinished) this.destroy();
     });

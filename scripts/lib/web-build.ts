@@ -11,7 +11,8 @@ function newestMtime(path: string): number {
   if (!st.isDirectory()) return st.mtimeMs;
   let newest = st.mtimeMs;
   for (const e of readdirSync(path)) {
-    if (e === "node_modules" || e.startsWith(".")) continue;
+    // Tests are not part of the build: editing one must not trigger a rebuild.
+    if (e === "node_modules" || e.startsWith(".") || /\.test\.tsx?$/.test(e)) continue;
     newest = Math.max(newest, newestMtime(join(path, e)));
   }
   return newest;

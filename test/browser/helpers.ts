@@ -1,0 +1,78 @@
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from "playwright-core";
+import { expect } from "vitest";
+import type { EmbeddedStack } from "../../infra/local/stack.js";
+
+/** Debian's Chromium (never a downloaded one), headless, with nothing running in the background. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+  });
+}
+
+const inflight = new WeakMap<BrowserContext, Set<Request>>();
+
+/**
+ * Closes a browser profile once its requests have finished. Remix fetches route manifests in the
+ * background after each navigation; aborting one while it streams makes the embedded server
+ * write to a dead socket, which its local response stream does not handle yet (an uncaught EPIPE).
+ */
+export async function closeContext(context: BrowserContext): Promise<void> {
+  await settle(context);
+  await context.close();
+}
+
+/** Waits until the profile has no request in flight (a reload or goto would abort them). */
+export async function settle(context: BrowserContext): Promise<void> {
+  const pending = inflight.get(context);
+  if (pending) await expect.poll(() => pending.size, { timeout: 5000 }).toBe(0);
+}
+
+/** page.goto after in-flight requests finish, then waits for hydration. */
+export async function visit(page: Page, path: string): Promise<void> {
+  await settle(page.context());
+  await page.goto(path);
+  await hydrated(page);
+}
+
+export async function reload(page: Page): Promise<void> {
+  await settle(page.context());
+  await page.reload();
+  await hydrated(page);
+}
+
+/** A fresh browser profile (cookies, localStorage) on the stack's origin. */
+export async function newContext(browser: Browser, stack: EmbeddedStack, opts: { width?: number; height?: number } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: stack.url, viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 } });
+  context.setDefaultTimeout(10_000);
+  const pending = new Set<Request>();
+  context.on("request", (r) => pending.add(r));
+  context.on("requestfinished", (r) => pending.delete(r));
+  context.on("requestfailed", (r) => pending.delete(r));
+  inflight.set(context, pending);
+  return context;
+}
+
+/** Collects uncaught page errors, so a test can assert there were none (or that one was reported). */
+export function watchErrors(page: Page): { pageErrors: string[]; consoleErrors: string[] } {
+  const out = { pageErrors: [] as string[], consoleErrors: [] as string[] };
+  page.on("pageerror", (e) => out.pageErrors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") out.consoleErrors.push(m.text());
+  });
+  return out;
+}
+
+/** Waits until React has hydrated the page (root.tsx marks <html data-hydrated>). */
+export async function hydrated(page: Page): Promise<void> {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await visit(page, "/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/app(\/|$|\?)/);
+  await expect.poll(() => page.locator("main#main").isVisible()).toBe(true);
+}

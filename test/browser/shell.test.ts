@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import type { EmbeddedStack } from "../../infra/local/stack.js";
+import { EVERYONE_GROUP_ID, EVERYONE_GROUP_NAME, PERMISSION_IDS, permissionDeniedMessage } from "../../functions/domain/permissions.js";
+import { TIERS } from "../../functions/domain/tiers.js";
+import { createTestAccount, startTestStack } from "../support/stack.js";
+import { closeContext, hydrated, launchChromium, newContext, reload, signIn, visit, watchErrors } from "./helpers.js";
+
+let stack: EmbeddedStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startTestStack({ web: true }), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+async function signedInPage(tier: "free" | "pro", opts: { width?: number } = {}): Promise<{ page: Page; account: Awaited<ReturnType<typeof createTestAccount>> }> {
+  const account = await createTestAccount(stack, tier);
+  const context = await newContext(browser, stack, opts);
+  const page = await context.newPage();
+  await signIn(page, account.email, account.password);
+  return { page, account };
+}
+
+const sidebar = (page: Page) => page.getByRole("complementary", { name: "Sidebar" });
+
+describe("app shell", () => {
+  it("shows Upgrade on the free tier only", async () => {
+    const [free, pro] = await Promise.all([signedInPage("free"), signedInPage("pro")]);
+    await expect.poll(() => sidebar(free.page).getByRole("link", { name: "Upgrade" }).count()).toBe(1);
+    expect(await sidebar(free.page).getByRole("link", { name: "Upgrade" }).getAttribute("href")).toBe("/app/settings/subscription");
+    await expect.poll(() => sidebar(pro.page).getByRole("navigation", { name: "Main" }).isVisible()).toBe(true);
+    expect(await pro.page.getByRole("link", { name: "Upgrade" }).count()).toBe(0);
+
+    // Footer links open in a new tab.
+    const terms = sidebar(free.page).getByRole("link", { name: "Terms" });
+    expect(await terms.getAttribute("target")).toBe("_blank");
+    expect(await terms.getAttribute("rel")).toContain("noopener");
+    await Promise.all([closeContext(free.page.context()), closeContext(pro.page.context())]);
+  });
+
+  it("shows the low-quota banner from 80% usage on a paid tier, and a dismissal lasts across reloads", async () => {
+    const account = await createTestAccount(stack, "pro");
+    const limit = TIERS.pro.characterLimit;
+    await stack.ctx.stores.ledger.deduct(account.workspace.workspace_id, Math.round(limit * 0.85));
+    const context = await newContext(browser, stack);
+    const page = await context.newPage();
+    await signIn(page, account.email, account.password);
+
+    const banner = page.getByTestId("low-quota-banner");
+    await expect.poll(() => banner.textContent()).toContain("You have used 85% of your credits");
+    // The credit figures carry thousands separators.
+    await page.getByRole("button", { name: /My Account|user/ }).first().click();
+    await expect.poll(() => page.getByRole("menu", { name: "Profile" }).textContent()).toContain("425,000 / 500,000");
+    await page.keyboard.press("Escape");
+
+    await page.getByRole("button", { name: "Dismiss low credit warning" }).click();
+    await expect.poll(() => banner.count()).toBe(0);
+    await reload(page);
+    await expect.poll(() => page.getByRole("navigation", { name: "Main" }).isVisible()).toBe(true);
+    expect(await banner.count()).toBe(0);
+
+    // A day later it is back.
+    await page.evaluate(() => localStorage.setItem("timbre.lowQuotaBanner.dismissedAt", String(Date.now() - 24 * 3600 * 1000 - 1)));
+    await reload(page);
+    await expect.poll(() => banner.count()).toBe(1);
+    await closeContext(context);
+  });
+
+  it("slides to a submenu, navigates after the delay and remembers it across sessions", async () => {
+    const { page } = await signedInPage("free");
+    await sidebar(page).hover();
+    await sidebar(page).getByRole("link", { name: "Conversational AI" }).click();
+    const submenu = page.getByRole("navigation", { name: "Conversational AI" });
+    await expect.poll(() => submenu.getByRole("button", { name: "Back" }).isVisible()).toBe(true);
+    await page.waitForURL(/\/app\/conversational-ai$/);
+    expect(await submenu.getByRole("link", { name: "Knowledge Base" }).count()).toBe(1);
+    expect(await submenu.getByRole("link", { name: "Outbound" }).count()).toBe(0);
+
+    // A new visit (full load) to another page still opens the remembered submenu.
+    await visit(page, "/app/settings/profile");
+    await expect.poll(() => submenu.getByRole("button", { name: "Back" }).isVisible()).toBe(true);
+
+    await sidebar(page).hover();
+    await submenu.getByRole("button", { name: "Back" }).click();
+    await expect.poll(() => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Studio", exact: true }).isVisible()).toBe(true);
+    await visit(page, "/app");
+    await expect.poll(() => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Studio", exact: true }).isVisible()).toBe(true);
+    expect(await submenu.getByRole("button", { name: "Back" }).isVisible()).toBe(false);
+    await closeContext(page.context());
+  });
+
+  it("shows the error screen when a page crashes in the browser, and Try again resets it", async () => {
+    const { page } = await signedInPage("free");
+    const errors = watchErrors(page);
+    await visit(page, "/app/dev/crash");
+    await page.getByRole("button", { name: "Crash this page" }).click();
+    await expect.poll(() => page.getByRole("heading", { name: "Oops, something went wrong!" }).isVisible()).toBe(true);
+    expect(await page.getByText("A client-side error occurred").isVisible()).toBe(true);
+    // The shell stays, and the crash was reported as fatal.
+    expect(await sidebar(page).isVisible()).toBe(true);
+    await expect.poll(() => errors.consoleErrors.some((e) => e.includes("fatal error in app"))).toBe(true);
+
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect.poll(() => page.getByRole("button", { name: "Crash this page" }).isVisible()).toBe(true);
+    expect(await page.getByRole("heading", { name: "Oops, something went wrong!" }).count()).toBe(0);
+    await closeContext(page.context());
+  });
+
+  it("gates pages by permission with the spec's message for a member who lacks it", async () => {
+    const admin = await createTestAccount(stack, "pro");
+    const member = await createTestAccount(stack, "free");
+    const ws = admin.workspace.workspace_id;
+    const { workspaces, users } = stack.ctx.stores;
+    await workspaces.putGroup({
+      workspace_id: ws,
+      group_id: EVERYONE_GROUP_ID,
+      name: EVERYONE_GROUP_NAME,
+      permissions: PERMISSION_IDS.filter((p) => p !== "text_to_speech" && p !== "create_user_api_key"),
+      member_user_ids: [],
+      created_at: Math.floor(Date.now() / 1000),
+    });
+    await workspaces.addMember({ workspace_id: ws, user_id: member.user.user_id, email: member.email, seat_type: "workspace_member", joined_at: Math.floor(Date.now() / 1000) });
+    await users.update(member.user.user_id, { default_workspace_id: ws });
+
+    const context = await newContext(browser, stack);
+    const page = await context.newPage();
+    await signIn(page, member.email, member.password);
+    await visit(page, "/app/speech-synthesis/text-to-speech");
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe(permissionDeniedMessage("text_to_speech"));
+    expect(await page.getByRole("heading", { name: "Text to Speech", level: 1 }).isVisible()).toBe(true);
+    expect(await page.getByText("Not available yet").count()).toBe(0);
+
+    // Allowed pages render; on API Keys only the create form is gated.
+    await visit(page, "/app/speech-synthesis/speech-to-speech");
+    await expect.poll(() => page.getByText("Not available yet").isVisible()).toBe(true);
+    await visit(page, "/app/settings/api-keys");
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe(permissionDeniedMessage("create_user_api_key"));
+    expect(await page.getByRole("button", { name: "Create API key" }).count()).toBe(0);
+    // Members get neither workspace settings nor the subscription link.
+    const settingsNav = page.getByRole("navigation", { name: "Settings" });
+    expect(await settingsNav.getByRole("link", { name: "Workspace settings" }).count()).toBe(0);
+    expect(await settingsNav.getByRole("link", { name: "Webhooks" }).count()).toBe(1);
+
+    // The workspace admin is not gated.
+    const adminContext = await newContext(browser, stack);
+    const adminPage = await adminContext.newPage();
+    await signIn(adminPage, admin.email, admin.password);
+    await visit(adminPage, "/app/speech-synthesis/text-to-speech");
+    await expect.poll(() => adminPage.getByText("Not available yet").isVisible()).toBe(true);
+    await Promise.all([closeContext(context), closeContext(adminContext)]);
+  });
+
+  it("keeps the query string across the TTS / Voice Changer tabs and opens query dialogs", async () => {
+    const { page } = await signedInPage("free");
+    await visit(page, "/app/speech-synthesis/text-to-speech?voice_id=abc");
+    const tabs = page.getByRole("navigation", { name: "Text to Speech sections" });
+    expect(await tabs.getByRole("link", { name: "Text to Speech" }).getAttribute("aria-current")).toBe("page");
+    await tabs.getByRole("link", { name: "Voice Changer" }).click();
+    await page.waitForURL(/\/app\/speech-synthesis\/speech-to-speech\?voice_id=abc$/);
+
+    await visit(page, "/app/settings/profile?pronunciation-dictionaries=true");
+    const dialog = page.getByRole("dialog", { name: "Pronunciation dictionaries" });
+    await expect.poll(() => dialog.textContent()).toContain("not available in Timbre yet");
+    await hydrated(page);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => new URL(page.url()).search).toBe("");
+    await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Become an affiliate" }).click();
+    await expect.poll(() => page.getByRole("dialog", { name: "Affiliate program" }).isVisible()).toBe(true);
+    expect(new URL(page.url()).searchParams.get("affiliate")).toBe("true");
+    await closeContext(page.context());
+  });
+
+  it("switches to dark theme from the profile menu and keeps it", async () => {
+    const { page } = await signedInPage("free");
+    const html = page.locator("html");
+    expect(await html.getAttribute("data-theme")).toBe("light");
+    await page.getByRole("button", { name: /user/ }).first().click();
+    await page.getByRole("menuitem", { name: /^Theme/ }).click();
+    await expect.poll(() => html.getAttribute("data-theme")).toBe("dark");
+    await reload(page);
+    expect(await html.getAttribute("data-theme")).toBe("dark");
+    await closeContext(page.context());
+  });
+
+  it("pins the sidebar open on extra-wide screens (16rem), remembered; collapsed it is 4rem and expands on hover", async () => {
+    const { page } = await signedInPage("free", { width: 1440 });
+    const width = () => sidebar(page).evaluate((el) => el.getBoundingClientRect().width);
+    await page.mouse.move(1200, 400);
+    await expect.poll(width).toBe(64);
+    await sidebar(page).hover();
+    await expect.poll(width).toBe(256);
+    await page.getByRole("button", { name: "Pin sidebar" }).click();
+    await page.mouse.move(1200, 400);
+    await reload(page);
+    await page.mouse.move(1200, 400);
+    await expect.poll(width).toBe(256);
+    expect(await page.getByRole("button", { name: "Unpin sidebar" }).getAttribute("aria-pressed")).toBe("true");
+    await closeContext(page.context());
+  });
+
+  it("on small screens uses a header with a drawer that closes on navigation", async () => {
+    const { page } = await signedInPage("free", { width: 800 });
+    expect(await sidebar(page).isVisible()).toBe(false);
+    const open = page.getByRole("button", { name: "Open sidebar" });
+    await open.click();
+    const drawer = page.getByRole("dialog", { name: "Navigation" });
+    for (const group of ["Audio Tools", "Contact", "Documentation"]) await expect.poll(() => drawer.getByText(group, { exact: true }).isVisible(), { message: group }).toBe(true);
+    await drawer.getByRole("link", { name: "Studio", exact: true }).click();
+    await page.waitForURL(/\/app\/studio$/);
+    await expect.poll(() => drawer.count()).toBe(0);
+    expect(await page.getByRole("heading", { name: "Studio", level: 1 }).isVisible()).toBe(true);
+    await closeContext(page.context());
+  });
+});

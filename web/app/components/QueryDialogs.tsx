@@ -1,0 +1,39 @@
+import { useSearchParams, type Location } from "@remix-run/react";
+import type { DialogId } from "../lib/nav.js";
+import { Dialog } from "./Dialog.js";
+
+/** The current page with `?{dialog}=true` added: query-driven dialogs open over any page. */
+export function dialogHref(location: Pick<Location, "pathname" | "search">, dialog: DialogId): string {
+  const params = new URLSearchParams(location.search);
+  params.set(dialog, "true");
+  return `${location.pathname}?${params}`;
+}
+
+/** affiliate=true and pronunciation-dictionaries=true (app-shell.md §2). */
+export function QueryDialogs() {
+  const [params, setParams] = useSearchParams();
+  const close = (name: DialogId) => {
+    const next = new URLSearchParams(params);
+    next.delete(name);
+    setParams(next, { replace: true, preventScrollReset: true });
+  };
+
+  if (params.get("pronunciation-dictionaries") === "true") {
+    return (
+      <Dialog title="Pronunciation dictionaries" onClose={() => close("pronunciation-dictionaries")}>
+        <p>
+          Pronunciation dictionaries are not available in Timbre yet. When they are, this is where you will create dictionaries of alias and phoneme rules, upload
+          and download lexicon files, and apply them across your workspace.
+        </p>
+      </Dialog>
+    );
+  }
+  if (params.get("affiliate") === "true") {
+    return (
+      <Dialog title="Affiliate program" onClose={() => close("affiliate")}>
+        <p>The affiliate program is not available on this Timbre server. No referral links can be generated here yet.</p>
+      </Dialog>
+    );
+  }
+  return null;
+}

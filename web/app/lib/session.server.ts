@@ -1,0 +1,60 @@
+import { createHmac } from "node:crypto";
+import { createCookieSessionStorage, redirect, type AppLoadContext } from "@remix-run/node";
+import { z } from "zod";
+
+/**
+ * The browser keeps only an HttpOnly, signed session cookie holding the /v1 session id; loaders
+ * turn it into a short-lived bearer token for each call (api.server.ts).
+ */
+export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+const WebSessionSchema = z.object({ session_id: z.string().min(1), user_id: z.string().min(1), workspace_id: z.string().min(1) });
+export type WebSession = z.infer<typeof WebSessionSchema>;
+
+/** A key for cookie signatures, separate from the one that signs /v1 tokens. */
+const cookieKey = (secret: string) => createHmac("sha256", secret).update("timbre.web.cookie").digest("base64url");
+
+function storage(context: AppLoadContext) {
+  return createCookieSessionStorage<{ auth: WebSession }>({
+    cookie: {
+      name: "timbre_session",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: context.secureCookies,
+      path: "/",
+      maxAge: SESSION_MAX_AGE_SECONDS,
+      secrets: [cookieKey(context.sessionSecret)],
+    },
+  });
+}
+
+export async function getAuth(request: Request, context: AppLoadContext): Promise<WebSession | undefined> {
+  const session = await storage(context).getSession(request.headers.get("cookie"));
+  const parsed = WebSessionSchema.safeParse(session.get("auth"));
+  return parsed.success ? parsed.data : undefined;
+}
+
+export function signInPath(request: Request): string {
+  const url = new URL(request.url);
+  const here = `${url.pathname}${url.search}`;
+  return here === "/app" || here === "/" ? "/sign-in" : `/sign-in?redirectTo=${encodeURIComponent(here)}`;
+}
+
+/** The signed-in session, or a redirect to the sign-in page that comes back here afterwards. */
+export async function requireAuth(request: Request, context: AppLoadContext): Promise<WebSession> {
+  const auth = await getAuth(request, context);
+  if (!auth) throw redirect(signInPath(request));
+  return auth;
+}
+
+export async function startSession(context: AppLoadContext, auth: WebSession): Promise<string> {
+  const s = storage(context);
+  const session = await s.getSession();
+  session.set("auth", auth);
+  return s.commitSession(session);
+}
+
+export async function endSession(request: Request, context: AppLoadContext): Promise<string> {
+  const s = storage(context);
+  return s.destroySession(await s.getSession(request.headers.get("cookie")));
+}

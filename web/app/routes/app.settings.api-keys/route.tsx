@@ -1,0 +1,210 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { z } from "zod";
+import { CreateApiKeySchema } from "../../../../functions/contract/accounts.js";
+import { CopyButton } from "../../components/CopyButton.js";
+import { CsrfInput } from "../../components/Csrf.js";
+import { Dialog } from "../../components/Dialog.js";
+import { Field, FormError } from "../../components/Field.js";
+import { Page, PermissionGate } from "../../components/Page.js";
+import { Pagination } from "../../components/Pagination.js";
+import { ApiFailure } from "../../lib/api.server.js";
+import { requireCsrf } from "../../lib/csrf.server.js";
+import { formatDate } from "../../lib/format.js";
+import { fieldErrors, formFields, type FieldErrors } from "../../lib/forms.js";
+import { pageCount } from "../../lib/pagination.js";
+import { requireAuth } from "../../lib/session.server.js";
+import { apiKeys, type ApiKey } from "./api-keys.server.js";
+
+export const meta: MetaFunction = () => [{ title: "API Keys · Timbre" }];
+
+const PAGE_SIZE = 10;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  return { keys: await apiKeys(context, request, auth).list() };
+}
+
+const RevokeSchema = z.object({ key_id: z.string().min(1).max(64) });
+
+type ActionResult =
+  | { intent: "create"; created: { name: string; value: string } | null; fields: FieldErrors; formError: string | null }
+  | { intent: "revoke"; revoked: string | null; formError: string | null };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const form = await request.formData();
+  await requireCsrf(request, context, form);
+  const keys = apiKeys(context, request, auth);
+
+  if (form.get("intent") === "revoke") {
+    const parsed = RevokeSchema.safeParse(formFields(form, ["key_id"]));
+    if (!parsed.success) return data<ActionResult>({ intent: "revoke", revoked: null, formError: "Choose a key to revoke." }, { status: 400 });
+    try {
+      await keys.revoke(parsed.data.key_id);
+      return { intent: "revoke", revoked: parsed.data.key_id, formError: null } satisfies ActionResult;
+    } catch (e) {
+      if (e instanceof ApiFailure && e.status < 500) return data<ActionResult>({ intent: "revoke", revoked: null, formError: e.message }, { status: e.status });
+      throw e;
+    }
+  }
+
+  const parsed = CreateApiKeySchema.safeParse(formFields(form, ["name"]));
+  if (!parsed.success) return data<ActionResult>({ intent: "create", created: null, fields: fieldErrors(parsed.error), formError: null }, { status: 400 });
+  try {
+    const created = await keys.create(parsed.data.name);
+    return { intent: "create", created: { name: created.name, value: created.xi_api_key }, fields: {}, formError: null } satisfies ActionResult;
+  } catch (e) {
+    // 403 carries the permission message; 400 the per-user key limit.
+    if (e instanceof ApiFailure && e.status < 500) return data<ActionResult>({ intent: "create", created: null, fields: e.fields, formError: e.message }, { status: e.status });
+    throw e;
+  }
+}
+
+function CreateKeyForm({ result }: { result: Extract<ActionResult, { intent: "create" }> | undefined }) {
+  const navigation = useNavigation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  const errors = clientErrors ?? result?.fields ?? {};
+  const creating = navigation.state === "submitting" && navigation.formData?.get("intent") === "create";
+
+  useEffect(() => {
+    if (result?.created) formRef.current?.reset();
+    else if (result || clientErrors) nameRef.current?.focus();
+  }, [result, clientErrors]);
+
+  return (
+    <Form
+      ref={formRef}
+      method="post"
+      className="inline-form"
+      noValidate
+      onSubmit={(e) => {
+        const r = CreateApiKeySchema.safeParse(formFields(new FormData(e.currentTarget), ["name"]));
+        if (r.success) return setClientErrors(null);
+        e.preventDefault();
+        setClientErrors(fieldErrors(r.error));
+      }}
+    >
+      <CsrfInput />
+      <input type="hidden" name="intent" value="create" />
+      <Field ref={nameRef} name="name" label="Name" placeholder="e.g. Production server" maxLength={100} required error={errors.name} />
+      <button type="submit" className="button button-primary" disabled={creating}>
+        {creating ? "Creating…" : "Create API key"}
+      </button>
+      {!clientErrors && <FormError id="create-key-error" message={result?.formError} />}
+    </Form>
+  );
+}
+
+function NewKey({ name, value }: { name: string; value: string }) {
+  return (
+    <section className="card new-key" aria-labelledby="new-key-title">
+      <h2 id="new-key-title">API key “{name}” created</h2>
+      <p className="warning" role="status">
+        Copy this key now and keep it somewhere safe. It will not be shown again.
+      </p>
+      <div className="secret-row">
+        <code className="secret" data-testid="new-api-key">
+          {value}
+        </code>
+        <CopyButton value={value} />
+      </div>
+    </section>
+  );
+}
+
+export default function ApiKeys() {
+  const { keys } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as ActionResult | undefined;
+  const [confirming, setConfirming] = useState<ApiKey | null>(null);
+  const [page, setPage] = useState(1);
+  const pages = pageCount(keys.length, PAGE_SIZE);
+  const current = Math.min(page, pages);
+  const shown = keys.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
+  const createResult = result?.intent === "create" ? result : undefined;
+
+  return (
+    <Page title="API Keys" description="API keys let programs call the Timbre API (/v1) as you. Send one in the xi-api-key header.">
+      <section className="card" aria-labelledby="create-key-title">
+        <h2 id="create-key-title">Create an API key</h2>
+        <PermissionGate permission="create_user_api_key">
+          <CreateKeyForm result={createResult} />
+        </PermissionGate>
+      </section>
+
+      {createResult?.created && <NewKey name={createResult.created.name} value={createResult.created.value} />}
+      {result?.intent === "revoke" && <FormError id="revoke-error" message={result.formError} />}
+      {result?.intent === "revoke" && result.revoked && (
+        <p className="notice" role="status">
+          API key revoked.
+        </p>
+      )}
+
+      <section aria-labelledby="keys-title">
+        <h2 id="keys-title">Your API keys</h2>
+        {keys.length === 0 ? (
+          <p className="muted">You have no API keys yet.</p>
+        ) : (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((k) => (
+                <tr key={k.key_id}>
+                  <td>{k.name}</td>
+                  <td>
+                    <code>{k.hint}</code>
+                  </td>
+                  <td>{formatDate(k.created_at_unix)}</td>
+                  <td>{formatDate(k.last_used_at_unix)}</td>
+                  <td className="table-actions">
+                    <button type="button" className="button button-small button-danger-outline" onClick={() => setConfirming(k)} aria-label={`Revoke ${k.name}`}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <Pagination page={current} pageCount={pages} onPageChange={setPage} label="API keys pages" />
+      </section>
+
+      {confirming && (
+        <Dialog
+          title="Revoke API key"
+          onClose={() => setConfirming(null)}
+          footer={
+            <Form method="post" className="dialog-actions" onSubmit={() => setConfirming(null)}>
+              <CsrfInput />
+              <input type="hidden" name="intent" value="revoke" />
+              <input type="hidden" name="key_id" value={confirming.key_id} />
+              <button type="button" className="button" onClick={() => setConfirming(null)}>
+                Cancel
+              </button>
+              <button type="submit" className="button button-danger">
+                Revoke
+              </button>
+            </Form>
+          }
+        >
+          <p>
+            Revoke “{confirming.name}” ({confirming.hint})? Programs using it will stop working at once. This cannot be undone.
+          </p>
+        </Dialog>
+      )}
+    </Page>
+  );
+}
