@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { Resampler, resample } from "./resample.js";
+import { db, middleRms, tone } from "./testing.js";
+
+const sineRms = (a: number) => a / Math.SQRT2;
+
+describe("resampler", () => {
+  const rates = [8000, 16000, 24000, 32000, 44100, 48000];
+
+  it.each(rates)("passes a 1 kHz tone from 22050 Hz to %i Hz within 0.1 dB and keeps the length", (out) => {
+    const y = resample(tone(1000, 22050, 1), 22050, out);
+    expect(y.length).toBe(out);
+    expect(Math.abs(db(middleRms(y) / sineRms(0.5)))).toBeLessThan(0.1);
+  });
+
+  it.each([
+    [22050, 8000, 6000],
+    [22050, 16000, 9500],
+    [48000, 22050, 15000],
+    [44100, 8000, 5000],
+  ])("attenuates a tone above the new Nyquist by at least 40 dB (%i -> %i Hz, %i Hz tone)", (inRate, outRate, freq) => {
+    const y = resample(tone(freq, inRate, 1), inRate, outRate);
+    expect(db(middleRms(y) / sineRms(0.5))).toBeLessThan(-40);
+  });
+
+  it("gives the same samples streamed in odd-sized pieces as in one call", () => {
+    const x = tone(333, 22050, 0.7);
+    const one = resample(x, 22050, 48000);
+    const r = new Resampler(22050, 48000);
+    const parts: Float32Array[] = [];
+    for (let i = 0; i < x.length; i += 1237) parts.push(r.process(x.subarray(i, i + 1237)));
+    parts.push(r.flush());
+    const streamed = Float32Array.from(parts.flatMap((p) => Array.from(p)));
+    expect(streamed).toEqual(one);
+  });
+
+  it("is the identity when the rates match", () => {
+    const x = tone(440, 22050, 0.1);
+    expect(resample(x, 22050, 22050)).toEqual(x);
+  });
+
+  it("rejects nonsense rates", () => {
+    expect(() => new Resampler(0, 8000)).toThrow(RangeError);
+    expect(() => new Resampler(22050.5, 8000)).toThrow(RangeError);
+  });
+});

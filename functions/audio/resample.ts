@@ -1,0 +1,217 @@
+/**
+ * Streaming polyphase resampler: a Kaiser-windowed sinc evaluated at the L phases of the
+ * rational ratio L/M. The cutoff sits below the lower of the two Nyquist rates, so it
+ * anti-aliases on the way down and removes images on the way up. Arithmetic is plain
+ * float math in a fixed order, so the output is deterministic and streaming in pieces gives
+ * exactly the samples of one call.
+ */
+export interface ResamplerOptions {
+  /** Stopband attenuation in dB (default 80 down, 70 up). */
+  attenuationDb?: number;
+  /** Passband edge as a fraction of the lower sample rate (default 0.42 down, 0.40 up; stopband starts at 0.5). */
+  passFraction?: number;
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+/** Modified Bessel function of the first kind, order 0 (series; converges fast for Kaiser betas). */
+function besselI0(x: number): number {
+  let sum = 1;
+  let term = 1;
+  const q = (x * x) / 4;
+  for (let k = 1; k < 64; k++) {
+    term *= q / (k * k);
+    sum += term;
+    if (term < sum * 1e-17) break;
+  }
+  return sum;
+}
+
+const tables = new Map<string, Float32Array>();
+
+/** Polyphase table: for each phase p, taps of the windowed sinc at offsets (taps/2 - 1 - j + p/up). Cached per design. */
+function coefficients(up: number, taps: number, fc: number, atten: number): Float32Array {
+  const key = `${up}:${taps}:${fc}:${atten}`;
+  const cached = tables.get(key);
+  if (cached) return cached;
+  const beta = atten > 50 ? 0.1102 * (atten - 8.7) : 0.5842 * (atten - 21) ** 0.4 + 0.07886 * (atten - 21);
+  const half = taps / 2;
+  const i0b = besselI0(beta);
+  const out = new Float32Array(up * taps);
+  const row = new Float64Array(taps);
+  for (let p = 0; p < up; p++) {
+    let sum = 0;
+    for (let j = 0; j < taps; j++) {
+      const t = half - 1 - j + p / up;
+      const x = 2 * fc * t;
+      const sinc = x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x);
+      const r = t / half;
+      const w = r * r >= 1 ? 0 : besselI0(beta * Math.sqrt(1 - r * r)) / i0b;
+      row[j] = 2 * fc * sinc * w;
+      sum += row[j];
+    }
+    // Unit gain at DC for every phase keeps a constant input constant.
+    for (let j = 0; j < taps; j++) out[p * taps + j] = row[j] / sum;
+  }
+  tables.set(key, out);
+  return out;
+}
+
+export class Resampler {
+  readonly inRate: number;
+  readonly outRate: number;
+  private readonly up: number;
+  private readonly down: number;
+  private readonly taps: number;
+  private readonly coeffs: Float32Array;
+  /** Pending input; buf[0] is absolute input index bufStart (negative indices are zero padding). */
+  private buf: Float32Array;
+  private bufLen: number;
+  private bufStart: number;
+  private totalIn = 0;
+  private produced = 0;
+  /** Next output sample sits at input time k + phase/up. */
+  private k = 0;
+  private phase = 0;
+  private finished = false;
+
+  constructor(inRate: number, outRate: number, opts: ResamplerOptions = {}) {
+    if (!(inRate > 0 && outRate > 0) || !Number.isInteger(inRate) || !Number.isInteger(outRate)) {
+      throw new RangeError(`bad sample rates ${inRate} -> ${outRate}`);
+    }
+    this.inRate = inRate;
+    this.outRate = outRate;
+    const g = gcd(inRate, outRate);
+    this.up = outRate / g;
+    this.down = inRate / g;
+    if (this.up === 1 && this.down === 1) {
+      this.taps = 0;
+      this.coeffs = new Float32Array(0);
+    } else {
+      // Images on the way up fall where speech has little energy, so a shorter filter does.
+      const upsampling = outRate > inRate;
+      const atten = opts.attenuationDb ?? (upsampling ? 70 : 80);
+      const low = Math.min(inRate, outRate);
+      const pass = (opts.passFraction ?? (upsampling ? 0.4 : 0.42)) * low;
+      const stop = 0.5 * low;
+      const width = (stop - pass) / inRate;
+      let taps = Math.ceil((atten - 7.95) / (14.36 * width));
+      taps = Math.ceil(taps / 4) * 4;
+      this.taps = taps;
+      const fc = (pass + stop) / 2 / inRate;
+      this.coeffs = coefficients(this.up, taps, fc, atten);
+    }
+    const pad = Math.max(0, this.taps / 2 - 1);
+    this.buf = new Float32Array(Math.max(4096, pad * 2));
+    this.bufLen = pad;
+    this.bufStart = -pad;
+  }
+
+  /** Number of output samples for n input samples in one go. */
+  static outputLength(n: number, inRate: number, outRate: number): number {
+    return Math.ceil((n * outRate) / inRate);
+  }
+
+  process(input: Float32Array): Float32Array {
+    if (this.finished) throw new Error("resampler already flushed");
+    if (this.taps === 0) {
+      this.totalIn += input.length;
+      return input.slice();
+    }
+    this.append(input);
+    this.totalIn += input.length;
+    return this.run(false);
+  }
+
+  flush(): Float32Array {
+    if (this.finished) return new Float32Array(0);
+    this.finished = true;
+    if (this.taps === 0) return new Float32Array(0);
+    // Zero padding past the end lets the last outputs see their full window.
+    this.append(new Float32Array(this.taps));
+    return this.run(true);
+  }
+
+  private append(x: Float32Array): void {
+    if (this.bufLen + x.length > this.buf.length) {
+      const next = new Float32Array(Math.max(this.buf.length * 2, this.bufLen + x.length));
+      next.set(this.buf.subarray(0, this.bufLen));
+      this.buf = next;
+    }
+    this.buf.set(x, this.bufLen);
+    this.bufLen += x.length;
+  }
+
+  private run(final: boolean): Float32Array {
+    const { taps, up, down, coeffs } = this;
+    const half = taps / 2;
+    const target = final ? Resampler.outputLength(this.totalIn, this.inRate, this.outRate) : Infinity;
+    const lastKnown = this.bufStart + this.bufLen - 1;
+    // Outputs computable now: need input index k + half available.
+    const estimate = Math.max(0, Math.ceil(((lastKnown - half + 1 - this.k) * up - this.phase) / down) + 1);
+    const out = new Float32Array(Math.min(estimate, final ? Math.max(0, target - this.produced) : estimate));
+    let o = 0;
+    const buf = this.buf;
+    let k = this.k;
+    let phase = this.phase;
+    while (o < out.length && this.produced + o < target && k + half <= lastKnown) {
+      const base = k - half + 1 - this.bufStart;
+      const c = phase * taps;
+      // Four partial sums: V8 keeps them in registers (taps is always a multiple of 4).
+      let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      for (let j = 0; j < taps; j += 4) {
+        a0 += buf[base + j] * coeffs[c + j];
+        a1 += buf[base + j + 1] * coeffs[c + j + 1];
+        a2 += buf[base + j + 2] * coeffs[c + j + 2];
+        a3 += buf[base + j + 3] * coeffs[c + j + 3];
+      }
+      out[o++] = a0 + a1 + a2 + a3;
+      phase += down;
+      if (phase >= up) {
+        k += Math.floor(phase / up);
+        phase %= up;
+      }
+    }
+    this.k = k;
+    this.phase = phase;
+    this.produced += o;
+    // Drop input no longer reachable by future outputs.
+    const keepFrom = k - half + 1 - this.bufStart;
+    if (keepFrom > 0) {
+      this.buf.copyWithin(0, keepFrom, this.bufLen);
+      this.bufLen -= keepFrom;
+      this.bufStart += keepFrom;
+    }
+    return o === out.length ? out : out.slice(0, o);
+  }
+}
+
+/** One-shot convenience over the streaming resampler. */
+export function resample(input: Float32Array, inRate: number, outRate: number, opts?: ResamplerOptions): Float32Array {
+  const r = new Resampler(inRate, outRate, opts);
+  const a = r.process(input);
+  const b = r.flush();
+  const out = new Float32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+export function int16ToFloat(pcm: Int16Array): Float32Array {
+  const out = new Float32Array(pcm.length);
+  for (let i = 0; i < pcm.length; i++) out[i] = pcm[i] / 32768;
+  return out;
+}
+
+/** Rounds and clips to 16 bits. */
+export function floatToInt16(x: Float32Array): Int16Array {
+  const out = new Int16Array(x.length);
+  for (let i = 0; i < x.length; i++) {
+    const v = Math.round(x[i] * 32768);
+    out[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+/** RIFF/WAVE: a 16-bit mono writer and a tolerant reader (PCM 8/16/24/32, float, G.711, extensible). */
+import { decodeAlawSample, decodeMulawSample } from "./g711.js";
+
+export function wavHeader(sampleRate: number, dataBytes: number, bitsPerSample = 16, channels = 1): Uint8Array {
+  const h = new Uint8Array(44);
+  const v = new DataView(h.buffer);
+  const text = (off: number, s: string) => { for (let i = 0; i < s.length; i++) h[off + i] = s.charCodeAt(i); };
+  const blockAlign = (channels * bitsPerSample) / 8;
+  text(0, "RIFF");
+  v.setUint32(4, Math.min(0xffffffff, 36 + dataBytes), true);
+  text(8, "WAVE");
+  text(12, "fmt ");
+  v.setUint32(16, 16, true);
+  v.setUint16(20, 1, true);
+  v.setUint16(22, channels, true);
+  v.setUint32(24, sampleRate, true);
+  v.setUint32(28, sampleRate * blockAlign, true);
+  v.setUint16(32, blockAlign, true);
+  v.setUint16(34, bitsPerSample, true);
+  text(36, "data");
+  v.setUint32(40, Math.min(0xffffffff, dataBytes), true);
+  return h;
+}
+
+/** Little-endian bytes of 16-bit samples, whatever the host byte order. */
+export function int16ToBytesLE(pcm: Int16Array): Uint8Array {
+  const out = new Uint8Array(pcm.length * 2);
+  const v = new DataView(out.buffer);
+  for (let i = 0; i < pcm.length; i++) v.setInt16(i * 2, pcm[i], true);
+  return out;
+}
+
+export function encodeWav(pcm: Int16Array, sampleRate: number): Uint8Array {
+  const out = new Uint8Array(44 + pcm.length * 2);
+  out.set(wavHeader(sampleRate, pcm.length * 2));
+  out.set(int16ToBytesLE(pcm), 44);
+  return out;
+}
+
+export interface DecodedAudio {
+  /** Mono samples in [-1, 1] (channels are averaged). */
+  pcm: Float32Array;
+  sampleRate: number;
+  channels: number;
+}
+
+export class WavFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WavFormatError";
+  }
+}
+
+const FORMAT_PCM = 1;
+const FORMAT_FLOAT = 3;
+const FORMAT_ALAW = 6;
+const FORMAT_MULAW = 7;
+const FORMAT_EXTENSIBLE = 0xfffe;
+
+export function decodeWav(bytes: Uint8Array): DecodedAudio {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tag = (off: number) => String.fromCharCode(bytes[off], bytes[off + 1], bytes[off + 2], bytes[off + 3]);
+  if (bytes.length < 12 || tag(0) !== "RIFF" || tag(8) !== "WAVE") throw new WavFormatError("not a RIFF/WAVE file");
+  let format = 0, channels = 0, sampleRate = 0, bits = 0;
+  let dataOff = -1, dataLen = 0;
+  for (let off = 12; off + 8 <= bytes.length; ) {
+    const id = tag(off);
+    const size = v.getUint32(off + 4, true);
+    const body = off + 8;
+    if (id === "fmt ") {
+      if (size < 16) throw new WavFormatError("short fmt chunk");
+      format = v.getUint16(body, true);
+      channels = v.getUint16(body + 2, true);
+      sampleRate = v.getUint32(body + 4, true);
+      bits = v.getUint16(body + 14, true);
+      if (format === FORMAT_EXTENSIBLE && size >= 26) format = v.getUint16(body + 24, true);
+    } else if (id === "data") {
+      dataOff = body;
+      // Streaming writers leave 0 or 0xFFFFFFFF: take what is there.
+      dataLen = size === 0 || body + size > bytes.length ? bytes.length - body : size;
+      break;
+    }
+    off = body + size + (size & 1);
+  }
+  if (!channels || !sampleRate || dataOff < 0) throw new WavFormatError("missing fmt or data chunk");
+  const bytesPer = bits / 8;
+  const frame = bytesPer * channels;
+  if (!Number.isInteger(bytesPer) || bytesPer < 1) throw new WavFormatError(`unsupported bit depth ${bits}`);
+  const frames = Math.floor(dataLen / frame);
+  const read = sampleReader(format, bits, v, bytes);
+  const pcm = new Float32Array(frames);
+  for (let f = 0; f < frames; f++) {
+    let acc = 0;
+    for (let c = 0; c < channels; c++) acc += read(dataOff + f * frame + c * bytesPer);
+    pcm[f] = acc / channels;
+  }
+  return { pcm, sampleRate, channels };
+}
+
+function sampleReader(format: number, bits: number, v: DataView, bytes: Uint8Array): (off: number) => number {
+  if (format === FORMAT_PCM) {
+    if (bits === 8) return (o) => (bytes[o] - 128) / 128;
+    if (bits === 16) return (o) => v.getInt16(o, true) / 32768;
+    if (bits === 24) return (o) => ((bytes[o] | (bytes[o + 1] << 8) | (bytes[o + 2] << 16)) << 8 >> 8) / 8388608;
+    if (bits === 32) return (o) => v.getInt32(o, true) / 2147483648;
+  }
+  if (format === FORMAT_FLOAT) {
+    if (bits === 32) return (o) => v.getFloat32(o, true);
+    if (bits === 64) return (o) => v.getFloat64(o, true);
+  }
+  if (format === FORMAT_MULAW && bits === 8) return (o) => decodeMulawSample(bytes[o]) / 32768;
+  if (format === FORMAT_ALAW && bits === 8) return (o) => decodeAlawSample(bytes[o]) / 32768;
+  throw new WavFormatError(`unsupported WAV encoding (format ${format}, ${bits} bits)`);
+}

@@ -1,0 +1,182 @@
+/**
+ * The embedded speech engine: eSpeak NG in WebAssembly plus DSP, behind the SpeechEngine port.
+ * Text is split into sentence chunks; chunk 0 is synthesised first and yielded as soon as it is
+ * ready while the following chunks run on the other workers (a bounded lookahead keeps one long
+ * request from starving others).
+ */
+import { parseOutputFormat, type OutputFormat, type OutputFormatId } from "../../audio/formats.js";
+import type { Alignment, EncodedChunk, EncodedSequenceChunk, SequenceChunk, SpeechEngine, SynthesisChunk, SynthesisRequest } from "../port.js";
+import { SynthesisAbortedError } from "../port.js";
+import { splitForSynthesis, utf8Length } from "../sentences.js";
+import type { ChunkAlignment } from "./alignment.js";
+import type { ChunkJob } from "./plan.js";
+import { EspeakPool, type EncoderSession, type PoolOptions, type SynthResult } from "./pool.js";
+import { supportedLanguages } from "./voices.js";
+import { ESPEAK_SAMPLE_RATE } from "./wasm.js";
+
+/** Text bytes per chunk: leaves room in eSpeak's 999-byte line for markup and escapes. */
+const MAX_CHUNK_COST = 420;
+/**
+ * The first chunk is cut at a clause or word boundary (~3 s of speech at most) so its audio,
+ * encoded, is out in tens of milliseconds however long the first sentence is; the fast models
+ * cut shorter still.
+ */
+const FIRST_CHUNK_COST = { standard: 60, fast: 36 } as const;
+
+export interface EspeakEngineOptions extends PoolOptions {}
+
+export class EspeakEngine implements SpeechEngine {
+  readonly id = "espeak-ng";
+  readonly sampleRate = ESPEAK_SAMPLE_RATE;
+  private readonly pool: EspeakPool;
+
+  constructor(opts: EspeakEngineOptions = {}) {
+    this.pool = new EspeakPool(opts);
+  }
+
+  /** Number of worker threads (one per core unless configured). */
+  get workers(): number {
+    return this.pool.size;
+  }
+
+  warm(): Promise<void> {
+    return this.pool.start();
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  languages(): Array<{ language_id: string; name: string }> {
+    return supportedLanguages();
+  }
+
+  async *synthesize(req: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
+    for await (const { chunk } of this.chunks([req], signal)) yield withoutIndex(chunk);
+  }
+
+  async *synthesizeEncoded(req: SynthesisRequest, format: OutputFormat | OutputFormatId, signal?: AbortSignal): AsyncIterable<EncodedChunk> {
+    for await (const c of this.synthesizeSequenceEncoded([req], format, signal)) yield withoutIndex(c);
+  }
+
+  async *synthesizeSequence(reqs: readonly SynthesisRequest[], signal?: AbortSignal): AsyncIterable<SequenceChunk> {
+    for await (const { chunk } of this.chunks(reqs, signal)) yield chunk;
+  }
+
+  async *synthesizeSequenceEncoded(
+    reqs: readonly SynthesisRequest[],
+    format: OutputFormat | OutputFormatId,
+    signal?: AbortSignal,
+  ): AsyncIterable<EncodedSequenceChunk> {
+    const f = typeof format === "string" ? parseOutputFormat(format) : format;
+    if (!reqs.some((r) => r.text)) return;
+    const session = await this.pool.openEncoder(f.id, this.sampleRate);
+    let finished = false;
+    try {
+      // Chunk 0 is encoded by the worker that synthesises it; later chunks, synthesised on any
+      // worker, go to the session's worker in order. One encoder spans the whole sequence.
+      for await (const { chunk, index, last, audio } of this.chunks(reqs, signal, session)) {
+        const bytes = audio ?? (await session.write(chunk.pcm, last, index, signal));
+        finished = last;
+        yield { audio: bytes, requestIndex: chunk.requestIndex, textOffset: chunk.textOffset, alignment: chunk.alignment };
+      }
+    } finally {
+      if (!finished) session.close();
+    }
+  }
+
+  private async *chunks(
+    reqs: readonly SynthesisRequest[],
+    signal?: AbortSignal,
+    session?: EncoderSession,
+  ): AsyncGenerator<{ chunk: SequenceChunk; index: number; last: boolean; audio?: Uint8Array }> {
+    const jobs = reqs.flatMap((req, requestIndex) => planJobs(req).map((j) => ({ ...j, requestIndex })));
+    if (jobs.length === 0) return;
+    await this.pool.start();
+    const lookahead = this.pool.size + 1;
+    // Our own abort too, so chunks queued for a consumer that stopped early are dropped.
+    const stop = new AbortController();
+    const jobSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+    const pending = new Map<number, Promise<SynthResult>>();
+    const launch = (i: number) => {
+      if (i < jobs.length && !pending.has(i)) {
+        const inline = session && i === 0 ? { session, final: jobs.length === 1 } : undefined;
+        const p = this.pool.synth(jobs[i].job, i, jobSignal, inline);
+        p.catch(() => {}); // awaited below in order; this avoids an unhandled rejection on abort
+        pending.set(i, p);
+      }
+    };
+    try {
+      let samples = 0;
+      for (let i = 0; i < jobs.length; i++) {
+        for (let k = i; k < i + lookahead; k++) launch(k);
+        if (signal?.aborted) throw new SynthesisAbortedError();
+        const result = await pending.get(i)!;
+        pending.delete(i);
+        const offset = samples / this.sampleRate;
+        samples += result.pcm.length;
+        yield {
+          index: i,
+          last: i === jobs.length - 1,
+          audio: result.audio,
+          chunk: {
+            pcm: result.pcm,
+            sampleRate: this.sampleRate,
+            requestIndex: jobs[i].requestIndex,
+            textOffset: jobs[i].offset,
+            alignment: toAlignment(result.alignment, offset),
+          },
+        };
+      }
+    } finally {
+      stop.abort();
+    }
+  }
+}
+
+function withoutIndex<T extends { requestIndex: number }>(c: T): Omit<T, "requestIndex"> {
+  const { requestIndex: _, ...rest } = c;
+  return rest;
+}
+
+function toAlignment(a: ChunkAlignment, offset: number): Alignment {
+  // Milliseconds, like the hosted API; rounding a non-decreasing sequence keeps it non-decreasing.
+  const ms = (s: number) => Math.round((offset + s) * 1000) / 1000;
+  return { characters: a.characters, character_start_times_seconds: a.starts.map(ms), character_end_times_seconds: a.ends.map(ms) };
+}
+
+/** Splits the request into chunk jobs; exported for tests. */
+export function planJobs(req: SynthesisRequest): Array<{ offset: number; job: ChunkJob }> {
+  const text = req.text;
+  const spans = (req.phonemeSpans ?? []).filter((s) => s.start >= 0 && s.end <= text.length && s.end > s.start);
+  const cost = (a: number, b: number) => {
+    // Escapes and phoneme mnemonics take more room in the line than the characters they replace.
+    let c = utf8Length(text.slice(a, b));
+    for (let i = a; i < b; i++) if (text[i] === "&" || text[i] === "<" || text[i] === ">") c += 4;
+    for (const s of spans) if (s.start < b && s.end > a) c += 2 * utf8Length(s.phonemes) + 8;
+    return c;
+  };
+  const chunks = splitForSynthesis(text, {
+    maxCost: MAX_CHUNK_COST,
+    firstMaxCost: FIRST_CHUNK_COST[req.model.quality],
+    keepTogether: spans,
+    cost,
+  });
+  const continues = !!req.nextText?.trim();
+  return chunks.map((c, i) => ({
+    offset: c.start,
+    job: {
+      text: text.slice(c.start, c.end),
+      index: i,
+      voice: req.voice,
+      settings: req.settings,
+      seed: req.seed,
+      model: req.model,
+      languageCode: req.languageCode ?? null,
+      // The domain decides which spans a model honours; the engine speaks whatever it is given.
+      phonemeSpans: spans.filter((s) => s.start >= c.start && s.end <= c.end).map((s) => ({ ...s, start: s.start - c.start, end: s.end - c.start })),
+      // Every chunk but the last continues into the next; the last one if next_text follows.
+      continuation: i < chunks.length - 1 || continues,
+    },
+  }));
+}

@@ -1,0 +1,33 @@
+/** Messages between the engine (main thread) and its eSpeak workers. */
+import type { OutputFormatId } from "../../audio/formats.js";
+import type { ChunkAlignment } from "./alignment.js";
+import type { ChunkJob } from "./plan.js";
+
+export interface WorkerInit {
+  module: WebAssembly.Module;
+  /** Jobs arrive here; the worker reads it synchronously while eSpeak waits for input. */
+  port: import("node:worker_threads").MessagePort;
+  /** Int32 counter bumped (and notified) after every message, so the worker can sleep on it. */
+  wake: SharedArrayBuffer;
+}
+
+export type ToWorker =
+  /** `encode`: feed the result to an encoder session on this worker straight away. */
+  | { kind: "synth"; id: number; job: ChunkJob; encode?: { session: number; final: boolean } }
+  | { kind: "enc-open"; session: number; format: OutputFormatId; inputRate: number }
+  | { kind: "enc-write"; id: number; session: number; pcm: Int16Array; final: boolean }
+  | { kind: "enc-close"; session: number }
+  | { kind: "exit" };
+
+export type FromWorker =
+  | { kind: "ready" }
+  | { kind: "synth-done"; id: number; pcm: Int16Array; alignment: ChunkAlignment; audio?: Uint8Array }
+  | { kind: "enc-done"; id: number; audio: Uint8Array }
+  | { kind: "error"; id: number; message: string };
+
+const FROM_WORKER_KINDS = new Set(["ready", "synth-done", "enc-done", "error"]);
+
+/** Worker messages are structured clones from our own code; this guards the discriminant. */
+export function isFromWorker(m: unknown): m is FromWorker {
+  return typeof m === "object" && m !== null && FROM_WORKER_KINDS.has((m as { kind?: unknown }).kind as string);
+}

@@ -1,0 +1,151 @@
+/**
+ * Engine worker: one eSpeak instance kept ready, plus encoders. The thread lives inside eSpeak's
+ * main(): between lines it blocks on a shared counter and reads jobs synchronously from its
+ * port, so no instance ever has to be created while a request waits.
+ */
+import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import { concatBytes } from "../../audio/bytes.js";
+import { createEncoder, type AudioEncoder } from "../../audio/encoder.js";
+import { alignChunk } from "./alignment.js";
+import { processVoice } from "./dsp.js";
+import { planChunk, type ChunkJob, type ChunkPlan } from "./plan.js";
+import type { FromWorker, ToWorker, WorkerInit } from "./protocol.js";
+import { runEspeak, type EspeakHost, type LineJob, type LineResult } from "./runtime.js";
+import { ESPEAK_SAMPLE_RATE } from "./wasm.js";
+
+const init = workerData as WorkerInit;
+const wake = new Int32Array(init.wake);
+let seen = 0;
+const encoders = new Map<number, AudioEncoder>();
+const langFiles = new Map<string, string>();
+
+const post = (m: FromWorker, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
+
+function nextMessage(): ToWorker {
+  for (;;) {
+    const m = receiveMessageOnPort(init.port);
+    if (m) return m.message as ToWorker;
+    // Sleeps until the main thread bumps the counter; the timeout only guards a lost wake-up.
+    Atomics.wait(wake, 0, seen, 1000);
+    seen = Atomics.load(wake, 0);
+  }
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+// Compile the codec modules and run them long enough for V8 to optimise their hot code
+// (wasm and JS both start on a baseline tier), so the first request gets full speed.
+const warmSignal = Int16Array.from({ length: ESPEAK_SAMPLE_RATE * 2 }, (_, i) => Math.round(6000 * Math.sin(i / 7) * Math.sin(i / 900)));
+for (const f of ["mp3_44100_128", "mp3_22050_32", "opus_48000_64", "pcm_16000", "pcm_48000", "ulaw_8000"] as const) {
+  const e = createEncoder(f, ESPEAK_SAMPLE_RATE);
+  for (let k = 0; k < 3; k++) e.write(warmSignal);
+  e.end();
+}
+
+const WARMUP: ChunkJob = {
+  text: "Warming up the voice engine, one moment.",
+  index: 0,
+  voice: { language: "en", gender: "female", age: "young", pitch: 50, pitchRange: 50, rate: 170, timbre: 0.2, breathiness: 0.1, seed: 1 },
+  settings: { stability: 0.3, similarity_boost: 0.75, style: 0.2, use_speaker_boost: true, speed: 1 },
+  seed: 1,
+  model: { id: "warmup", quality: "standard", supportsPhonemes: true },
+  languageCode: null,
+  phonemeSpans: [],
+  continuation: false,
+};
+let warmups = 4;
+interface Current {
+  id: number;
+  job: ChunkJob;
+  plan: ChunkPlan;
+  encode?: { session: number; final: boolean };
+}
+let current: Current | null = null;
+
+function lineFor(plan: ChunkPlan, host: EspeakHost): LineJob {
+  let contents = langFiles.get(plan.langFile);
+  if (contents === undefined) {
+    contents = host.readDataFile(`lang/${plan.langFile}`);
+    langFiles.set(plan.langFile, contents);
+  }
+  return { line: plan.line.line, voiceFile: plan.voiceFile(contents) };
+}
+
+function encode(session: number, pcm: Int16Array, final: boolean): Uint8Array {
+  const enc = encoders.get(session);
+  if (!enc) throw new Error(`no encoder session ${session}`);
+  let audio = enc.write(pcm);
+  if (final) {
+    audio = concatBytes([audio, enc.end()]);
+    encoders.delete(session);
+  }
+  return audio;
+}
+
+function finish(c: Current, out: LineResult): void {
+  const alignment = alignChunk(c.job.text, c.plan.line, out.events, out.pcm, ESPEAK_SAMPLE_RATE);
+  const pcm = processVoice(out.pcm, c.plan.dsp, ESPEAK_SAMPLE_RATE);
+  if (c.id < 0) return;
+  const audio = c.encode ? encode(c.encode.session, pcm, c.encode.final) : undefined;
+  post({ kind: "synth-done", id: c.id, pcm, alignment, audio }, audio ? [pcm.buffer as ArrayBuffer, audio.buffer as ArrayBuffer] : [pcm.buffer as ArrayBuffer]);
+}
+
+function handle(msg: ToWorker, host: EspeakHost): LineJob | null | undefined {
+  switch (msg.kind) {
+    case "synth": {
+      const plan = planChunk(msg.job);
+      current = { id: msg.id, job: msg.job, plan, encode: msg.encode };
+      return lineFor(plan, host);
+    }
+    case "enc-open":
+      encoders.set(msg.session, createEncoder(msg.format, msg.inputRate));
+      return undefined;
+    case "enc-write": {
+      const audio = encode(msg.session, msg.pcm, msg.final);
+      post({ kind: "enc-done", id: msg.id, audio }, [audio.buffer as ArrayBuffer]);
+      return undefined;
+    }
+    case "enc-close":
+      encoders.get(msg.session)?.close();
+      encoders.delete(msg.session);
+      return undefined;
+    case "exit":
+      return null;
+  }
+}
+
+/** Called by eSpeak each time it wants a line: finish the previous one, then wait for work. */
+function nextLine(previous: LineResult | null, host: EspeakHost): LineJob | null {
+  if (current && previous) {
+    const c = current;
+    current = null;
+    try {
+      finish(c, previous);
+    } catch (e) {
+      post({ kind: "error", id: c.id, message: errorText(e) });
+    }
+  }
+  if (warmups > 0) {
+    warmups--;
+    const plan = planChunk({ ...WARMUP, index: warmups });
+    current = { id: -1, job: WARMUP, plan };
+    return lineFor(plan, host);
+  }
+  if (warmups === 0) {
+    warmups = -1;
+    post({ kind: "ready" });
+  }
+  for (;;) {
+    const msg = nextMessage();
+    try {
+      const line = handle(msg, host);
+      if (line !== undefined) return line;
+    } catch (e) {
+      current = null;
+      if ("id" in msg) post({ kind: "error", id: msg.id, message: errorText(e) });
+    }
+  }
+}
+
+await runEspeak(init.module, nextLine);
+init.port.close();

@@ -1,0 +1,81 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { LineBuilder } from "./espeak/line.js";
+import { MAX_LINE_BYTES, runEspeak, type LineJob, type LineResult } from "./espeak/runtime.js";
+import { EventType, compileEspeak } from "./espeak/wasm.js";
+
+let module: WebAssembly.Module;
+beforeAll(async () => {
+  module = await compileEspeak();
+});
+
+const voiceFile = (extra = "") => `name timbre\nlanguage en-us 2\nphonemes en-us\ndictrules 3 6\n${extra}`;
+const line = (text: string) => `<speak><voice name="timbre">${text}</voice></speak>`;
+
+/** Runs the lines through one instance, in order, on this thread. */
+async function runLines(jobs: LineJob[]): Promise<LineResult[]> {
+  const out: LineResult[] = [];
+  let i = 0;
+  await runEspeak(module, (previous) => {
+    if (previous) out.push(previous);
+    return jobs[i++] ?? null;
+  });
+  return out;
+}
+
+const same = (a: Int16Array, b: Int16Array) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+describe("eSpeak runtime", () => {
+  it("gives the same samples for the same line whatever ran before it", async () => {
+    const a = { line: line("The quick brown fox jumps over the lazy dog."), voiceFile: voiceFile() };
+    const b = { line: line("Completely different words, with commas; and a question?"), voiceFile: voiceFile("gender female\npitch 160 240\n") };
+    const [a1, b1, a2, a3] = await runLines([a, b, a, a]);
+    expect(a1.pcm.length).toBeGreaterThan(22050);
+    expect(same(a1.pcm, a2.pcm)).toBe(true);
+    expect(same(a1.pcm, a3.pcm)).toBe(true);
+    expect(same(a1.pcm, b1.pcm)).toBe(false);
+  });
+
+  it("applies the voice file of each line (a female pitch line raises the pitch)", async () => {
+    const text = line("Hello there, how are you today?");
+    const [male, female] = await runLines([
+      { line: text, voiceFile: voiceFile("gender male\npitch 80 110\n") },
+      { line: text, voiceFile: voiceFile("gender female\npitch 180 250\n") },
+    ]);
+    const zeroCrossings = (x: Int16Array) => x.reduce((n, v, i) => n + (i > 0 && (x[i - 1] < 0) !== (v < 0) ? 1 : 0), 0) / x.length;
+    expect(zeroCrossings(female.pcm)).toBeGreaterThan(zeroCrossings(male.pcm));
+  });
+
+  it("reports word events at line positions (markup included) with rising sample offsets", async () => {
+    const built = new LineBuilder().markup('<speak><voice name="timbre">').text("Salt & pepper, please.", 0).markup("</voice></speak>").build();
+    const [r] = await runLines([{ line: built.line, voiceFile: voiceFile() }]);
+    const words = r.events.filter((e) => e.type === EventType.word);
+    const spoken = words.map((w) => built.original(w.position, w.length));
+    const text = "Salt & pepper, please.";
+    expect(spoken.map((s) => s && text.slice(s.start, s.end))).toEqual(["Salt", "&", "pepper", "please"]);
+    for (let i = 1; i < words.length; i++) expect(words[i].sample).toBeGreaterThan(words[i - 1].sample);
+    expect(words[words.length - 1].sample).toBeLessThan(r.pcm.length);
+  });
+
+  it("rejects a line longer than eSpeak reads in one go, after ending cleanly", async () => {
+    const long = line("word ".repeat(MAX_LINE_BYTES / 5 + 10));
+    await expect(runLines([{ line: long, voiceFile: voiceFile() }])).rejects.toThrow(/exceeds/);
+    expect(process.exitCode ?? 0).toBe(0);
+  });
+});
+
+describe("SSML line builder", () => {
+  it("escapes markup characters, neutralises phoneme brackets and maps positions back", () => {
+    const b = new LineBuilder().markup("<speak>").text("a<b & [[c]]\nd", 10).markup("</speak>");
+    const built = b.build();
+    expect(built.line).toBe("<speak>a&lt;b &amp; ( [c]] d</speak>");
+    // "&lt;" (positions 9..12, 1-based) all stand for the "<" at original index 11.
+    expect(built.original(9, 4)).toEqual({ start: 11, end: 12 });
+    expect(built.original(1, 7)).toBeNull();
+  });
+
+  it("maps phoneme input to the span it replaces", () => {
+    const built = new LineBuilder().text("Say ", 0).phonemes("t@m'A:toU", 4, 10).text(" now", 10).build();
+    expect(built.line).toBe("Say  [[t@m'A:toU]]  now");
+    expect(built.original(8, 9)).toEqual({ start: 4, end: 10 });
+  });
+});
