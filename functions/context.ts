@@ -4,6 +4,7 @@ import { createStores, type Stores } from "./adapters/dynamo/index.js";
 import { createLogger, type Logger } from "./adapters/log.js";
 import { BlobStore } from "./adapters/s3.js";
 import type { WorkflowStarter } from "./adapters/workflows.js";
+import type { SpeechEngine } from "./engine/port.js";
 
 /**
  * Everything a handler needs, built once per process (a Lambda container or the embedded
@@ -19,17 +20,32 @@ export interface AppContext {
   /** Milliseconds since the epoch; replaced in tests that move time. */
   now: () => number;
   secrets: { session: string };
+  /** The speech engine, created on first use (its workers cost memory and start-up time). */
+  engine(): Promise<SpeechEngine>;
+  /** Stops the engine's workers if it was created. */
+  closeEngine(): Promise<void>;
 }
+
+export type EngineFactory = () => Promise<SpeechEngine>;
+
+/** The embedded default: eSpeak NG in WebAssembly plus DSP, on a worker pool. */
+export const defaultEngineFactory: EngineFactory = async () => {
+  const { EspeakEngine } = await import("./engine/espeak/engine.js");
+  return new EspeakEngine();
+};
 
 export interface ContextOptions {
   workflows: WorkflowStarter;
   sessionSecret: string;
   now?: () => number;
   log?: Logger;
+  engine?: EngineFactory;
 }
 
 export function createContext(cfg: Config, opts: ContextOptions): AppContext {
   const aws = createAwsClients(cfg);
+  let engine: Promise<SpeechEngine> | undefined;
+  const factory = opts.engine ?? defaultEngineFactory;
   return {
     config: cfg,
     aws,
@@ -39,6 +55,11 @@ export function createContext(cfg: Config, opts: ContextOptions): AppContext {
     log: opts.log ?? createLogger(cfg.logLevel),
     now: opts.now ?? Date.now,
     secrets: { session: opts.sessionSecret },
+    engine: () => (engine ??= factory()),
+    closeEngine: async () => {
+      if (engine) await (await engine).close();
+      engine = undefined;
+    },
   };
 }
 

@@ -1,6 +1,9 @@
 import type { ApiRouter } from "../http/app.js";
 import { registerApiKeys } from "./apiKeys.js";
 import { registerAuth } from "./auth.js";
+import { registerHistory } from "./history.js";
+import { registerTextToSpeech } from "./tts.js";
+import { registerDialogue } from "./dialogue.js";
 import { registerModels } from "./models.js";
 import { registerUser } from "./user.js";
 import { registerVoices } from "./voices.js";
@@ -14,4 +17,7 @@ export function registerRoutes(r: ApiRouter): void {
   registerApiKeys(r);
   registerWorkspace(r);
   registerVoices(r);
+  registerHistory(r);
+  registerTextToSpeech(r);
+  registerDialogue(r);
 }

@@ -172,6 +172,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
         server.closeAllConnections();
       });
       await workflows.idle().catch(() => undefined);
+      await ctx.closeEngine();
       ctx.aws.ddb.destroy();
       ctx.aws.s3.destroy();
       await emulators.close();

@@ -1,0 +1,195 @@
+import type { AppContext } from "../context.js";
+import type { Caller } from "../domain/caller.js";
+import { TextToSpeechBody, DialogueBody, SpeechQuery } from "../contract/speech.js";
+import { parseOutputFormat } from "../audio/formats.js";
+import { DEFAULT_VOICE_SETTINGS as DEFAULTS, mergeSettings } from "../domain/voiceSettings.js";
+import {
+  assertLanguage,
+  assertOutputFormat,
+  assertVoiceUsable,
+  maxTextLength,
+  resolveTtsModel,
+  DEFAULT_DIALOGUE_MODEL_ID,
+  DIALOGUE_MAX_BLOCKS,
+  dialogueMessages,
+} from "../domain/speechRules.js";
+import { startGeneration, type Generation, type GenerationRequest, type SpeechPart } from "../speech/generate.js";
+import { ApiError, ValidationError } from "../http/errors.js";
+import type { ApiRouter, RouteContext } from "../http/app.js";
+import { bytes, json, stream, type ApiRequest, type ApiResponse } from "../http/types.js";
+import { jsonBody, queryParams } from "../http/validate.js";
+import { voiceNotFound } from "./voices.js";
+import type { VoiceRecord } from "../adapters/dynamo/voices.js";
+
+interface Mode {
+  streaming: boolean;
+  timestamps: boolean;
+}
+
+async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string): Promise<VoiceRecord> {
+  const v = await ctx.stores.voices.visibleTo(caller.workspaceId, voiceId);
+  if (!v) throw voiceNotFound(voiceId);
+  assertVoiceUsable(v);
+  return v;
+}
+
+async function storedSettings(ctx: AppContext, caller: Caller, v: VoiceRecord) {
+  if (v.workspace_id === caller.workspaceId && v.settings) return v.settings;
+  return (await ctx.stores.voices.workspaceSettings(caller.workspaceId, v.voice_id)) ?? v.settings ?? undefined;
+}
+
+function idempotencyKey(req: ApiRequest): string | null {
+  const k = req.headers["idempotency-key"]?.trim();
+  return k && /^[\w.:-]{8,128}$/.test(k) ? k : null;
+}
+
+const b64 = (chunks: Uint8Array[]) => Buffer.concat(chunks).toString("base64");
+
+/** Shapes a generation into the four response forms: raw or NDJSON, streamed or whole. */
+async function respond(gen: Generation, mode: Mode, dialogue: boolean): Promise<ApiResponse> {
+  const headers = gen.headers;
+  if (!mode.timestamps) {
+    if (mode.streaming) {
+      return stream((async function* () {
+        for await (const c of gen.chunks) if (c.audio.byteLength) yield c.audio;
+      })(), gen.contentType, headers);
+    }
+    const parts: Uint8Array[] = [];
+    for await (const c of gen.chunks) parts.push(c.audio);
+    return bytes(Buffer.concat(parts), gen.contentType, headers);
+  }
+  if (mode.streaming) {
+    return stream((async function* () {
+      for await (const c of gen.chunks) {
+        if (!c.audio.byteLength && !c.alignment.characters.length) continue;
+        const line: Record<string, unknown> = { audio_base64: Buffer.from(c.audio).toString("base64"), alignment: c.alignment, normalized_alignment: c.normalizedAlignment };
+        if (dialogue) line.voice_segments = [];
+        yield Buffer.from(JSON.stringify(line) + "\n");
+      }
+      if (dialogue) {
+        const last = { audio_base64: "", alignment: null, normalized_alignment: null, voice_segments: gen.voiceSegments() };
+        yield Buffer.from(JSON.stringify(last) + "\n");
+      }
+    })(), "application/x-ndjson", headers);
+  }
+  const audio: Uint8Array[] = [];
+  const align = { characters: [] as string[], character_start_times_seconds: [] as number[], character_end_times_seconds: [] as number[] };
+  const norm = { characters: [] as string[], character_start_times_seconds: [] as number[], character_end_times_seconds: [] as number[] };
+  for await (const c of gen.chunks) {
+    audio.push(c.audio);
+    for (const [into, from] of [[align, c.alignment], [norm, c.normalizedAlignment]] as const) {
+      into.characters.push(...from.characters);
+      into.character_start_times_seconds.push(...from.character_start_times_seconds);
+      into.character_end_times_seconds.push(...from.character_end_times_seconds);
+    }
+  }
+  const body: Record<string, unknown> = { audio_base64: b64(audio), alignment: align, normalized_alignment: norm };
+  if (dialogue) body.voice_segments = gen.voiceSegments();
+  return json(body, 200, headers);
+}
+
+async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
+  const ctx = rc.app;
+  const caller = await rc.caller();
+  await caller.require("text_to_speech");
+  const query = queryParams(req, SpeechQuery(mode.streaming));
+  const body = jsonBody(req, TextToSpeechBody);
+  const model = resolveTtsModel(body.model_id);
+  assertLanguage(model, body.language_code);
+  assertOutputFormat(await caller.tier(), query.output_format);
+  if (!body.text.trim()) throw new ValidationError([{ loc: ["body", "text"], msg: "Text must not be empty", type: "value_error" }]);
+  const limit = maxTextLength(model);
+  if (body.text.trim().length > limit) {
+    throw new ApiError(400, "max_character_limit_exceeded", `The text is ${body.text.trim().length} characters long; ${model.model_id} accepts at most ${limit} per request.`);
+  }
+  const voice = await voiceFor(ctx, caller, req.params.voice_id);
+  const settings = mergeSettings(mergeSettings(DEFAULTS, await storedSettings(ctx, caller, voice)), body.voice_settings);
+  const g: GenerationRequest = {
+    kind: "tts",
+    parts: [{ voice, text: body.text, settings }],
+    model,
+    seed: body.seed ?? null,
+    languageCode: body.language_code ?? null,
+    normalization: body.apply_text_normalization ?? "auto",
+    previousText: body.previous_text ?? null,
+    nextText: body.next_text ?? null,
+    locators: (body.pronunciation_dictionary_locators ?? []).map((l) => ({ pronunciation_dictionary_id: l.pronunciation_dictionary_id, version_id: l.version_id ?? null })),
+    format: parseOutputFormat(query.output_format),
+    enableLogging: query.enable_logging,
+    optimizeStreamingLatency: query.optimize_streaming_latency ?? null,
+    requestId: req.requestId,
+    idempotencyKey: idempotencyKey(req),
+    receivedAt: req.receivedAt,
+  };
+  return respond(await startGeneration(ctx, caller, g), mode, false);
+}
+
+/** Stability in dialogue moves in steps of 0.5 (speech-generation.md §5). */
+const roundHalf = (x: number) => Math.round(x * 2) / 2;
+
+async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
+  const ctx = rc.app;
+  const caller = await rc.caller();
+  await caller.require("text_to_speech");
+  const query = queryParams(req, SpeechQuery(mode.streaming));
+  const body = jsonBody(req, DialogueBody);
+  const model = resolveTtsModel(body.model_id, DEFAULT_DIALOGUE_MODEL_ID);
+  assertLanguage(model, body.language_code);
+  assertOutputFormat(await caller.tier(), query.output_format);
+  // Empty blocks are ignored.
+  const inputs = body.inputs.map((input, index) => ({ ...input, index })).filter((i) => i.text.trim());
+  if (!inputs.length) throw new ValidationError([{ loc: ["body", "inputs"], msg: "Text must not be empty", type: "value_error" }]);
+  if (inputs.length > DIALOGUE_MAX_BLOCKS) throw new ValidationError([{ loc: ["body", "inputs"], msg: dialogueMessages.tooManyBlocks, type: "too_long" }]);
+  const limit = maxTextLength(model);
+  const total = inputs.reduce((n, i) => n + i.text.trim().length, 0);
+  if (total > limit) throw new ApiError(400, "max_character_limit_exceeded", dialogueMessages.tooManyCharacters(limit));
+
+  const voices = new Map<string, VoiceRecord>();
+  for (const id of new Set(inputs.map((i) => i.voice_id))) voices.set(id, await voiceFor(ctx, caller, id));
+  const parts: SpeechPart[] = [];
+  for (const input of inputs) {
+    const voice = voices.get(input.voice_id)!;
+    const base = mergeSettings(DEFAULTS, await storedSettings(ctx, caller, voice));
+    const stability = body.settings?.stability;
+    parts.push({
+      voice,
+      text: input.text,
+      settings: mergeSettings(base, {
+        stability: roundHalf(stability ?? base.stability),
+        similarity_boost: body.settings?.similarity ?? undefined,
+      }),
+    });
+  }
+  const g: GenerationRequest = {
+    kind: "dialogue",
+    parts,
+    model,
+    seed: body.seed ?? null,
+    languageCode: body.language_code ?? null,
+    normalization: body.apply_text_normalization ?? "auto",
+    previousText: body.previous_text ?? null,
+    nextText: body.future_text ?? null,
+    locators: (body.pronunciation_dictionary_locators ?? []).map((l) => ({ pronunciation_dictionary_id: l.pronunciation_dictionary_id, version_id: l.version_id ?? null })),
+    format: parseOutputFormat(query.output_format),
+    enableLogging: query.enable_logging,
+    optimizeStreamingLatency: null,
+    requestId: req.requestId,
+    idempotencyKey: idempotencyKey(req),
+    receivedAt: req.receivedAt,
+  };
+  return respond(await startGeneration(ctx, caller, g), mode, true);
+}
+
+export function registerTextToSpeech(r: ApiRouter): void {
+  const tts = (mode: Mode) => (req: ApiRequest, rc: RouteContext) => textToSpeech(req, rc, mode);
+  r.post("/v1/text-to-speech/:voice_id", tts({ streaming: false, timestamps: false }));
+  r.post("/v1/text-to-speech/:voice_id/stream", tts({ streaming: true, timestamps: false }));
+  r.post("/v1/text-to-speech/:voice_id/with-timestamps", tts({ streaming: false, timestamps: true }));
+  r.post("/v1/text-to-speech/:voice_id/stream/with-timestamps", tts({ streaming: true, timestamps: true }));
+
+  const dialogue = (mode: Mode) => (req: ApiRequest, rc: RouteContext) => textToDialogue(req, rc, mode);
+  r.post("/v1/text-to-dialogue", dialogue({ streaming: false, timestamps: false }));
+  r.post("/v1/text-to-dialogue/stream", dialogue({ streaming: true, timestamps: false }));
+  r.post("/v1/text-to-dialogue/with-timestamps", dialogue({ streaming: false, timestamps: true }));
+  r.post("/v1/text-to-dialogue/stream/with-timestamps", dialogue({ streaming: true, timestamps: true }));
+}

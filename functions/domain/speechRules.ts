@@ -1,0 +1,55 @@
+import type { VoiceRecord } from "../adapters/dynamo/voices.js";
+import { findModel, DEFAULT_TTS_MODEL_ID, type ModelInfo } from "./models.js";
+import { minimumTierFor, type Tier } from "./tiers.js";
+import { ApiError } from "../http/errors.js";
+
+/** Limits and checks shared by text to speech and dialogue (speech-generation.md §5, §9). */
+export const GLOBAL_MAX_TEXT_LENGTH = 40_000;
+export const DIALOGUE_MAX_BLOCKS = 50;
+export const DEFAULT_DIALOGUE_MODEL_ID = "eleven_v3";
+
+export const dialogueMessages = {
+  tooManyBlocks: "You have reached the maximum number of dialogues in this speech.",
+  tooManyCharacters: (n: number) => `You can only have up to ${n.toLocaleString("en-US")} characters in the speech.`,
+};
+
+export function maxTextLength(model: ModelInfo): number {
+  return Math.min(model.maximum_text_length_per_request, GLOBAL_MAX_TEXT_LENGTH);
+}
+
+export function resolveTtsModel(modelId: string | null | undefined, fallback = DEFAULT_TTS_MODEL_ID): ModelInfo {
+  const id = modelId ?? fallback;
+  const model = findModel(id);
+  if (!model) throw new ApiError(400, "model_not_found", `The model ${id} does not exist. List the models with GET /v1/models.`);
+  if (!model.can_do_text_to_speech) throw new ApiError(400, "model_can_not_do_text_to_speech", `The model ${id} cannot do text to speech. Please choose another model.`);
+  return model;
+}
+
+export function assertLanguage(model: ModelInfo, languageCode: string | null | undefined): void {
+  if (!languageCode) return;
+  const primary = languageCode.toLowerCase().split("-")[0];
+  if (!model.languages.some((l) => l.language_id === primary)) {
+    const suggestion = model.languages.length === 1 ? " Try eleven_multilingual_v2 or eleven_flash_v2_5." : "";
+    throw new ApiError(400, "unsupported_language", `The model ${model.model_id} does not support the language '${languageCode}'.${suggestion}`);
+  }
+}
+
+export function assertOutputFormat(tier: Tier, format: string): void {
+  if (tier.outputFormats.includes(format)) return;
+  const needed = minimumTierFor(format);
+  throw new ApiError(
+    403,
+    "output_format_not_allowed",
+    `The output format ${format} is not available on the ${tier.name} plan${needed ? `; it needs the ${needed.name} plan or above` : ""}.`,
+  );
+}
+
+/**
+ * A voice is usable when it is not a clone awaiting verification. (Library safety controls
+ * such as BAN/CAPTCHA arrive with the voice library.)
+ */
+export function assertVoiceUsable(voice: VoiceRecord): void {
+  if (voice.requires_verification && !voice.is_verified) {
+    throw new ApiError(403, "voice_not_verified", `The voice ${voice.name} must be verified before it can be used.`);
+  }
+}

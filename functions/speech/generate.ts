@@ -1,0 +1,411 @@
+import { createHash, randomInt } from "node:crypto";
+import type { AppContext } from "../context.js";
+import type { Caller } from "../domain/caller.js";
+import type { ModelInfo } from "../domain/models.js";
+import type { StoredVoiceSettings, VoiceRecord } from "../adapters/dynamo/voices.js";
+import type { HistoryRecord } from "../adapters/dynamo/history.js";
+import { workspaceKey } from "../adapters/s3.js";
+import { newId } from "../adapters/ids.js";
+import { charge, currentUsage, refund } from "../domain/credits.js";
+import { ApiError } from "../http/errors.js";
+import type { OutputFormat } from "../audio/formats.js";
+import type { EngineModel, SynthesisRequest } from "../engine/port.js";
+import { MappedText, type CharTimes } from "./textmap.js";
+import { normalizationReplacements, type NormalizationMode } from "./normalize.js";
+import { AlignmentTracker, concatTimes } from "./alignment.js";
+import { noPronunciationRules, type Locator, type PronunciationHook } from "./pronunciation.js";
+
+/**
+ * One generation, from validated input to audio: text preparation, free regeneration, a
+ * concurrency slot, the charge, synthesis and encoding (in the engine's workers), history.
+ * A failed generation is refunded and its slot released; it never stays charged.
+ */
+export const REGENERATION_WINDOW_SECONDS = 2 * 3600;
+export const FREE_REGENERATIONS = { tts: 3, dialogue: 6, ttsZeroRetention: 1, dialogueZeroRetention: 2 };
+export const SLOT_LEASE_SECONDS = 300;
+export const SLOT_WAIT_MS = 1500;
+
+export interface SpeechPart {
+  voice: VoiceRecord;
+  /** The text exactly as the caller sent it. */
+  text: string;
+  settings: StoredVoiceSettings;
+}
+
+export interface GenerationRequest {
+  kind: "tts" | "dialogue";
+  parts: SpeechPart[];
+  model: ModelInfo;
+  seed: number | null;
+  languageCode: string | null;
+  normalization: NormalizationMode;
+  previousText: string | null;
+  nextText: string | null;
+  locators: Locator[];
+  format: OutputFormat;
+  enableLogging: boolean;
+  optimizeStreamingLatency: number | null;
+  requestId: string;
+  /** The client's idempotency key, when it sent one. */
+  idempotencyKey: string | null;
+  receivedAt: number;
+}
+
+export interface GenerationChunk {
+  audio: Uint8Array;
+  partIndex: number;
+  /** Timings of the caller's characters newly covered by this chunk (indices into the joined text). */
+  alignment: CharTimes;
+  /** Timings of the spoken (normalised) characters of this chunk. */
+  normalizedAlignment: CharTimes;
+}
+
+export interface VoiceSegment {
+  voice_id: string;
+  start_time_seconds: number;
+  end_time_seconds: number;
+  character_start_index: number;
+  character_end_index: number;
+  dialogue_input_index: number;
+}
+
+export interface Generation {
+  historyItemId: string | null;
+  cost: number;
+  charged: boolean;
+  /** 1 for a new request, 2.. for identical requests within the regeneration window. */
+  generationNumber: number;
+  freeRegenerationsLeft: number;
+  seed: number;
+  warnings: string[];
+  headers: Record<string, string>;
+  contentType: string;
+  /** The audio as it is produced; consume once. */
+  chunks: AsyncIterable<GenerationChunk>;
+  /** Available after `chunks` is consumed. */
+  voiceSegments(): VoiceSegment[];
+}
+
+export type { Locator };
+
+interface PreparedPart {
+  part: SpeechPart;
+  mapped: MappedText;
+  phonemeSpans: SynthesisRequest["phonemeSpans"];
+  originalOffset: number;
+}
+
+export interface GenerationDeps {
+  pronunciation?: PronunciationHook;
+}
+
+function engineModel(m: ModelInfo, optimizeStreamingLatency: number | null): EngineModel {
+  return {
+    id: m.model_id,
+    quality: optimizeStreamingLatency !== null && optimizeStreamingLatency >= 3 ? "fast" : m.engine.quality,
+    supportsPhonemes: m.engine.supportsPhonemes,
+  };
+}
+
+/** The fingerprint of "the same request": what the caller asked for, not when. */
+function fingerprint(req: GenerationRequest): string {
+  const h = createHash("sha256");
+  h.update(
+    JSON.stringify({
+      kind: req.kind,
+      parts: req.parts.map((p) => [p.voice.voice_id, p.voice.version, p.text, p.settings]),
+      model: req.model.model_id,
+      seed: req.seed,
+      language: req.languageCode,
+      normalization: req.normalization,
+      previous: req.previousText,
+      next: req.nextText,
+      locators: req.locators,
+      format: req.format.id,
+    }),
+  );
+  return h.digest("hex").slice(0, 40);
+}
+
+async function takeSlot(ctx: AppContext, caller: Caller, owner: string): Promise<number> {
+  const limit = (await caller.tier()).concurrency;
+  const deadline = Date.now() + SLOT_WAIT_MS;
+  for (let wait = 25; ; wait = Math.min(wait * 2, 200)) {
+    const slot = await ctx.stores.ledger.takeSlot(caller.workspaceId, limit, owner, Math.floor(ctx.now() / 1000), SLOT_LEASE_SECONDS);
+    if (slot !== undefined) return slot;
+    if (Date.now() + wait > deadline) {
+      throw new ApiError(
+        429,
+        "too_many_concurrent_requests",
+        `Too many concurrent requests: your plan allows ${limit} at a time. Please retry when one has finished.`,
+        { "retry-after": "1" },
+      );
+    }
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+export async function startGeneration(ctx: AppContext, caller: Caller, req: GenerationRequest, deps: GenerationDeps = {}): Promise<Generation> {
+  const ws = await caller.workspace();
+  const pronunciation = deps.pronunciation ?? noPronunciationRules;
+
+  // 1. Text: the caller's characters stay the reference; trimming, dictionaries and
+  //    normalisation are replacements on top, so timings map back to them.
+  const warnings: string[] = [];
+  const applied: Locator[] = [];
+  const prepared: PreparedPart[] = [];
+  let offset = 0;
+  for (const part of req.parts) {
+    let mapped = MappedText.identity(part.text);
+    const lead = /^\s*/.exec(part.text)![0].length;
+    const trail = /\s*$/.exec(part.text.slice(lead))![0].length;
+    const trims = [];
+    if (lead) trims.push({ start: 0, end: lead, text: "", tag: "trim" });
+    if (trail && part.text.length - trail > lead) trims.push({ start: part.text.length - trail, end: part.text.length, text: "", tag: "trim" });
+    mapped = mapped.replace(trims);
+    const language = req.languageCode ?? part.voice.profile.language;
+    const dict = await pronunciation(ctx, { workspaceId: caller.workspaceId, text: mapped, locators: req.locators, model: req.model, language });
+    warnings.push(...dict.warnings);
+    for (const a of dict.applied) if (!applied.some((x) => x.pronunciation_dictionary_id === a.pronunciation_dictionary_id)) applied.push(a);
+    mapped = dict.text;
+    const spans = dict.phonemeSpans;
+    const normalization = req.optimizeStreamingLatency === 4 ? "off" : req.normalization;
+    // Phoneme spans must keep their positions: normalise only outside them.
+    const reps = normalizationReplacements(mapped.text, language, normalization).filter((r) => !spans.some((s) => r.start < s.end && r.end > s.start));
+    if (reps.length) {
+      mapped = mapped.replace(reps);
+      // Shift phoneme spans by what normalisation inserted before them.
+      for (const s of spans) {
+        const delta = reps.filter((r) => r.end <= s.start).reduce((d, r) => d + r.text.length - (r.end - r.start), 0);
+        s.start += delta;
+        s.end += delta;
+      }
+    }
+    prepared.push({ part, mapped, phonemeSpans: spans, originalOffset: offset });
+    offset += part.text.length;
+  }
+
+  // 2. Cost: characters the caller sent (trimmed) times the model's rate, or the workspace's own rate.
+  const rate = ws.custom_model_rates[req.model.model_id] ?? req.model.character_cost_multiplier;
+  const characters = req.parts.reduce((n, p) => n + p.text.trim().length, 0);
+  const cost = Math.ceil(characters * rate);
+
+  // 3. Free regeneration of an identical request.
+  const zeroRetention = !req.enableLogging || ws.force_logging_disabled;
+  const maxFree =
+    req.kind === "dialogue"
+      ? zeroRetention ? FREE_REGENERATIONS.dialogueZeroRetention : FREE_REGENERATIONS.dialogue
+      : zeroRetention ? FREE_REGENERATIONS.ttsZeroRetention : FREE_REGENERATIONS.tts;
+  const fp = fingerprint(req);
+  const nowSec = Math.floor(ctx.now() / 1000);
+  const generationNumber = await ctx.stores.ledger.countGeneration(caller.workspaceId, fp, REGENERATION_WINDOW_SECONDS, nowSec);
+  const free = generationNumber > 1 && generationNumber <= maxFree;
+
+  const owner = req.requestId;
+  const chargeKey = req.idempotencyKey ? `idem:${req.idempotencyKey}` : `req:${req.requestId}`;
+  let slot: number | undefined;
+  let charged = false;
+  let usageBefore = 0;
+  let usageAfter = 0;
+  const release = async () => {
+    if (slot !== undefined) await ctx.stores.ledger.releaseSlot(caller.workspaceId, slot, owner).catch(() => undefined);
+    slot = undefined;
+  };
+  const undo = async () => {
+    await release();
+    if (charged) await refund(ctx, caller.workspaceId, chargeKey).catch((e) => ctx.log.error("refund failed", { error: e, key: chargeKey }));
+    await ctx.stores.ledger.uncountGeneration(caller.workspaceId, fp).catch(() => undefined);
+  };
+
+  try {
+    slot = await takeSlot(ctx, caller, owner);
+    if (free || cost === 0) {
+      usageBefore = usageAfter = (await currentUsage(ctx, caller.workspaceId)).character_count;
+    } else {
+      const result = await charge(ctx, { workspaceId: caller.workspaceId, key: chargeKey, amount: cost });
+      charged = result.charged;
+      usageAfter = result.usage.character_count;
+      usageBefore = result.charged ? usageAfter - result.amount : usageAfter;
+    }
+  } catch (e) {
+    await undo();
+    throw e;
+  }
+
+  const seed = req.seed ?? randomInt(0, 2 ** 32 - 1);
+  const logging = !zeroRetention;
+  const historyItemId = logging ? newId() : null;
+  const format = req.format;
+  const voiceSegments: VoiceSegment[] = [];
+  const latencyMs = Math.max(0, Date.now() - req.receivedAt);
+
+  const engine = await ctx.engine();
+  const model = engineModel(req.model, req.optimizeStreamingLatency);
+  const synthRequests: SynthesisRequest[] = prepared.map((p, i) => ({
+    text: p.mapped.text,
+    voice: p.part.voice.profile,
+    settings: p.part.settings,
+    // Each dialogue line gets its own seed derived from the request's, so lines differ but replay exactly.
+    seed: i === 0 ? seed : (seed + i * 0x9e3779b1) >>> 0,
+    model,
+    languageCode: req.languageCode,
+    previousText: i === 0 ? req.previousText : prepared[i - 1].part.text,
+    nextText: i === prepared.length - 1 ? req.nextText : prepared[i + 1].part.text,
+    phonemeSpans: p.phonemeSpans,
+  }));
+
+  async function* produce(): AsyncGenerator<GenerationChunk> {
+    const audio: Uint8Array[] = [];
+    const originals: CharTimes[] = [];
+    const spokenAll: CharTimes[] = [];
+    const trackers = prepared.map((p) => new AlignmentTracker(p.mapped));
+    const segmentStart = prepared.map(() => Number.POSITIVE_INFINITY);
+    const segmentEnd = prepared.map(() => 0);
+    let finished = false;
+    try {
+      for await (const chunk of engine.synthesizeSequenceEncoded(synthRequests, format)) {
+        const i = chunk.requestIndex;
+        const { spoken, original } = trackers[i].add(chunk.textOffset, chunk.alignment);
+        if (chunk.alignment.characters.length) {
+          segmentStart[i] = Math.min(segmentStart[i], chunk.alignment.character_start_times_seconds[0]);
+          segmentEnd[i] = Math.max(segmentEnd[i], chunk.alignment.character_end_times_seconds.at(-1)!);
+        }
+        audio.push(chunk.audio);
+        originals.push(original);
+        spokenAll.push(spoken);
+        yield { audio: chunk.audio, partIndex: i, alignment: original, normalizedAlignment: spoken };
+      }
+      // Characters no chunk spoke (trailing spaces, empty lines) still get a place in the timeline.
+      for (let i = 0; i < trackers.length; i++) {
+        const rest = trackers[i].flush();
+        if (rest.characters.length) {
+          originals.push(rest);
+          yield { audio: new Uint8Array(0), partIndex: i, alignment: rest, normalizedAlignment: { characters: [], character_start_times_seconds: [], character_end_times_seconds: [] } };
+        }
+      }
+      for (let i = 0; i < prepared.length; i++) {
+        const p = prepared[i];
+        voiceSegments.push({
+          voice_id: p.part.voice.voice_id,
+          start_time_seconds: Number.isFinite(segmentStart[i]) ? segmentStart[i] : segmentEnd[Math.max(0, i - 1)],
+          end_time_seconds: Math.max(segmentEnd[i], Number.isFinite(segmentStart[i]) ? segmentStart[i] : 0),
+          character_start_index: p.originalOffset,
+          character_end_index: p.originalOffset + p.part.text.length,
+          dialogue_input_index: i,
+        });
+      }
+      finished = true;
+      if (historyItemId) {
+        await storeHistory(ctx, caller, {
+          historyItemId,
+          req,
+          seed,
+          engineId: engine.id,
+          audio,
+          alignment: concatTimes(originals),
+          normalized: concatTimes(spokenAll),
+          usageBefore,
+          usageAfter,
+          applied,
+        });
+      }
+    } catch (e) {
+      if (!finished) await undo();
+      throw e;
+    } finally {
+      await release();
+    }
+  }
+
+  const headers: Record<string, string> = {
+    "character-cost": String(free ? 0 : cost),
+    "regeneration-count": String(generationNumber - 1),
+    "free-regenerations-remaining": String(Math.max(0, maxFree - generationNumber)),
+    "generation-info": Buffer.from(JSON.stringify({ request_id: req.requestId, model_id: req.model.model_id, seed, generation: generationNumber })).toString("base64"),
+    "tts-latency-ms": String(latencyMs),
+  };
+  if (historyItemId) headers["history-item-id"] = historyItemId;
+  if (warnings.length) headers["x-timbre-warnings"] = encodeURIComponent(warnings.join(" | "));
+
+  return {
+    historyItemId,
+    cost,
+    charged,
+    generationNumber,
+    freeRegenerationsLeft: Math.max(0, maxFree - generationNumber),
+    seed,
+    warnings,
+    headers,
+    contentType: format.contentType,
+    chunks: produce(),
+    voiceSegments: () => voiceSegments,
+  };
+}
+
+async function storeHistory(
+  ctx: AppContext,
+  caller: Caller,
+  g: {
+    historyItemId: string;
+    req: GenerationRequest;
+    seed: number;
+    engineId: string;
+    audio: Uint8Array[];
+    alignment: CharTimes;
+    normalized: CharTimes;
+    usageBefore: number;
+    usageAfter: number;
+    applied: Locator[];
+  },
+): Promise<void> {
+  const { req } = g;
+  const ext = req.format.codec === "opus" ? "ogg" : req.format.codec;
+  const audioKey = workspaceKey(caller.workspaceId, "history", `${g.historyItemId}.${ext}`);
+  const alignmentKey = workspaceKey(caller.workspaceId, "history", `${g.historyItemId}.alignment.json`);
+  const total = g.audio.reduce((n, a) => n + a.byteLength, 0);
+  const joined = new Uint8Array(total);
+  let at = 0;
+  for (const a of g.audio) {
+    joined.set(a, at);
+    at += a.byteLength;
+  }
+  await Promise.all([
+    ctx.blobs.put(audioKey, joined, req.format.contentType),
+    ctx.blobs.put(alignmentKey, JSON.stringify({ alignment: g.alignment, normalized_alignment: g.normalized }), "application/json"),
+  ]);
+  const first = req.parts[0];
+  const now = ctx.now();
+  const record: HistoryRecord = {
+    history_item_id: g.historyItemId,
+    request_id: req.requestId,
+    workspace_id: caller.workspaceId,
+    user_id: caller.userId,
+    source: "TTS",
+    voice_id: first.voice.voice_id,
+    voice_name: first.voice.name,
+    voice_category: first.voice.category,
+    model_id: req.model.model_id,
+    text: req.parts.map((p) => p.text).join(req.kind === "dialogue" ? "\n" : ""),
+    dialogue: req.kind === "dialogue" ? req.parts.map((p) => ({ text: p.text, voice_id: p.voice.voice_id, voice_name: p.voice.name })) : null,
+    date_unix: Math.floor(now / 1000),
+    created_ms: now,
+    character_count_change_from: g.usageBefore,
+    character_count_change_to: g.usageAfter,
+    content_type: req.format.contentType,
+    output_format: req.format.id,
+    audio_key: audioKey,
+    alignment_key: alignmentKey,
+    replay: {
+      engine: g.engineId,
+      voice_versions: Object.fromEntries(req.parts.map((p) => [p.voice.voice_id, p.voice.version])),
+      settings: req.kind === "dialogue" ? { parts: req.parts.map((p) => p.settings) } : { ...first.settings },
+      seed: g.seed,
+      language_code: req.languageCode,
+      apply_text_normalization: req.normalization,
+      previous_text: req.previousText,
+      next_text: req.nextText,
+      pronunciation_dictionary_locators: g.applied.length ? g.applied : req.locators,
+    },
+  };
+  await ctx.stores.history.put(record);
+}
