@@ -6,7 +6,7 @@ import { DEFAULT_VOICE_SETTINGS, VoiceSettingsInput, mergeSettings } from "../do
 import { ApiError } from "../http/errors.js";
 import type { ApiRouter, RouteContext } from "../http/app.js";
 import type { RouteHandler } from "../http/router.js";
-import { json, type ApiRequest } from "../http/types.js";
+import { bytes, json, type ApiRequest } from "../http/types.js";
 import { jsonBody, q, queryParams } from "../http/validate.js";
 
 export const voiceNotFound = (id: string) => new ApiError(404, "voice_not_found", `A voice with the voice_id ${id} was not found.`);
@@ -210,6 +210,18 @@ export function registerVoices(r: ApiRouter): void {
     if (!v) throw voiceNotFound(req.params.voice_id);
     const settings = await settingsFor(rc.app, caller, v);
     return json({ ...voiceWire(publicBase(rc.app, req), v, caller), settings });
+  });
+
+  // Preview audio is what <audio src> loads, so premade previews need no credentials; a
+  // workspace's own voices stay private to it.
+  r.get("/v1/voices/:voice_id/preview", async (req, rc) => {
+    const id = req.params.voice_id;
+    const premade = (await rc.app.stores.voices.premade()).find((v) => v.voice_id === id);
+    const voice = premade ?? (await rc.app.stores.voices.visibleTo((await rc.caller()).workspaceId, id));
+    if (!voice?.preview_object_key) throw voiceNotFound(id);
+    const audio = await rc.app.blobs.getBytes(voice.preview_object_key);
+    if (!audio) throw voiceNotFound(id);
+    return bytes(audio.bytes, audio.contentType, { "cache-control": premade ? "public, max-age=3600" : "private, max-age=300" });
   });
 
   r.get("/v1/voices/:voice_id/settings", async (req, rc) => {

@@ -3,6 +3,50 @@ import { randomToken } from "../adapters/ids.js";
 import { createAccount, createApiKey } from "./accounts.js";
 import { premadeVoiceRecords } from "./premadeVoices.js";
 import type { TierId } from "./tiers.js";
+import { publicKey } from "../adapters/s3.js";
+import { DEFAULT_VOICE_SETTINGS } from "./voiceSettings.js";
+
+/** What each premade voice says in its preview, in its own language. */
+const PREVIEW_TEXT: Record<string, (name: string) => string> = {
+  en: (n) => `Hi, I'm ${n}. I can read your stories, explain your products and bring your characters to life.`,
+  de: (n) => `Hallo, ich bin ${n}. Ich lese Ihre Geschichten vor und erkläre Ihre Produkte.`,
+  fr: (n) => `Bonjour, je suis ${n}. Je peux lire vos histoires et présenter vos produits.`,
+  es: (n) => `Hola, soy ${n}. Puedo leer tus historias y presentar tus productos.`,
+  it: (n) => `Ciao, sono ${n}. Posso leggere le tue storie e presentare i tuoi prodotti.`,
+  pt: (n) => `Olá, eu sou ${n}. Posso ler as suas histórias e apresentar os seus produtos.`,
+  pl: (n) => `Cześć, jestem ${n}. Mogę czytać twoje historie i przedstawiać twoje produkty.`,
+  nl: (n) => `Hallo, ik ben ${n}. Ik kan je verhalen voorlezen en je producten presenteren.`,
+  sv: (n) => `Hej, jag heter ${n}. Jag kan läsa dina berättelser och presentera dina produkter.`,
+  hi: (n) => `नमस्ते, मैं ${n} हूँ। मैं आपकी कहानियाँ पढ़ सकती हूँ।`,
+};
+
+export const PREVIEW_FORMAT = "mp3_44100_128";
+
+/**
+ * Synthesises the preview of every premade voice that has none yet (first start, or after its
+ * profile changed). Runs in the background: a voice without a preview just has no preview_url.
+ */
+export async function generatePremadePreviews(ctx: AppContext): Promise<number> {
+  const missing = (await ctx.stores.voices.premade()).filter((v) => !v.preview_object_key);
+  if (!missing.length) return 0;
+  const engine = await ctx.engine();
+  let made = 0;
+  for (const v of missing) {
+    const say = PREVIEW_TEXT[v.profile.language] ?? PREVIEW_TEXT.en;
+    const parts: Uint8Array[] = [];
+    for await (const c of engine.synthesizeEncoded(
+      { text: say(v.name), voice: v.profile, settings: DEFAULT_VOICE_SETTINGS, seed: v.profile.seed, model: { id: "eleven_multilingual_v2", quality: "standard", supportsPhonemes: false } },
+      PREVIEW_FORMAT,
+    )) {
+      parts.push(c.audio);
+    }
+    const key = publicKey("voices", v.voice_id, "preview.mp3");
+    await ctx.blobs.put(key, Buffer.concat(parts), "audio/mpeg");
+    await ctx.stores.voices.patch(null, v.voice_id, { preview_object_key: key });
+    made++;
+  }
+  return made;
+}
 
 export const DEMO_EMAIL = "demo@timbre.local";
 export const DEMO_TIER: TierId = "pro";

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const lock = acquireLock(dataDir);
   process.on("exit", () => lock.release());
 
-  const stack = await startEmbedded({ config: cfg, persist: true, seedDemo: true });
+  const stack = await startEmbedded({ config: cfg, persist: true, seedDemo: true, previews: true });
   lock.update({ url: stack.url, dynamo: stack.endpoints.dynamo, s3: stack.endpoints.s3 });
 
   const out: string[] = [];

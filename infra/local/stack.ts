@@ -14,7 +14,7 @@ import { createContext, type AppContext } from "../../functions/context.js";
 import { createLogger, type Logger } from "../../functions/adapters/log.js";
 import { createApiStreamingHandler } from "../../functions/handlers/api.js";
 import { createWebStreamingHandler } from "../../functions/handlers/web.js";
-import { seedSystem, ensureDemoAccount, type DemoCredentials } from "../../functions/domain/seed.js";
+import { seedSystem, ensureDemoAccount, generatePremadePreviews, type DemoCredentials } from "../../functions/domain/seed.js";
 import type { StreamingHandler } from "../../functions/http/lambda.js";
 import { installAwsLambdaShim } from "./awslambda-shim.js";
 import { loadDefinitions } from "./definitions.js";
@@ -33,6 +33,8 @@ export interface EmbeddedOptions {
   web?: boolean;
   /** Create the demo account on first start. */
   seedDemo?: boolean;
+  /** Synthesise missing premade voice previews in the background after start (npm start). */
+  previews?: boolean;
   /** Shorten Wait states in workflows (tests). */
   workflowWaitMs?: number;
   log?: Logger;
@@ -45,6 +47,8 @@ export interface EmbeddedStack {
   ctx: AppContext;
   endpoints: { dynamo: string; s3: string };
   workflows: LocalWorkflowRunner;
+  /** Resolves when the background preview generation (if any) has finished. */
+  previewsReady: Promise<unknown>;
   /** Set when the demo account was created by this start. */
   demo: DemoCredentials | undefined;
   close(): Promise<void>;
@@ -156,6 +160,16 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     },
   });
 
+  let previewsDone: Promise<unknown> = Promise.resolve();
+  if (opts.previews) {
+    previewsDone = (async () => {
+      const engine = await ctx.engine();
+      await engine.warm();
+      const made = await generatePremadePreviews(ctx);
+      if (made) log.info("premade voice previews ready", { count: made });
+    })().catch((e: unknown) => log.error("premade voice previews failed", { error: e }));
+  }
+
   let closed = false;
   return {
     url,
@@ -164,6 +178,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     endpoints,
     workflows,
     demo,
+    previewsReady: previewsDone,
     async close() {
       if (closed) return;
       closed = true;
@@ -171,6 +186,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
         server.close(() => r());
         server.closeAllConnections();
       });
+      await previewsDone;
       await workflows.idle().catch(() => undefined);
       await ctx.closeEngine();
       ctx.aws.ddb.destroy();

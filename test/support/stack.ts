@@ -4,9 +4,9 @@ import { createAccount, createApiKey } from "../../functions/domain/accounts.js"
 import type { TierId } from "../../functions/domain/tiers.js";
 
 /** A fresh in-memory embedded stack on a random port; close it in afterAll. */
-export async function startTestStack(opts: { env?: Record<string, string>; web?: boolean; now?: () => number } = {}): Promise<EmbeddedStack> {
+export async function startTestStack(opts: { env?: Record<string, string>; web?: boolean; now?: () => number; previews?: boolean } = {}): Promise<EmbeddedStack> {
   const config: Config = parseConfig({ PORT: "0", LOG_LEVEL: "warn", ...opts.env });
-  return startEmbedded({ config, persist: false, web: opts.web ?? false, seedDemo: false, workflowWaitMs: 0, now: opts.now });
+  return startEmbedded({ config, persist: false, web: opts.web ?? false, seedDemo: false, workflowWaitMs: 0, now: opts.now, previews: opts.previews });
 }
 
 let counter = 0;

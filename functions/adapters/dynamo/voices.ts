@@ -74,15 +74,29 @@ const keys = {
 
 const strip = (i: Stored<VoiceRecord>) => withoutKeys<VoiceRecord>(i);
 
+/** Premade voices change only when seeded: every request reading them from the table is waste. */
+const PREMADE_CACHE_MS = 60_000;
+
 export class Voices {
+  private premadeCache: { at: number; list: VoiceRecord[]; byId: Map<string, VoiceRecord> } | undefined;
+
   constructor(private readonly main: Table) {}
 
   async put(v: VoiceRecord): Promise<void> {
     await this.main.put({ ...keys.voice(v.workspace_id, v.voice_id), ...keys.byId(v.voice_id), ...v });
+    if (v.workspace_id === null) this.premadeCache = undefined;
   }
 
   async premade(): Promise<VoiceRecord[]> {
-    return (await this.main.queryPrefix<Stored<VoiceRecord>>(PREMADE, "VOICE#")).map(strip);
+    return (await this.premadeIndex()).list;
+  }
+
+  private async premadeIndex() {
+    if (!this.premadeCache || Date.now() - this.premadeCache.at > PREMADE_CACHE_MS) {
+      const list = (await this.main.queryPrefix<Stored<VoiceRecord>>(PREMADE, "VOICE#")).map(strip);
+      this.premadeCache = { at: Date.now(), list, byId: new Map(list.map((v) => [v.voice_id, v])) };
+    }
+    return this.premadeCache;
   }
 
   async ofWorkspace(ws: string): Promise<VoiceRecord[]> {
@@ -91,10 +105,10 @@ export class Voices {
 
   /** A voice the workspace may see: its own or a premade one. Another workspace's voice reads as absent. */
   async visibleTo(ws: string, voiceId: string): Promise<VoiceRecord | undefined> {
+    const premade = (await this.premadeIndex()).byId.get(voiceId);
+    if (premade) return premade;
     const own = await this.main.get<Stored<VoiceRecord>>(keys.voice(ws, voiceId));
-    if (own) return strip(own);
-    const premade = await this.main.get<Stored<VoiceRecord>>(keys.voice(null, voiceId));
-    return premade ? strip(premade) : undefined;
+    return own ? strip(own) : undefined;
   }
 
   async delete(ws: string, voiceId: string): Promise<boolean> {
@@ -102,6 +116,7 @@ export class Voices {
   }
 
   async patch(ws: string | null, voiceId: string, fields: Partial<VoiceRecord>): Promise<VoiceRecord | undefined> {
+    if (ws === null) this.premadeCache = undefined;
     const item = await this.main.patch<Stored<VoiceRecord>>(keys.voice(ws, voiceId), fields);
     return item ? strip(item) : undefined;
   }

@@ -3,6 +3,8 @@
  * main(): between lines it blocks on a shared counter and reads jobs synchronously from its
  * port, so no instance ever has to be created while a request waits.
  */
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { concatBytes } from "../../audio/bytes.js";
 import { createEncoder, type AudioEncoder } from "../../audio/encoder.js";
@@ -14,6 +16,15 @@ import { runEspeak, type EspeakHost, type LineJob, type LineResult } from "./run
 import { ESPEAK_SAMPLE_RATE } from "./wasm.js";
 
 const init = workerData as WorkerInit;
+
+// Synthesis is batch work: on Linux, lower this thread's scheduling priority (setpriority on the
+// thread id), so the request loop and the in-process DynamoDB stay responsive on a busy machine.
+try {
+  const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
+} catch {
+  // Not Linux, or not permitted: run at normal priority.
+}
 const wake = new Int32Array(init.wake);
 let seen = 0;
 const encoders = new Map<number, AudioEncoder>();
