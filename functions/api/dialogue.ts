@@ -25,11 +25,11 @@ export function registerDialogue(r: ApiRouter): void {
     if (!a || !b) throw new ApiError(404, "generation_not_found", "Both generations must be your own generations.");
     // Setting the same choice again keeps it; choosing the other one clears it.
     const key = { pk: `WS#${ws}`, sk: `DIALOGUEPREF#${[body.request_a_id, body.request_b_id].sort().join("#")}` };
-    const current = await rc.app.stores.tables.main.get<{ preference: "a" | "b" | null; request_a_id: string }>(key);
+    const current = await rc.app.stores.tables.main.get<{ chosen_request_id: string | null }>(key);
     const chosen = body.preference === "a" ? body.request_a_id : body.request_b_id;
-    const currentChosen = current?.preference ? (current.preference === "a" ? current.request_a_id : (key.sk.split("#").find((x) => x !== current.request_a_id) ?? null)) : null;
-    const next = currentChosen && currentChosen !== chosen ? null : body.preference;
-    await rc.app.stores.tables.main.put({ ...key, request_a_id: body.request_a_id, request_b_id: body.request_b_id, preference: next, updated_at: Math.floor(rc.app.now() / 1000) });
+    const keep = !current?.chosen_request_id || current.chosen_request_id === chosen;
+    const next = keep ? body.preference : null;
+    await rc.app.stores.tables.main.put({ ...key, chosen_request_id: keep ? chosen : null, updated_at: Math.floor(rc.app.now() / 1000) });
     return json({ status: "ok", preference: next });
   });
 

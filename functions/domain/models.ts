@@ -36,7 +36,7 @@ export interface ModelInfo {
   languages: LanguageInfo[];
   concurrency_group: "standard" | "turbo";
   /** How the embedded engine treats the model. */
-  engine: { quality: "standard" | "fast"; supportsPhonemes: boolean; legacy: boolean };
+  engine: { quality: "standard" | "fast"; supportsPhonemes: boolean; legacy: boolean; audioTags?: boolean };
 }
 
 const english = ENGINE_LANGUAGES.filter((l) => l.language_id === "en");
@@ -60,7 +60,7 @@ export const MODELS: ModelInfo[] = [
     can_be_finetuned: false, can_do_text_to_speech: true, can_do_voice_conversion: false, can_use_style: true,
     can_use_speaker_boost: true, serves_pro_voices: false, requires_alpha_access: false,
     maximum_text_length_per_request: 5_000, character_cost_multiplier: 1, languages: ENGINE_LANGUAGES,
-    concurrency_group: "standard", engine: { quality: "standard", supportsPhonemes: false, legacy: false },
+    concurrency_group: "standard", engine: { quality: "standard", supportsPhonemes: false, legacy: false, audioTags: true },
   }),
   model({
     model_id: "eleven_flash_v2_5", name: "Eleven Flash v2.5",

@@ -14,6 +14,7 @@ import { MappedText, type CharTimes } from "./textmap.js";
 import { normalizationReplacements, type NormalizationMode } from "./normalize.js";
 import { AlignmentTracker, concatTimes } from "./alignment.js";
 import { noPronunciationRules, type Locator, type PronunciationHook } from "./pronunciation.js";
+import { audioTagReplacements } from "./audioTags.js";
 
 /**
  * One generation, from validated input to audio: text preparation, free regeneration, a
@@ -163,6 +164,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     if (lead) trims.push({ start: 0, end: lead, text: "", tag: "trim" });
     if (trail && part.text.length - trail > lead) trims.push({ start: part.text.length - trail, end: part.text.length, text: "", tag: "trim" });
     mapped = mapped.replace(trims);
+    if (req.model.engine.audioTags) mapped = mapped.replace(audioTagReplacements(mapped.text));
     const language = req.languageCode ?? part.voice.profile.language;
     const dict = await pronunciation(ctx, { workspaceId: caller.workspaceId, text: mapped, locators: req.locators, model: req.model, language });
     warnings.push(...dict.warnings);

@@ -9,6 +9,7 @@ import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
 let stack: EmbeddedStack;
 let client: ElevenLabsClient;
 let other: ElevenLabsClient;
+let apiKeyA: string;
 const AVERY = premadeVoiceId("Avery");
 const MARCUS = premadeVoiceId("Marcus");
 const LENA = premadeVoiceId("Lena");
@@ -18,6 +19,7 @@ beforeAll(async () => {
   const a = await createTestAccount(stack, "pro");
   const b = await createTestAccount(stack, "pro");
   client = new ElevenLabsClient({ baseUrl: stack.url, apiKey: a.apiKey, maxRetries: 0 });
+  apiKeyA = a.apiKey;
   other = new ElevenLabsClient({ baseUrl: stack.url, apiKey: b.apiKey, maxRetries: 0 });
 });
 afterAll(async () => stack?.close());
@@ -65,6 +67,38 @@ describe("text to dialogue", () => {
   it("rejects a dialogue with only empty lines", async () => {
     const e = (await client.textToDialogue.convert({ inputs: [{ text: " ", voiceId: AVERY }] }).catch((x: unknown) => x)) as ElevenLabsError;
     expect(e.statusCode).toBe(422);
+  });
+});
+
+describe("dialogue preference and enhancement", () => {
+  it("keeps a repeated choice, clears it when the other one is chosen", async () => {
+    const gen = async () => {
+      const r = await client.textToDialogue.convert({ inputs: [inputs[0]], seed: Math.floor(Math.random() * 1e6) }).withRawResponse();
+      await readAll(r.data);
+      return r.rawResponse.headers.get("request-id")!;
+    };
+    const [a, b] = [await gen(), await gen()];
+    const choose = async (preference: "a" | "b", ids = [a, b]) =>
+      fetch(`${stack.url}/v1/dialogue-preference`, {
+        method: "POST",
+        headers: { "xi-api-key": apiKeyA, "content-type": "application/json" },
+        body: JSON.stringify({ request_a_id: ids[0], request_b_id: ids[1], preference }),
+      });
+    expect(await (await choose("a")).json()).toEqual({ status: "ok", preference: "a" });
+    expect(await (await choose("a")).json()).toEqual({ status: "ok", preference: "a" });
+    expect(await (await choose("b")).json()).toEqual({ status: "ok", preference: null });
+    expect((await choose("a", [a, "someone-elses-request"])).status).toBe(404);
+  });
+
+  it("enhances dialogue blocks with audio tags, up to a daily limit", async () => {
+    const post = () =>
+      fetch(`${stack.url}/v1/text-to-dialogue/enhance`, {
+        method: "POST",
+        headers: { "xi-api-key": apiKeyA, "content-type": "application/json" },
+        body: JSON.stringify({ dialogue_blocks: [{ text: "we did it!", voice_id: AVERY }] }),
+      });
+    const ok = await post();
+    expect(await ok.json()).toEqual({ enhanced_blocks: [{ text: "[excited] We did it!", voice_id: AVERY }] });
   });
 });
 

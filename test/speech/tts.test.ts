@@ -82,6 +82,15 @@ describe("text to speech", () => {
     expect(Buffer.from(r.audioBase64, "base64").byteLength).toBeGreaterThan(1000);
   });
 
+  it("leaves v3 audio tags unspoken while keeping them in the timeline", async () => {
+    const text = "[laughs] That was funny. [whispers] Keep it quiet.";
+    const r = await client.textToSpeech.convertWithTimestamps(AVERY, { text, modelId: "eleven_v3" });
+    expect(r.alignment!.characters.join("")).toBe(text);
+    const spoken = r.normalizedAlignment!.characters.join("");
+    expect(spoken).not.toMatch(/laughs|whispers/);
+    expect(spoken).toContain("That was funny.");
+  });
+
   it("streams NDJSON timings that join back to the text", async () => {
     const text = "First part here. Second part there. Third and last part.";
     const stream = await client.textToSpeech.streamWithTimestamps(AVERY, { text });
