@@ -26,17 +26,19 @@ export const PREVIEW_FORMAT = "mp3_44100_128";
  * Synthesises the preview of every premade voice that has none yet (first start, or after its
  * profile changed). Runs in the background: a voice without a preview just has no preview_url.
  */
-export async function generatePremadePreviews(ctx: AppContext): Promise<number> {
+export async function generatePremadePreviews(ctx: AppContext, signal?: AbortSignal): Promise<number> {
   const missing = (await ctx.stores.voices.premade()).filter((v) => !v.preview_object_key);
   if (!missing.length) return 0;
   const engine = await ctx.engine();
   let made = 0;
   for (const v of missing) {
+    if (signal?.aborted) break;
     const say = PREVIEW_TEXT[v.profile.language] ?? PREVIEW_TEXT.en;
     const parts: Uint8Array[] = [];
     for await (const c of engine.synthesizeEncoded(
       { text: say(v.name), voice: v.profile, settings: DEFAULT_VOICE_SETTINGS, seed: v.profile.seed, model: { id: "eleven_multilingual_v2", quality: "standard", supportsPhonemes: false } },
       PREVIEW_FORMAT,
+      signal,
     )) {
       parts.push(c.audio);
     }

@@ -161,13 +161,16 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   });
 
   let previewsDone: Promise<unknown> = Promise.resolve();
+  const stopping = new AbortController();
   if (opts.previews) {
     previewsDone = (async () => {
       const engine = await ctx.engine();
       await engine.warm();
-      const made = await generatePremadePreviews(ctx);
+      const made = await generatePremadePreviews(ctx, stopping.signal);
       if (made) log.info("premade voice previews ready", { count: made });
-    })().catch((e: unknown) => log.error("premade voice previews failed", { error: e }));
+    })().catch((e: unknown) => {
+      if (!stopping.signal.aborted) log.error("premade voice previews failed", { error: e });
+    });
   }
 
   let closed = false;
@@ -182,6 +185,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     async close() {
       if (closed) return;
       closed = true;
+      stopping.abort();
       await new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();
