@@ -16,16 +16,9 @@ import { premadeVoiceId } from "../functions/domain/premadeVoices.js";
 import { createLogger } from "../functions/adapters/log.js";
 import type { SynthesisRequest } from "../functions/engine/port.js";
 import { findModel } from "../functions/domain/models.js";
+import { BENCH_TEXT as TEXT } from "./lib/bench-text.js";
 
-const TEXT = [
-  "The old lighthouse stood at the edge of the cliff, its white paint peeling after decades of salt and wind.",
-  "Every evening, the keeper climbed the narrow spiral stairs, counting each of the one hundred and twelve steps, and lit the great lamp that guided ships safely past the rocks.",
-  "Nobody remembered exactly when the first keeper arrived, but the village kept a careful record of every storm, every rescue, and every ship that had been lost before the light was built.",
-  "Children often asked whether the keeper ever grew lonely up there.",
-  "She would laugh and tell them that the sea was never quiet enough to be lonely: the gulls argued all morning, the waves kept their own rhythm at night, and the radio crackled with distant voices from passing trawlers.",
-  "When the automatic beacon was finally installed, the village held a small ceremony, and the keeper handed over her brass key with a smile.",
-  "She still walks the cliff path most mornings, just to make sure that the light keeps turning.",
-].join(" ");
+
 
 const FORMAT = "mp3_44100_128";
 const q = (v: number[], p: number) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(p * v.length))];

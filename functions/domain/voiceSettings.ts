@@ -1,13 +1,6 @@
 import { z } from "zod";
 import type { StoredVoiceSettings } from "../adapters/dynamo/voices.js";
-
-export const DEFAULT_VOICE_SETTINGS: StoredVoiceSettings = {
-  stability: 0.5,
-  similarity_boost: 0.75,
-  style: 0,
-  use_speaker_boost: true,
-  speed: 1,
-};
+export { DEFAULT_VOICE_SETTINGS } from "../engine/port.js";
 
 const unit = z.number().min(0).max(1);
 

@@ -9,6 +9,7 @@ import { newId } from "../adapters/ids.js";
 import { charge, currentUsage, refund } from "../domain/credits.js";
 import { ApiError } from "../http/errors.js";
 import type { OutputFormat } from "../audio/formats.js";
+import { concatBytes } from "../audio/bytes.js";
 import type { EngineModel, SynthesisRequest } from "../engine/port.js";
 import { MappedText, type CharTimes } from "./textmap.js";
 import { normalizationReplacements, type NormalizationMode } from "./normalize.js";
@@ -364,13 +365,7 @@ async function storeHistory(
   const ext = req.format.codec === "opus" ? "ogg" : req.format.codec;
   const audioKey = workspaceKey(caller.workspaceId, "history", `${g.historyItemId}.${ext}`);
   const alignmentKey = workspaceKey(caller.workspaceId, "history", `${g.historyItemId}.alignment.json`);
-  const total = g.audio.reduce((n, a) => n + a.byteLength, 0);
-  const joined = new Uint8Array(total);
-  let at = 0;
-  for (const a of g.audio) {
-    joined.set(a, at);
-    at += a.byteLength;
-  }
+  const joined = concatBytes(g.audio);
   await Promise.all([
     ctx.blobs.put(audioKey, joined, req.format.contentType),
     ctx.blobs.put(alignmentKey, JSON.stringify({ alignment: g.alignment, normalized_alignment: g.normalized }), "application/json"),

@@ -1,29 +1,12 @@
 import type { Table } from "./table.js";
+import type { VoiceProfile, VoiceSettings } from "../../engine/port.js";
 import { withoutKeys, type Stored } from "./table.js";
 
 export type VoiceCategory = "premade" | "cloned" | "generated" | "professional";
 
-export interface StoredVoiceSettings {
-  stability: number;
-  similarity_boost: number;
-  style: number;
-  use_speaker_boost: boolean;
-  speed: number;
-}
-
-/** Engine-agnostic description of how a voice sounds (ARCHITECTURE.md §7). */
-export interface StoredVoiceProfile {
-  language: string;
-  accent?: string;
-  gender: "male" | "female" | "neutral";
-  age: "young" | "middle_aged" | "old";
-  pitch: number;
-  pitchRange: number;
-  rate: number;
-  timbre: number;
-  breathiness?: number;
-  seed: number;
-}
+/** Stored exactly as the engine port describes them (engine-agnostic). */
+export type StoredVoiceSettings = VoiceSettings;
+export type StoredVoiceProfile = VoiceProfile;
 
 export interface VoiceSampleRecord {
   sample_id: string;

@@ -15,6 +15,7 @@
  * Instantiation (~100 ms) is paid once per worker; a line then costs the restore (~1 ms) plus
  * synthesis (a few ms per sentence).
  */
+import { concatInt16 } from "../../audio/bytes.js";
 import ESpeakNg, { type EspeakModule } from "espeak-ng";
 import {
   ESPEAK_DATA,
@@ -125,15 +126,7 @@ export async function runEspeak(module: WebAssembly.Module, nextLine: NextLine):
   };
 
   const finishedLine = (): LineResult => {
-    let total = 0;
-    for (const s of samples) total += s.length;
-    const pcm = new Int16Array(total);
-    let o = 0;
-    for (const s of samples) {
-      pcm.set(s, o);
-      o += s.length;
-    }
-    const result = { pcm, events };
+    const result = { pcm: concatInt16(samples), events };
     samples = [];
     events = [];
     return result;
