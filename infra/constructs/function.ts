@@ -124,8 +124,17 @@ export class TimbreFunction extends Construct {
           ? {
               beforeBundling: () => [],
               beforeInstall: () => [],
-              afterBundling: (inputDir, outputDir) =>
-                packages.flatMap((p) => [`mkdir -p "${outputDir}/node_modules/${p}"`, `cp -R "${inputDir}/node_modules/${p}/." "${outputDir}/node_modules/${p}/"`]),
+              afterBundling: (inputDir, outputDir) => [
+                ...packages.flatMap((p) => [`mkdir -p "${outputDir}/node_modules/${p}"`, `cp -R "${inputDir}/node_modules/${p}/." "${outputDir}/node_modules/${p}/"`]),
+                // The engine's worker threads start from worker.js beside the bundle (see espeak/pool.ts).
+                ...(packages.includes("espeak-ng")
+                  ? [
+                      `"${inputDir}/node_modules/.bin/esbuild" "${inputDir}/functions/engine/espeak/worker.ts" --bundle --platform=node --format=esm --target=node22 --minify ` +
+                        `--outfile="${outputDir}/worker.js" ${packages.map((p) => `--external:${p}`).join(" ")} ` +
+                        `"--banner:js=import{createRequire as __timbreRequire}from'node:module';const require=__timbreRequire(import.meta.url);"`,
+                    ]
+                  : []),
+              ],
             }
           : undefined,
       },
