@@ -3,6 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { EVERYONE_GROUP_ID, EVERYONE_GROUP_NAME, PERMISSION_IDS, permissionDeniedMessage } from "../../functions/domain/permissions.js";
 import { TIERS } from "../../functions/domain/tiers.js";
+import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
 import { createTestAccount, startTestStack } from "../support/stack.js";
 import { closeContext, hydrated, launchChromium, newContext, reload, signIn, visit, watchErrors } from "./helpers.js";
 
@@ -150,17 +151,19 @@ describe("app shell", () => {
     const adminPage = await adminContext.newPage();
     await signIn(adminPage, admin.email, admin.password);
     await visit(adminPage, "/app/speech-synthesis/text-to-speech");
-    await expect.poll(() => adminPage.getByText("Not available yet").isVisible()).toBe(true);
+    await expect.poll(() => adminPage.getByRole("button", { name: "Generate speech" }).isVisible()).toBe(true);
     await Promise.all([closeContext(context), closeContext(adminContext)]);
   });
 
   it("keeps the query string across the TTS / Voice Changer tabs and opens query dialogs", async () => {
     const { page } = await signedInPage("free");
-    await visit(page, "/app/speech-synthesis/text-to-speech?voice_id=abc");
+    // A voice of the user's (an unknown one is sent to the voice library).
+    const voiceId = premadeVoiceId("Avery");
+    await visit(page, `/app/speech-synthesis/text-to-speech?voice_id=${voiceId}`);
     const tabs = page.getByRole("navigation", { name: "Text to Speech sections" });
     expect(await tabs.getByRole("link", { name: "Text to Speech" }).getAttribute("aria-current")).toBe("page");
     await tabs.getByRole("link", { name: "Voice Changer" }).click();
-    await page.waitForURL(/\/app\/speech-synthesis\/speech-to-speech\?voice_id=abc$/);
+    await page.waitForURL((url) => url.pathname === "/app/speech-synthesis/speech-to-speech" && url.search === `?voice_id=${voiceId}`);
 
     await visit(page, "/app/settings/profile?pronunciation-dictionaries=true");
     const dialog = page.getByRole("dialog", { name: "Pronunciation dictionaries" });

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { PermissionId } from "../../../functions/domain/permissions.js";
 import { NotAvailable } from "./NotAvailable.js";
 import { Page, type HeaderTab } from "./Page.js";
@@ -13,11 +14,12 @@ const PAGES: Record<"tts" | "sts", { title: string; description: string; permiss
   sts: { title: "Voice Changer", description: "Convert a recording into another voice, keeping its delivery.", permission: "speech_to_speech" },
 };
 
-export function SpeechSynthesisPage({ tab }: { tab: "tts" | "sts" }) {
+/** The page frame of both tabs; a tab without its own body (yet) shows the not-available state. */
+export function SpeechSynthesisPage({ tab, children }: { tab: "tts" | "sts"; children?: ReactNode }) {
   const page = PAGES[tab];
   return (
     <Page title={page.title} description={page.description} tabs={TABS} requiredPermission={page.permission}>
-      <NotAvailable feature={page.title} />
+      {children ?? <NotAvailable feature={page.title} />}
     </Page>
   );
 }

@@ -1,0 +1,408 @@
+import { useRevalidator, useSearchParams } from "@remix-run/react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { enhanceMessages } from "../../../../functions/domain/dialogueEnhance.js";
+import { v1Fetch, v1Json } from "../../lib/tts-client.js";
+import {
+  capDialogue,
+  dialogueCharacters,
+  dialogueInputs,
+  dialogueStability,
+  newBlockId,
+  nextPreference,
+  voiceForNewSpeaker,
+  type DialogueBlock,
+  type Preference,
+} from "../../lib/tts-dialogue.js";
+import { creditCost, DEFAULT_DIALOGUE_MODEL_ID, DEFAULT_MODEL_FOR_TASK, modelForTask, modelForVoice, textLimit } from "../../lib/tts-models.js";
+import { DEFAULT_VOICE_SETTINGS } from "../../lib/tts-settings.js";
+import { bracketWarning, requestText } from "../../lib/tts-text.js";
+import { voiceDisplayName } from "../../lib/tts-voices.js";
+import { EnhanceWire, PreferenceWire, VoiceSettingsWire, type Model, type Voice, type VoiceSettings } from "../../lib/tts-wire.js";
+import { markVoicesUsed } from "../voices/recentVoices.js";
+import { VoicePicker } from "../voices/VoicePicker.js";
+import { CostIndicator } from "./CostIndicator.js";
+import { DialogueEditor } from "./DialogueEditor.js";
+import { GenerationPlayer } from "./GenerationPlayer.js";
+import { HistoryList } from "./HistoryList.js";
+import { ModelPicker } from "./ModelPicker.js";
+import { PreferencePanel } from "./PreferencePanel.js";
+import { SpeechErrorDialog } from "./SpeechErrorDialog.js";
+import { TextEditor } from "./TextEditor.js";
+import { isRegeneration, useSpeechGeneration, type Generation, type SpeechRequest } from "./useSpeechGeneration.js";
+import { VoicePreviewButton } from "./VoicePreviewButton.js";
+import { VoiceSettingsPanel } from "./VoiceSettingsPanel.js";
+
+export interface TextToSpeechProps {
+  models: Model[];
+  voice: Voice | null;
+  starterVoices: Voice[];
+}
+
+const OUTPUT_FORMAT = "mp3_44100_128";
+
+type EnhanceState = { status: "idle"; error: string | null; unchanged?: boolean } | { status: "loading" } | { status: "review"; previous: DialogueBlock[] };
+
+interface PreferencePair {
+  a: Generation;
+  b: Generation;
+  preference: Preference | null;
+}
+
+function initialModel(models: Model[], voice: Voice | null): { id: string | null; warning: string | null } {
+  const forTask = modelForTask(models, DEFAULT_MODEL_FOR_TASK.tts, "tts");
+  if (!forTask.modelId) return { id: null, warning: forTask.error };
+  if (!voice) return { id: forTask.modelId, warning: null };
+  const forVoice = modelForVoice(models, forTask.modelId, voice, "tts");
+  return { id: forVoice.modelId, warning: forVoice.warning };
+}
+
+/**
+ * The Text to Speech screen (speech-generation.md §2): voice and model pickers, voice settings,
+ * the editor (single speaker or dialogue), the credit cost, Generate with audio that plays while
+ * it streams, the dialogue preference panel and the history tab (?tab=history, replacing the
+ * history entry).
+ */
+export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: TextToSpeechProps) {
+  const [params, setParams] = useSearchParams();
+  const tab = params.get("tab") === "history" ? "history" : "generate";
+  const tabsId = useId();
+  const ttsModels = useMemo(() => models.filter((m) => m.can_do_text_to_speech), [models]);
+  const [start] = useState(() => initialModel(models, loadedVoice));
+
+  const [modelId, setModelId] = useState<string | null>(start.id);
+  const [modelWarning, setModelWarning] = useState<string | null>(start.warning);
+  const [voice, setVoice] = useState<Voice | null>(loadedVoice);
+  const [settings, setSettings] = useState<VoiceSettings>(loadedVoice?.settings ?? DEFAULT_VOICE_SETTINGS);
+  const [dialogue, setDialogue] = useState(false);
+  const [text, setText] = useState("");
+  const [textNotice, setTextNotice] = useState<string | null>(null);
+  const [blocks, setBlocks] = useState<DialogueBlock[]>([]);
+  const [dialogueWarnings, setDialogueWarnings] = useState<string[]>([]);
+  const [knownVoices, setKnownVoices] = useState(() => new Map([...starterVoices, ...(loadedVoice ? [loadedVoice] : [])].map((v) => [v.voice_id, v])));
+  const [enhance, setEnhance] = useState<EnhanceState>({ status: "idle", error: null });
+  const [pair, setPair] = useState<PreferencePair | null>(null);
+  const modelBeforeDialogue = useRef<string | null>(null);
+  const latestVoiceId = useRef(loadedVoice?.voice_id ?? null);
+  const audio = useRef<HTMLAudioElement>(null);
+  const generation = useSpeechGeneration(audio);
+  const revalidator = useRevalidator();
+
+  const model = models.find((m) => m.model_id === modelId) ?? null;
+  const limit = model ? textLimit(model) : 0;
+  const starterIds = useMemo(() => starterVoices.map((v) => v.voice_id), [starterVoices]);
+
+  function setTab(next: "generate" | "history") {
+    const p = new URLSearchParams(params);
+    if (next === "history") p.set("tab", "history");
+    else p.delete("tab");
+    // The tab replaces the history entry instead of pushing one (speech-generation.md §2).
+    setParams(p, { replace: true, preventScrollReset: true });
+  }
+
+  function rememberVoice(v: Voice) {
+    setKnownVoices((prev) => (prev.get(v.voice_id) === v ? prev : new Map(prev).set(v.voice_id, v)));
+  }
+
+  function applyVoiceModelRule(v: Voice) {
+    if (!modelId) return;
+    const r = modelForVoice(models, modelId, v, "tts");
+    setModelWarning(r.warning);
+    if (r.modelId !== modelId) setModelId(r.modelId);
+  }
+
+  async function pickVoice(v: Voice) {
+    latestVoiceId.current = v.voice_id;
+    setVoice(v);
+    rememberVoice(v);
+    applyVoiceModelRule(v);
+    // Initial values come from the voice's settings (the workspace's own, when saved).
+    setSettings(v.settings ?? DEFAULT_VOICE_SETTINGS);
+    try {
+      const s = await v1Json(`/v1/voices/${encodeURIComponent(v.voice_id)}/settings`, VoiceSettingsWire);
+      if (latestVoiceId.current === v.voice_id) setSettings(s);
+    } catch {
+      // The defaults stay; generating still works.
+    }
+  }
+
+  // Arriving again with another ?voice_id (a link to this page) selects that voice.
+  const loadedId = loadedVoice?.voice_id;
+  const firstLoad = useRef(true);
+  useEffect(() => {
+    if (firstLoad.current) {
+      firstLoad.current = false;
+      return;
+    }
+    if (loadedVoice && loadedId !== latestVoiceId.current) void pickVoice(loadedVoice);
+  }, [loadedId]); // only a newly loaded voice matters
+
+  function setDialogueMode(on: boolean) {
+    if (on === dialogue) return;
+    setModelWarning(null);
+    if (on) {
+      modelBeforeDialogue.current = modelId;
+      if (ttsModels.some((m) => m.model_id === DEFAULT_DIALOGUE_MODEL_ID)) setModelId(DEFAULT_DIALOGUE_MODEL_ID);
+      if (blocks.length === 0) {
+        const first = voice?.voice_id ?? starterIds[0];
+        if (first) {
+          const firstBlock = { id: newBlockId(), voiceId: first, text: "" };
+          const second = voiceForNewSpeaker([firstBlock], starterIds) ?? first;
+          setBlocks([firstBlock, { id: newBlockId(), voiceId: second, text: "" }]);
+        }
+      }
+    } else if (modelBeforeDialogue.current) {
+      setModelId(modelBeforeDialogue.current);
+    }
+    setDialogue(on);
+  }
+
+  const request: SpeechRequest | null = useMemo(() => {
+    if (!model) return null;
+    if (!dialogue) {
+      const t = requestText(text);
+      if (!voice || !t) return null;
+      const voice_settings: Partial<VoiceSettings> = { stability: settings.stability, similarity_boost: settings.similarity_boost, speed: settings.speed };
+      if (model.can_use_style) voice_settings.style = settings.style;
+      if (model.can_use_speaker_boost) voice_settings.use_speaker_boost = settings.use_speaker_boost;
+      const body = { text: t, model_id: model.model_id, voice_settings };
+      return {
+        kind: "tts",
+        path: `/v1/text-to-speech/${encodeURIComponent(voice.voice_id)}/stream?output_format=${OUTPUT_FORMAT}`,
+        body,
+        key: JSON.stringify(["tts", voice.voice_id, body]),
+        voiceNames: [voiceDisplayName(voice.name)],
+      };
+    }
+    const inputs = dialogueInputs(blocks);
+    if (!inputs.length) return null;
+    const body = { inputs, model_id: model.model_id, settings: { stability: dialogueStability(settings.stability), similarity: settings.similarity_boost } };
+    return {
+      kind: "dialogue",
+      path: `/v1/text-to-dialogue/stream?output_format=${OUTPUT_FORMAT}`,
+      body,
+      key: JSON.stringify(["dialogue", body]),
+      voiceNames: inputs.map((i) => voiceDisplayName(knownVoices.get(i.voice_id)?.name ?? "Speaker")),
+    };
+  }, [model, dialogue, text, voice, settings, blocks, knownVoices]);
+
+  const characters = dialogue ? dialogueInputs(blocks).reduce((n, i) => n + i.text.length, 0) : requestText(text).length;
+  const overLimit = dialogue ? dialogueCharacters(blocks) > limit : text.length > limit;
+  const cost = model ? creditCost(characters, model.model_rates.character_cost_multiplier) : 0;
+  const last = generation.current;
+  const regenerating = request !== null && isRegeneration(last, request.key);
+  const free = regenerating && last !== null && last.freeRegenerationsRemaining > 0;
+  const busy = generation.status !== "idle";
+  const brackets = dialogue
+    ? bracketWarning(blocks.map((b) => b.text).join("\n"), { v3Dialogue: modelId === DEFAULT_DIALOGUE_MODEL_ID })
+    : bracketWarning(text, { v3Dialogue: false });
+
+  function sendPreference(p: PreferencePair) {
+    if (!p.preference || !p.a.requestId || !p.b.requestId) return;
+    void v1Json("/v1/dialogue-preference", PreferenceWire, {
+      method: "POST",
+      json: { request_a_id: p.a.requestId, request_b_id: p.b.requestId, preference: p.preference },
+    }).catch(() => undefined);
+  }
+
+  function dismissPreference() {
+    if (pair) sendPreference(pair);
+    setPair(null);
+  }
+
+  async function onGenerate() {
+    if (!request || overLimit || busy) return;
+    const previous = generation.current;
+    const result = await generation.generate(request, previous);
+    if (!result) return;
+    markVoicesUsed(request.kind === "tts" ? [voice!.voice_id] : dialogueInputs(blocks).map((i) => i.voice_id));
+    // The credit usage in the shell (profile menu, banner) reloads.
+    revalidator.revalidate();
+    if (result.kind === "dialogue" && previous?.kind === "dialogue" && previous.key === result.key && previous.url) {
+      if (pair) sendPreference(pair);
+      setPair({ a: previous, b: result, preference: null });
+    } else if (pair) {
+      dismissPreference();
+    }
+  }
+
+  function changeBlocks(next: DialogueBlock[], warnings: string[]) {
+    // Editing after Enhance keeps its result (and retires its messages).
+    if (enhance.status !== "loading") setEnhance({ status: "idle", error: null });
+    setBlocks(next);
+    setDialogueWarnings(warnings);
+  }
+
+  async function onEnhance() {
+    const filled = blocks.filter((b) => b.text.trim());
+    if (!filled.length) return;
+    setEnhance({ status: "loading" });
+    try {
+      const res = await v1Fetch("/v1/text-to-dialogue/enhance", {
+        method: "POST",
+        body: JSON.stringify({ dialogue_blocks: filled.map((b) => ({ text: b.text, voice_id: b.voiceId })) }),
+      });
+      if (res.status === 429) return setEnhance({ status: "idle", error: enhanceMessages.dailyLimit });
+      if (!res.ok) return setEnhance({ status: "idle", error: enhanceMessages.failed });
+      const enhanced = EnhanceWire.parse(await res.json()).enhanced_blocks;
+      if (enhanced.length !== filled.length) return setEnhance({ status: "idle", error: enhanceMessages.failed });
+      if (enhanced.every((e, i) => e.text === filled[i]!.text)) return setEnhance({ status: "idle", error: null, unchanged: true });
+      let k = 0;
+      const capped = capDialogue(
+        blocks.map((b) => (b.text.trim() ? { ...b, text: enhanced[k++]!.text } : b)),
+        limit,
+      );
+      setEnhance({ status: "review", previous: blocks });
+      setBlocks(capped.blocks);
+      setDialogueWarnings(capped.warnings);
+    } catch {
+      setEnhance({ status: "idle", error: enhanceMessages.failed });
+    }
+  }
+
+  const tabId = (t: string) => `${tabsId}-${t}`;
+
+  return (
+    <div className="tts">
+      <div className="subtabs" role="tablist" aria-label="Text to Speech views">
+        {(["generate", "history"] as const).map((t) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            id={tabId(t)}
+            aria-selected={tab === t}
+            aria-controls={`${tabId(t)}-panel`}
+            className="subtab"
+            onClick={() => setTab(t)}
+          >
+            {t === "generate" ? "Generate" : "History"}
+          </button>
+        ))}
+      </div>
+
+      <div role="tabpanel" id={`${tabId("history")}-panel`} aria-labelledby={tabId("history")} hidden={tab !== "history"}>
+        {tab === "history" && <HistoryList />}
+      </div>
+
+      {/* The generate view stays mounted behind the history tab: text, settings and audio survive. */}
+      <div role="tabpanel" id={`${tabId("generate")}-panel`} aria-labelledby={tabId("generate")} hidden={tab !== "generate"} className="tts-layout">
+        <div className="tts-main">
+          <div className="tts-toolbar">
+            <label className="toggle-row">
+              <input type="checkbox" role="switch" className="switch" checked={dialogue} onChange={(e) => setDialogueMode(e.target.checked)} disabled={busy} />
+              Dialogue mode
+            </label>
+            {dialogue && (
+              <button type="button" className="button button-small" onClick={onEnhance} disabled={busy || enhance.status === "loading" || !blocks.some((b) => b.text.trim())}>
+                {enhance.status === "loading" ? "Enhancing…" : "Enhance"}
+              </button>
+            )}
+          </div>
+
+          {dialogue ? (
+            <DialogueEditor
+              blocks={blocks}
+              voices={knownVoices}
+              starterVoiceIds={starterIds}
+              limit={limit}
+              warnings={dialogueWarnings}
+              onChange={changeBlocks}
+              onVoicePicked={(v) => {
+                rememberVoice(v);
+                applyVoiceModelRule(v);
+              }}
+              disabled={busy || enhance.status === "loading"}
+            />
+          ) : (
+            <TextEditor
+              text={text}
+              limit={limit}
+              notice={textNotice}
+              onChange={(t, notice) => {
+                setText(t);
+                setTextNotice(notice);
+              }}
+            />
+          )}
+
+          {brackets && (
+            <p className="inline-warning" role="status">
+              {brackets}
+            </p>
+          )}
+          {dialogue && enhance.status === "review" && (
+            <div className="enhance-review" role="status">
+              <span>The dialogue was enhanced.</span>
+              <button type="button" className="button button-small" onClick={() => setEnhance({ status: "idle", error: null })}>
+                Keep
+              </button>
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => {
+                  setBlocks(enhance.previous);
+                  setDialogueWarnings([]);
+                  setEnhance({ status: "idle", error: null });
+                }}
+              >
+                Undo
+              </button>
+            </div>
+          )}
+          {dialogue && enhance.status === "idle" && enhance.unchanged && (
+            <p className="muted" role="status">
+              Enhance suggested no changes to this dialogue.
+            </p>
+          )}
+          {dialogue && enhance.status === "idle" && enhance.error && (
+            <p className="form-error" role="alert">
+              {enhance.error}
+            </p>
+          )}
+
+          <div className="tts-generate-bar">
+            <CostIndicator cost={cost} free={free} />
+            <button type="button" className="button button-primary generate-button" onClick={onGenerate} disabled={!request || overLimit || busy || enhance.status === "loading"}>
+              {busy ? "Generating…" : regenerating ? "Regenerate" : "Generate speech"}
+            </button>
+          </div>
+
+          <GenerationPlayer audio={audio} current={last} streaming={busy} />
+          {pair && pair.a.url && pair.b.url && (
+            <PreferencePanel
+              a={pair.a}
+              b={pair.b}
+              preference={pair.preference}
+              onChoose={(which) => setPair((p) => (p ? { ...p, preference: nextPreference(p.preference, which) } : p))}
+              onDismiss={dismissPreference}
+            />
+          )}
+        </div>
+
+        <aside className="tts-side" aria-label="Speech settings">
+          {!dialogue && (
+            <div className="control">
+              <span className="control-label">Voice</span>
+              <div className="voice-row">
+                <VoicePicker value={voice} onChange={(v) => void pickVoice(v)} label="Voice" />
+                {voice?.preview_url && <VoicePreviewButton url={voice.preview_url} name={voiceDisplayName(voice.name)} />}
+              </div>
+            </div>
+          )}
+          <ModelPicker
+            models={ttsModels}
+            value={modelId ?? ""}
+            onChange={(id) => {
+              setModelId(id);
+              setModelWarning(null);
+            }}
+            warning={modelWarning}
+          />
+          <VoiceSettingsPanel settings={settings} onChange={setSettings} dialogue={dialogue} canUseStyle={model?.can_use_style ?? false} canUseSpeakerBoost={model?.can_use_speaker_boost ?? false} />
+        </aside>
+      </div>
+
+      {generation.error && <SpeechErrorDialog error={generation.error} onClose={generation.clearError} />}
+    </div>
+  );
+}

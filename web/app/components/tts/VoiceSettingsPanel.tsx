@@ -1,0 +1,82 @@
+import { useId } from "react";
+import { clampToSlider, DIALOGUE_STABILITY, SLIDERS, type SliderSpec } from "../../lib/tts-settings.js";
+import type { VoiceSettings } from "../../lib/tts-wire.js";
+
+function Slider({ spec, value, onChange }: { spec: SliderSpec; value: number; onChange: (v: number) => void }) {
+  const id = useId();
+  const warning = spec.warning?.(value) ?? null;
+  const reset = () => onChange(spec.defaultValue);
+  return (
+    <div className="slider">
+      <div className="slider-head">
+        {/* Double-clicking the label or the thumb resets the slider (app-shell.md §5). */}
+        <label htmlFor={id} onDoubleClick={reset} title="Double-click to reset">
+          {spec.label}
+        </label>
+        <output htmlFor={id} className="slider-value">
+          {spec.format(value)}
+        </output>
+      </div>
+      <input
+        id={id}
+        type="range"
+        min={spec.min}
+        max={spec.max}
+        step={spec.step}
+        value={value}
+        aria-valuetext={spec.format(value)}
+        aria-describedby={warning ? `${id}-warning` : undefined}
+        onChange={(e) => onChange(clampToSlider(spec, Number(e.target.value)))}
+        onDoubleClick={reset}
+      />
+      {warning && (
+        <p className="slider-warning" id={`${id}-warning`} role="status">
+          {warning}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Voice settings (app-shell.md §5): speed, stability, similarity, style exaggeration and
+ * speaker boost, the last two only when the model can use them. Dialogue shows stability in
+ * steps of 0.5 and similarity, the settings the dialogue endpoint takes.
+ */
+export function VoiceSettingsPanel({ settings, onChange, dialogue, canUseStyle, canUseSpeakerBoost }: {
+  settings: VoiceSettings;
+  onChange: (next: VoiceSettings) => void;
+  dialogue: boolean;
+  canUseStyle: boolean;
+  canUseSpeakerBoost: boolean;
+}) {
+  const boostId = useId();
+  const set = (key: keyof VoiceSettings) => (v: number | boolean) => onChange({ ...settings, [key]: v });
+  if (dialogue) {
+    return (
+      <fieldset className="voice-settings">
+        <legend>Voice settings</legend>
+        <Slider spec={DIALOGUE_STABILITY} value={clampToSlider(DIALOGUE_STABILITY, settings.stability)} onChange={set("stability")} />
+        <Slider spec={SLIDERS.similarity_boost} value={settings.similarity_boost} onChange={set("similarity_boost")} />
+      </fieldset>
+    );
+  }
+  return (
+    <fieldset className="voice-settings">
+      <legend>Voice settings</legend>
+      <Slider spec={SLIDERS.speed} value={settings.speed} onChange={set("speed")} />
+      <Slider spec={SLIDERS.stability} value={settings.stability} onChange={set("stability")} />
+      <Slider spec={SLIDERS.similarity_boost} value={settings.similarity_boost} onChange={set("similarity_boost")} />
+      {canUseStyle && <Slider spec={SLIDERS.style} value={settings.style} onChange={set("style")} />}
+      {canUseSpeakerBoost && (
+        <div className="toggle-row">
+          <label htmlFor={boostId}>Speaker boost</label>
+          <input id={boostId} type="checkbox" role="switch" className="switch" checked={settings.use_speaker_boost} onChange={(e) => set("use_speaker_boost")(e.target.checked)} />
+        </div>
+      )}
+      <button type="button" className="button button-small" onClick={() => onChange({ ...settings, speed: SLIDERS.speed.defaultValue, stability: SLIDERS.stability.defaultValue, similarity_boost: SLIDERS.similarity_boost.defaultValue, style: SLIDERS.style.defaultValue, use_speaker_boost: true })}>
+        Reset values
+      </button>
+    </fieldset>
+  );
+}
