@@ -194,6 +194,23 @@ describe("errors", () => {
     expect((await c.history.list()).history).toHaveLength(0);
   });
 
+  it("never overspends a small balance under concurrent generations", async () => {
+    const a = await createTestAccount(stack, "pro");
+    await changeLimit(stack.ctx, a.workspace.workspace_id, 100);
+    const c = new ElevenLabsClient({ baseUrl: stack.url, apiKey: a.apiKey, maxRetries: 0 });
+    // Six different 30-character texts (no free regenerations), 180 credits asked of 100.
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => c.textToSpeech.convert(AVERY, { text: `Concurrent request number ${i}.`.padEnd(30, "!") }).then(readAll)),
+    );
+    const ok = results.filter((r) => r.status === "fulfilled");
+    expect(ok).toHaveLength(3);
+    for (const r of results) if (r.status === "rejected") expect((r.reason as ElevenLabsError).statusCode).toBe(401);
+    const usage = await currentUsage(stack.ctx, a.workspace.workspace_id);
+    expect(usage.character_count).toBe(90);
+    expect(usage.remaining).toBe(10);
+    expect((await c.history.list()).history).toHaveLength(3);
+  });
+
   it("answers 429 too_many_concurrent_requests when every slot stays busy", async () => {
     const free = await createTestAccount(stack, "free");
     const ws = free.workspace.workspace_id;
