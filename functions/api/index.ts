@@ -4,6 +4,7 @@ import { registerAuth } from "./auth.js";
 import { registerHistory } from "./history.js";
 import { registerTextToSpeech } from "./tts.js";
 import { registerDialogue } from "./dialogue.js";
+import { registerDictionaries } from "./dictionaries.js";
 import { registerModels } from "./models.js";
 import { registerUser } from "./user.js";
 import { registerVoices } from "./voices.js";
@@ -20,4 +21,5 @@ export function registerRoutes(r: ApiRouter): void {
   registerHistory(r);
   registerTextToSpeech(r);
   registerDialogue(r);
+  registerDictionaries(r);
 }

@@ -14,6 +14,7 @@ import {
   dialogueMessages,
 } from "../domain/speechRules.js";
 import { startGeneration, type Generation, type GenerationRequest, type SpeechPart } from "../speech/generate.js";
+import { dictionaryPronunciation } from "../dictionaries/speech.js";
 import { ApiError, ValidationError } from "../http/errors.js";
 import type { ApiRouter, RouteContext } from "../http/app.js";
 import { bytes, json, stream, type ApiRequest, type ApiResponse } from "../http/types.js";
@@ -121,7 +122,7 @@ async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Prom
     idempotencyKey: idempotencyKey(req),
     receivedAt: req.receivedAt,
   };
-  return respond(await startGeneration(ctx, caller, g), mode, false);
+  return respond(await startGeneration(ctx, caller, g, { pronunciation: dictionaryPronunciation(caller) }), mode, false);
 }
 
 /** Stability in dialogue moves in steps of 0.5 (speech-generation.md §5). */
@@ -177,7 +178,7 @@ async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Pr
     idempotencyKey: idempotencyKey(req),
     receivedAt: req.receivedAt,
   };
-  return respond(await startGeneration(ctx, caller, g), mode, true);
+  return respond(await startGeneration(ctx, caller, g, { pronunciation: dictionaryPronunciation(caller) }), mode, true);
 }
 
 export function registerTextToSpeech(r: ApiRouter): void {

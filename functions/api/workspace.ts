@@ -4,12 +4,21 @@ import { EVERYONE_GROUP_ID } from "../domain/permissions.js";
 import type { ApiRouter } from "../http/app.js";
 import { json } from "../http/types.js";
 import { jsonBody } from "../http/validate.js";
+import { ApiError } from "../http/errors.js";
+import { PronunciationDictionaryLocator } from "../contract/speech.js";
+import { MAX_LOCATORS } from "../contract/dictionaries.js";
+import { dictionaryNotFound, resolveVersion } from "../dictionaries/service.js";
 
 const PatchWorkspace = z.object({
   name: z.string().trim().min(1).max(100).optional(),
   flags: z
     .record(z.boolean().nullable())
     .refine((f) => Object.keys(f).every(isFlagName), { message: `Unknown flag; known flags: ${Object.keys(FLAG_DEFAULTS).join(", ")}` })
+    .optional(),
+  /** Workspace-wide dictionaries, applied to every generation after the request's own. */
+  pronunciation_dictionary_locators: z
+    .array(PronunciationDictionaryLocator)
+    .max(MAX_LOCATORS, `A workspace may apply up to ${MAX_LOCATORS} pronunciation dictionaries`)
     .optional(),
 });
 
@@ -59,7 +68,21 @@ export function registerWorkspace(r: ApiRouter): void {
         else flags[k] = v;
       }
     }
-    await rc.app.stores.workspaces.update(caller.workspaceId, { name: input.name, flags });
+    let locators: Array<{ pronunciation_dictionary_id: string; version_id: string | null }> | undefined;
+    if (input.pronunciation_dictionary_locators) {
+      if (!(await caller.flag("workspace-pronunciation-dictionaries"))) {
+        throw new ApiError(403, "feature_not_enabled", "Workspace-wide pronunciation dictionaries are not enabled for this workspace.");
+      }
+      locators = [];
+      for (const l of input.pronunciation_dictionary_locators) {
+        if (locators.some((x) => x.pronunciation_dictionary_id === l.pronunciation_dictionary_id)) continue;
+        const dict = await rc.app.stores.dictionaries.get(caller.workspaceId, l.pronunciation_dictionary_id);
+        if (!dict) throw dictionaryNotFound(l.pronunciation_dictionary_id);
+        // A given version is pinned; without one the workspace follows the latest.
+        locators.push({ pronunciation_dictionary_id: dict.dictionary_id, version_id: l.version_id ? await resolveVersion(rc.app, dict, l.version_id) : null });
+      }
+    }
+    await rc.app.stores.workspaces.update(caller.workspaceId, { name: input.name, flags, pronunciation_dictionary_locators: locators });
     return json({ status: "ok" });
   });
 }

@@ -23,7 +23,7 @@ const CORS = {
   "access-control-allow-headers": "xi-api-key, content-type, authorization, x-request-id, idempotency-key",
   "access-control-allow-methods": "GET, POST, PATCH, PUT, DELETE, OPTIONS",
   "access-control-expose-headers":
-    "request-id, x-request-id, history-item-id, character-cost, regeneration-count, generation-info, tts-latency-ms, content-disposition",
+    "request-id, x-request-id, history-item-id, character-cost, regeneration-count, generation-info, tts-latency-ms, content-disposition, x-timbre-warnings",
   "access-control-max-age": "600",
 };
 

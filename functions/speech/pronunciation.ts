@@ -6,8 +6,9 @@ import type { MappedText } from "./textmap.js";
 /**
  * Where pronunciation dictionaries apply: before normalisation, on the caller's text. Alias
  * rules rewrite the text (through MappedText, so timings still map back); phoneme rules become
- * phoneme spans the engine speaks directly. The dictionaries themselves arrive with their own
- * issue; until then no rules are known and the hook changes nothing.
+ * phoneme spans the engine speaks directly. The dictionaries' hook is
+ * functions/dictionaries/speech.ts (passed in by the text-to-speech and dialogue routes); without
+ * one, `noPronunciationRules` changes nothing.
  */
 export interface Locator {
   pronunciation_dictionary_id: string;

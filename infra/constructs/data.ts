@@ -9,7 +9,10 @@ import { Construct } from "constructs";
  *
  * Access patterns (keys are built by the model modules in functions/adapters/dynamo):
  * main    pk USER#{id}/PROFILE, EMAIL#{email}/EMAIL, WS#{id}/WORKSPACE|MEMBER#|GROUP#|VOICE#|VOICESETTINGS#,
- *         PREMADE/VOICE#{id}, APIKEY#{sha256}/APIKEY, SESSION#{sha256}/SESSION
+ *         PREMADE/VOICE#{id}, APIKEY#{sha256}/APIKEY, SESSION#{sha256}/SESSION,
+ *         WS#{id}/PD#{dict} (a pronunciation dictionary: metadata, sharing, latest-version pointer;
+ *         listed by prefix), WS#{id}/PDV#{dict}#{version} (an immutable version; rules in S3
+ *         ws/{id}/dictionaries/{dict}/{version}.json)
  *         gsi1: USER#{id}#WORKSPACES -> memberships; VOICE#{id} -> a voice by id;
  *               WS#{ws}#USER#{u}#APIKEYS -> a user's keys by creation time
  *         gsi2: reserved for list-by-time views (dictionaries, library)

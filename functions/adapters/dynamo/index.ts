@@ -6,6 +6,7 @@ import { ApiKeys, Sessions } from "./credentials.js";
 import { Ledger } from "./ledger.js";
 import { Voices } from "./voices.js";
 import { History } from "./history.js";
+import { Dictionaries } from "./dictionaries.js";
 
 /** Every entity store, bound to the configured tables. */
 export interface Stores {
@@ -17,6 +18,7 @@ export interface Stores {
   ledger: Ledger;
   voices: Voices;
   history: History;
+  dictionaries: Dictionaries;
 }
 
 export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string }): Stores {
@@ -32,5 +34,6 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     ledger: new Ledger(ledger),
     voices: new Voices(main),
     history: new History(history),
+    dictionaries: new Dictionaries(main),
   };
 }

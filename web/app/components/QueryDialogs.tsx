@@ -1,6 +1,7 @@
 import { useSearchParams, type Location } from "@remix-run/react";
 import type { DialogId } from "../lib/nav.js";
 import { Dialog } from "./Dialog.js";
+import { DictionariesDialog } from "./dictionaries/DictionariesDialog.js";
 
 /** The current page with `?{dialog}=true` added: query-driven dialogs open over any page. */
 export function dialogHref(location: Pick<Location, "pathname" | "search">, dialog: DialogId): string {
@@ -19,14 +20,7 @@ export function QueryDialogs() {
   };
 
   if (params.get("pronunciation-dictionaries") === "true") {
-    return (
-      <Dialog title="Pronunciation dictionaries" onClose={() => close("pronunciation-dictionaries")}>
-        <p>
-          Pronunciation dictionaries are not available in Timbre yet. When they are, this is where you will create dictionaries of alias and phoneme rules, upload
-          and download lexicon files, and apply them across your workspace.
-        </p>
-      </Dialog>
-    );
+    return <DictionariesDialog onClose={() => close("pronunciation-dictionaries")} />;
   }
   if (params.get("affiliate") === "true") {
     return (

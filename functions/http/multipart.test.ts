@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "./errors.js";
+import { field, parseMultipart } from "./multipart.js";
+import type { ApiRequest } from "./types.js";
+
+/** A request as the SDK sends multipart (contract §A4), built with WHATWG FormData. */
+async function request(form: FormData): Promise<ApiRequest> {
+  const r = new Request("http://x/", { method: "POST", body: form });
+  return {
+    method: "POST",
+    path: "/",
+    query: new URLSearchParams(),
+    headers: { "content-type": r.headers.get("content-type")! },
+    body: Buffer.from(await r.arrayBuffer()),
+    requestId: "r",
+    sourceIp: "127.0.0.1",
+    receivedAt: 0,
+    params: {},
+  };
+}
+
+describe("multipart bodies", () => {
+  it("reads repeated files under one name, JSON-encoded object fields and boolean strings", async () => {
+    const form = new FormData();
+    form.append("name", "My Voice");
+    form.append("files", new Blob([new Uint8Array([1, 2, 3])], { type: "audio/wav" }));
+    form.append("files", new Blob([new Uint8Array([4, 5])], { type: "audio/mpeg" }), "b.mp3");
+    form.append("remove_background_noise", "true");
+    form.append("labels", JSON.stringify({ accent: "british" }));
+    const parsed = await parseMultipart(await request(form), { maxFileBytes: 10, maxFiles: 5 });
+    expect(field(parsed, "name")).toBe("My Voice");
+    expect(field(parsed, "remove_background_noise")).toBe("true");
+    expect(JSON.parse(field(parsed, "labels")!)).toEqual({ accent: "british" });
+    expect(parsed.files.map((f) => [f.field, f.filename, f.contentType, [...f.data], f.truncated])).toEqual([
+      ["files", "blob", "audio/wav", [1, 2, 3], false],
+      ["files", "b.mp3", "audio/mpeg", [4, 5], false],
+    ]);
+  });
+
+  it("marks a file over the size limit as truncated and refuses too many files", async () => {
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(20)]), "big.pls");
+    const parsed = await parseMultipart(await request(form), { maxFileBytes: 10, maxFiles: 1 });
+    expect(parsed.files[0].truncated).toBe(true);
+    expect(parsed.files[0].data.byteLength).toBe(10);
+    form.append("file", new Blob(["x"]), "second.pls");
+    await expect(parseMultipart(await request(form), { maxFileBytes: 10, maxFiles: 1 })).rejects.toMatchObject({ statusCode: 400, status: "too_many_files" });
+  });
+
+  it("refuses a body that is not multipart", async () => {
+    const req = { ...(await request(new FormData())), headers: { "content-type": "application/json" } };
+    await expect(parseMultipart(req, { maxFileBytes: 10, maxFiles: 1 })).rejects.toBeInstanceOf(ApiError);
+  });
+});
