@@ -2,19 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { messages } from "../../functions/domain/accounts.js";
-import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
-import { closeContext, hydrated, launchChromium, newContext, signIn, visit, watchErrors } from "./helpers.js";
+import { apiFetch, createTestAccount } from "../support/stack.js";
+import { closeContext, hydrated, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
 let stack: EmbeddedStack;
 let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ web: true }), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+beforeAll(async () => ({ stack, browser } = await openBrowserStack()));
+afterAll(() => closeBrowserStack(stack, browser));
 
 const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.test`;
 

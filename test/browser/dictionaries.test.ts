@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
-import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
-import { closeContext, launchChromium, newContext, signIn, visit, watchErrors } from "./helpers.js";
+import { apiFetch, createTestAccount } from "../support/stack.js";
+import { closeContext, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
 /**
  * The pronunciation dictionary editor in Chromium: open it from a query parameter, create a
@@ -12,14 +12,8 @@ import { closeContext, launchChromium, newContext, signIn, visit, watchErrors } 
  */
 let stack: EmbeddedStack;
 let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ web: true }), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+beforeAll(async () => ({ stack, browser } = await openBrowserStack()));
+afterAll(() => closeBrowserStack(stack, browser));
 
 describe("pronunciation dictionary editor", () => {
   it("creates a dictionary, edits and saves a rule as a new version, and previews it", async () => {

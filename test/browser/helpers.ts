@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from "playwright-core";
 import { expect } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
+import { startTestStack } from "../support/stack.js";
 
 /** Debian's Chromium (never a downloaded one), headless, with nothing running in the background. */
 export function launchChromium(): Promise<Browser> {
@@ -75,4 +76,15 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(/\/app(\/|$|\?)/);
   await expect.poll(() => page.locator("main#main").isVisible()).toBe(true);
+}
+
+/** The one stack with the web app and the one Chromium a browser test file uses. */
+export async function openBrowserStack(): Promise<{ stack: EmbeddedStack; browser: Browser }> {
+  const [stack, browser] = await Promise.all([startTestStack({ web: true }), launchChromium()]);
+  return { stack, browser };
+}
+
+export async function closeBrowserStack(stack: EmbeddedStack | undefined, browser: Browser | undefined): Promise<void> {
+  await browser?.close();
+  await stack?.close();
 }

@@ -4,19 +4,13 @@ import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { EVERYONE_GROUP_ID, EVERYONE_GROUP_NAME, PERMISSION_IDS, permissionDeniedMessage } from "../../functions/domain/permissions.js";
 import { TIERS } from "../../functions/domain/tiers.js";
 import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
-import { createTestAccount, startTestStack } from "../support/stack.js";
-import { closeContext, hydrated, launchChromium, newContext, reload, signIn, visit, watchErrors } from "./helpers.js";
+import { createTestAccount } from "../support/stack.js";
+import { closeContext, hydrated, newContext, reload, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
 let stack: EmbeddedStack;
 let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ web: true }), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+beforeAll(async () => ({ stack, browser } = await openBrowserStack()));
+afterAll(() => closeBrowserStack(stack, browser));
 
 async function signedInPage(tier: "free" | "pro", opts: { width?: number } = {}): Promise<{ page: Page; account: Awaited<ReturnType<typeof createTestAccount>> }> {
   const account = await createTestAccount(stack, tier);

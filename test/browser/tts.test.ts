@@ -4,19 +4,13 @@ import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { changeLimit, currentUsage } from "../../functions/domain/credits.js";
 import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
 import { dialogueMessages } from "../../functions/domain/speechRules.js";
-import { createTestAccount, startTestStack } from "../support/stack.js";
-import { closeContext, launchChromium, newContext, signIn, visit, watchErrors } from "./helpers.js";
+import { createTestAccount } from "../support/stack.js";
+import { closeContext, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
 let stack: EmbeddedStack;
 let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startTestStack({ web: true }), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+beforeAll(async () => ({ stack, browser } = await openBrowserStack()));
+afterAll(() => closeBrowserStack(stack, browser));
 
 const TTS = "/app/speech-synthesis/text-to-speech";
 
