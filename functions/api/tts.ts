@@ -44,6 +44,26 @@ function idempotencyKey(req: ApiRequest): string | null {
   return k && /^[\w.:-]{8,128}$/.test(k) ? k : null;
 }
 
+/** The request fields text to speech and dialogue share, as the generation wants them. */
+function sharedFields(
+  req: ApiRequest,
+  body: Pick<TextToSpeechBody, "seed" | "language_code" | "apply_text_normalization" | "previous_text" | "pronunciation_dictionary_locators">,
+  query: { output_format: string; enable_logging: boolean },
+) {
+  return {
+    seed: body.seed ?? null,
+    languageCode: body.language_code ?? null,
+    normalization: body.apply_text_normalization ?? "auto",
+    previousText: body.previous_text ?? null,
+    locators: (body.pronunciation_dictionary_locators ?? []).map((l) => ({ pronunciation_dictionary_id: l.pronunciation_dictionary_id, version_id: l.version_id ?? null })),
+    format: parseOutputFormat(query.output_format),
+    enableLogging: query.enable_logging,
+    requestId: req.requestId,
+    idempotencyKey: idempotencyKey(req),
+    receivedAt: req.receivedAt,
+  };
+}
+
 const b64 = (chunks: Uint8Array[]) => Buffer.concat(chunks).toString("base64");
 
 /** Shapes a generation into the four response forms: raw or NDJSON, streamed or whole. */
@@ -109,18 +129,9 @@ async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Prom
     kind: "tts",
     parts: [{ voice, text: body.text, settings }],
     model,
-    seed: body.seed ?? null,
-    languageCode: body.language_code ?? null,
-    normalization: body.apply_text_normalization ?? "auto",
-    previousText: body.previous_text ?? null,
+    ...sharedFields(req, body, query),
     nextText: body.next_text ?? null,
-    locators: (body.pronunciation_dictionary_locators ?? []).map((l) => ({ pronunciation_dictionary_id: l.pronunciation_dictionary_id, version_id: l.version_id ?? null })),
-    format: parseOutputFormat(query.output_format),
-    enableLogging: query.enable_logging,
     optimizeStreamingLatency: query.optimize_streaming_latency ?? null,
-    requestId: req.requestId,
-    idempotencyKey: idempotencyKey(req),
-    receivedAt: req.receivedAt,
   };
   return respond(await startGeneration(ctx, caller, g, { pronunciation: dictionaryPronunciation(caller) }), mode, false);
 }
@@ -165,18 +176,9 @@ async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Pr
     kind: "dialogue",
     parts,
     model,
-    seed: body.seed ?? null,
-    languageCode: body.language_code ?? null,
-    normalization: body.apply_text_normalization ?? "auto",
-    previousText: body.previous_text ?? null,
+    ...sharedFields(req, body, query),
     nextText: body.future_text ?? null,
-    locators: (body.pronunciation_dictionary_locators ?? []).map((l) => ({ pronunciation_dictionary_id: l.pronunciation_dictionary_id, version_id: l.version_id ?? null })),
-    format: parseOutputFormat(query.output_format),
-    enableLogging: query.enable_logging,
     optimizeStreamingLatency: null,
-    requestId: req.requestId,
-    idempotencyKey: idempotencyKey(req),
-    receivedAt: req.receivedAt,
   };
   return respond(await startGeneration(ctx, caller, g, { pronunciation: dictionaryPronunciation(caller) }), mode, true);
 }

@@ -1,8 +1,9 @@
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+/** Joins chunks of samples or bytes into one array of the same kind. */
+function concat<T extends Uint8Array | Int16Array>(parts: readonly T[], make: (n: number) => T): T {
   if (parts.length === 1) return parts[0];
   let n = 0;
   for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
+  const out = make(n);
   let o = 0;
   for (const p of parts) {
     out.set(p, o);
@@ -11,14 +12,5 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-export function concatInt16(parts: readonly Int16Array[]): Int16Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Int16Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
+export const concatBytes = (parts: readonly Uint8Array[]): Uint8Array => concat(parts, (n) => new Uint8Array(n));
+export const concatInt16 = (parts: readonly Int16Array[]): Int16Array => concat(parts, (n) => new Int16Array(n));
