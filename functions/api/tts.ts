@@ -1,8 +1,9 @@
+import type { z } from "zod";
 import type { AppContext } from "../context.js";
 import type { Caller } from "../domain/caller.js";
 import { TextToSpeechBody, DialogueBody, SpeechQuery } from "../contract/speech.js";
 import { parseOutputFormat } from "../audio/formats.js";
-import { DEFAULT_VOICE_SETTINGS as DEFAULTS, mergeSettings } from "../domain/voiceSettings.js";
+import { mergeSettings } from "../domain/voiceSettings.js";
 import {
   assertLanguage,
   assertOutputFormat,
@@ -19,7 +20,7 @@ import { ApiError, ValidationError } from "../http/errors.js";
 import type { ApiRouter, RouteContext } from "../http/app.js";
 import { bytes, json, stream, type ApiRequest, type ApiResponse } from "../http/types.js";
 import { jsonBody, queryParams } from "../http/validate.js";
-import { voiceNotFound } from "./voices.js";
+import { settingsFor, voiceNotFound } from "./voices.js";
 import type { VoiceRecord } from "../adapters/dynamo/voices.js";
 
 interface Mode {
@@ -32,11 +33,6 @@ async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string): Promi
   if (!v) throw voiceNotFound(voiceId);
   assertVoiceUsable(v);
   return v;
-}
-
-async function storedSettings(ctx: AppContext, caller: Caller, v: VoiceRecord) {
-  if (v.workspace_id === caller.workspaceId && v.settings) return v.settings;
-  return (await ctx.stores.voices.workspaceSettings(caller.workspaceId, v.voice_id)) ?? v.settings ?? undefined;
 }
 
 function idempotencyKey(req: ApiRequest): string | null {
@@ -109,22 +105,28 @@ async function respond(gen: Generation, mode: Mode, dialogue: boolean): Promise<
   return json(body, 200, headers);
 }
 
-async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
-  const ctx = rc.app;
+/** What both endpoints check first: permission, query, body, model, language and the plan's formats. */
+async function checkRequest<S extends typeof TextToSpeechBody | typeof DialogueBody>(req: ApiRequest, rc: RouteContext, mode: Mode, schema: S, defaultModel?: string) {
   const caller = await rc.caller();
   await caller.require("text_to_speech");
   const query = queryParams(req, SpeechQuery(mode.streaming));
-  const body = jsonBody(req, TextToSpeechBody);
-  const model = resolveTtsModel(body.model_id);
+  const body: z.infer<S> = jsonBody(req, schema);
+  const model = resolveTtsModel(body.model_id, defaultModel);
   assertLanguage(model, body.language_code);
   assertOutputFormat(await caller.tier(), query.output_format);
+  return { caller, query, body, model };
+}
+
+async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
+  const ctx = rc.app;
+  const { caller, query, body, model } = await checkRequest(req, rc, mode, TextToSpeechBody);
   if (!body.text.trim()) throw new ValidationError([{ loc: ["body", "text"], msg: "Text must not be empty", type: "value_error" }]);
   const limit = maxTextLength(model);
   if (body.text.trim().length > limit) {
     throw new ApiError(400, "max_character_limit_exceeded", `The text is ${body.text.trim().length} characters long; ${model.model_id} accepts at most ${limit} per request.`);
   }
   const voice = await voiceFor(ctx, caller, req.params.voice_id);
-  const settings = mergeSettings(mergeSettings(DEFAULTS, await storedSettings(ctx, caller, voice)), body.voice_settings);
+  const settings = mergeSettings(await settingsFor(ctx, caller, voice), body.voice_settings);
   const g: GenerationRequest = {
     kind: "tts",
     parts: [{ voice, text: body.text, settings }],
@@ -141,13 +143,7 @@ const roundHalf = (x: number) => Math.round(x * 2) / 2;
 
 async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
   const ctx = rc.app;
-  const caller = await rc.caller();
-  await caller.require("text_to_speech");
-  const query = queryParams(req, SpeechQuery(mode.streaming));
-  const body = jsonBody(req, DialogueBody);
-  const model = resolveTtsModel(body.model_id, DEFAULT_DIALOGUE_MODEL_ID);
-  assertLanguage(model, body.language_code);
-  assertOutputFormat(await caller.tier(), query.output_format);
+  const { caller, query, body, model } = await checkRequest(req, rc, mode, DialogueBody, DEFAULT_DIALOGUE_MODEL_ID);
   // Empty blocks are ignored.
   const inputs = body.inputs.map((input, index) => ({ ...input, index })).filter((i) => i.text.trim());
   if (!inputs.length) throw new ValidationError([{ loc: ["body", "inputs"], msg: "Text must not be empty", type: "value_error" }]);
@@ -161,7 +157,7 @@ async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Pr
   const parts: SpeechPart[] = [];
   for (const input of inputs) {
     const voice = voices.get(input.voice_id)!;
-    const base = mergeSettings(DEFAULTS, await storedSettings(ctx, caller, voice));
+    const base = await settingsFor(ctx, caller, voice);
     const stability = body.settings?.stability;
     parts.push({
       voice,

@@ -260,7 +260,8 @@ export function registerVoices(r: ApiRouter): void {
   });
 }
 
-async function settingsFor(ctx: AppContext, caller: Caller, v: VoiceRecord) {
+/** The settings a workspace uses for a voice: its own voice's, its override of a premade one, or the defaults. */
+export async function settingsFor(ctx: AppContext, caller: Caller, v: VoiceRecord) {
   if (v.workspace_id === caller.workspaceId && v.settings) return v.settings;
   return (await ctx.stores.voices.workspaceSettings(caller.workspaceId, v.voice_id)) ?? v.settings ?? DEFAULT_VOICE_SETTINGS;
 }
