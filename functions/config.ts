@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseTrustProxy, TrustProxyError, type TrustProxy } from "./http/client-address.js";
 
 /**
  * The one reader of the environment. Everything else receives a typed Config.
@@ -50,6 +51,15 @@ const EnvSchema = z.object({
   SFN_ENDPOINT: optionalString,
   LOCALSTACK_ENDPOINT: z.string().default("http://localhost:4566"),
 
+  /** Reverse proxies whose X-Forwarded-For is believed: a hop count or a comma list of addresses/CIDRs. */
+  TRUST_PROXY: z.string().default(""),
+  /** Largest request body the embedded front reads, in MB. */
+  MAX_BODY_MB: z.coerce.number().int().min(1).max(1024).default(60),
+  /** A request (headers and body) must arrive within this many seconds. */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
+  /** Open connections allowed from one client address at a time. */
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(64),
+
   FEATURE_FLAGS: z.string().default(""),
   SIGNUP_ENABLED: bool(true),
   SECURE_COOKIES: bool(false),
@@ -82,7 +92,15 @@ export interface Config {
     dynamoEndpoint: string | undefined;
     s3Endpoint: string | undefined;
     sfnEndpoint: string | undefined;
+    /**
+     * The embedded emulators' per-run key: every request to them must carry it (they check no
+     * signatures themselves). Set by the embedded stack, never from the environment.
+     */
+    emulatorKey?: string;
   };
+  /** How the embedded front finds the client's address behind reverse proxies. */
+  trustProxy: TrustProxy;
+  limits: { maxBodyBytes: number; requestTimeoutMs: number; maxConnectionsPerAddress: number };
   /** Flags switched on for every workspace; workspaces may override per flag. */
   featureFlags: Record<string, boolean>;
   signupEnabled: boolean;
@@ -108,6 +126,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       throw new ConfigError("Invalid configuration: STATE_MACHINES: must be a JSON object of name -> ARN");
     }
   }
+  let trustProxy: TrustProxy;
+  try {
+    trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  } catch (err) {
+    if (err instanceof TrustProxyError) throw new ConfigError(`Invalid configuration: TRUST_PROXY: ${err.message}`);
+    throw err;
+  }
   const localstack = e.TIMBRE_MODE === "localstack" ? e.LOCALSTACK_ENDPOINT : undefined;
   return {
     mode: e.TIMBRE_MODE,
@@ -130,6 +155,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       dynamoEndpoint: e.DYNAMODB_ENDPOINT ?? localstack,
       s3Endpoint: e.S3_ENDPOINT ?? localstack,
       sfnEndpoint: e.SFN_ENDPOINT ?? localstack,
+    },
+    trustProxy,
+    limits: {
+      maxBodyBytes: e.MAX_BODY_MB * 1024 * 1024,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+      maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     },
     featureFlags: parseFlags(e.FEATURE_FLAGS),
     signupEnabled: e.SIGNUP_ENABLED,

@@ -31,17 +31,18 @@ const tier = values.tier;
 
 const cfg: Config = config();
 const dataDir = resolve(cfg.dataDir);
-mkdirSync(dataDir, { recursive: true });
+process.umask(0o077);
+mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 const silent = createLogger("error");
 
 async function run() {
   const live = readLiveLock(dataDir);
-  if (live?.dynamo && live.s3) {
+  if (live?.dynamo && live.s3 && live.key) {
     const noWorkflows: WorkflowStarter = {
       start: () => Promise.reject(new Error("seeding starts no workflows")),
     };
     const ctx = createContext(
-      { ...cfg, mode: "embedded", aws: { ...cfg.aws, dynamoEndpoint: live.dynamo, s3Endpoint: live.s3 } },
+      { ...cfg, mode: "embedded", aws: { ...cfg.aws, dynamoEndpoint: live.dynamo, s3Endpoint: live.s3, emulatorKey: live.key } },
       // The session secret is only used to sign web sessions; seeding creates none.
       { workflows: noWorkflows, sessionSecret: "unused-by-seeding", log: silent },
     );

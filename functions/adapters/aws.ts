@@ -17,25 +17,52 @@ export interface AwsClients {
   sfn: SFNClient;
 }
 
+/** The header the embedded emulators' guard checks (infra/local/emulators.ts). */
+export const EMULATOR_KEY_HEADER = "x-timbre-emulator-key";
+
+/** Adds the emulator key to every request a client sends (before signing, so it is signed too). */
+function withEmulatorKey<T extends { middlewareStack: { add: (...a: never[]) => unknown } }>(client: T, key: string | undefined): T {
+  if (!key) return client;
+  const stack = client.middlewareStack as unknown as {
+    add(mw: (next: (args: { request: unknown }) => Promise<unknown>) => (args: { request: unknown }) => Promise<unknown>, opts: { step: "build"; name: string }): void;
+  };
+  stack.add(
+    (next) => async (args) => {
+      const req = args.request as { headers?: Record<string, string> };
+      if (req.headers) req.headers[EMULATOR_KEY_HEADER] = key;
+      return next(args);
+    },
+    { step: "build", name: "timbreEmulatorKey" },
+  );
+  return client;
+}
+
 export function createAwsClients(cfg: Config): AwsClients {
   const local = cfg.mode !== "aws";
   const credentials = local ? LOCAL_CREDENTIALS : undefined;
-  const ddb = new DynamoDBClient({
-    region: cfg.aws.region,
-    endpoint: cfg.aws.dynamoEndpoint,
-    credentials,
-    maxAttempts: local ? 2 : 3,
-  });
+  const key = cfg.mode === "embedded" ? cfg.aws.emulatorKey : undefined;
+  const ddb = withEmulatorKey(
+    new DynamoDBClient({
+      region: cfg.aws.region,
+      endpoint: cfg.aws.dynamoEndpoint,
+      credentials,
+      maxAttempts: local ? 2 : 3,
+    }),
+    key,
+  );
   const doc = DynamoDBDocumentClient.from(ddb, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     unmarshallOptions: { wrapNumbers: false },
   });
-  const s3 = new S3Client({
-    region: cfg.aws.region,
-    endpoint: cfg.aws.s3Endpoint,
-    forcePathStyle: cfg.aws.s3Endpoint !== undefined,
-    credentials,
-  });
+  const s3 = withEmulatorKey(
+    new S3Client({
+      region: cfg.aws.region,
+      endpoint: cfg.aws.s3Endpoint,
+      forcePathStyle: cfg.aws.s3Endpoint !== undefined,
+      credentials,
+    }),
+    key,
+  );
   const sfn = new SFNClient({ region: cfg.aws.region, endpoint: cfg.aws.sfnEndpoint, credentials });
   return { ddb, doc, s3, sfn };
 }

@@ -18,6 +18,7 @@ const wire = (k: ApiKeyRecord) => ({
 
 /** The caller's own API keys in the current workspace. Values are shown once, at creation. */
 export function registerApiKeys(r: ApiRouter): void {
+  r.onInvalidParam("key_id", () => new ApiError(404, "api_key_not_found", "No such API key."));
   r.get("/v1/user/api-keys", async (_req, rc) => {
     const caller = await rc.caller();
     const keys = await rc.app.stores.apiKeys.list(caller.workspaceId, caller.userId);

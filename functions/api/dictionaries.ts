@@ -22,7 +22,7 @@ import { parseOutputFormat } from "../audio/formats.js";
 import { applyRules, compileRules } from "../dictionaries/apply.js";
 import { LexiconError, readLexiconFile, writePls } from "../dictionaries/lexicon.js";
 import { xsampaToIpa } from "../dictionaries/phonetics.js";
-import { callerRole, changeRules, createDictionary, editableDictionary, readableDictionary, resolveVersion, versionRules } from "../dictionaries/service.js";
+import { callerRole, changeRules, createDictionary, dictionaryNotFound, editableDictionary, readableDictionary, resolveVersion, versionRules } from "../dictionaries/service.js";
 import { phonemeOptions } from "../dictionaries/speech.js";
 import { DEFAULT_VOICE_SETTINGS, mergeSettings } from "../domain/voiceSettings.js";
 import { assertOutputFormat, assertVoiceUsable, resolveTtsModel } from "../domain/speechRules.js";
@@ -105,6 +105,7 @@ async function withRules(ctx: AppContext, caller: Caller, dict: DictionaryRecord
 }
 
 export function registerDictionaries(r: ApiRouter): void {
+  r.onInvalidParam("pronunciation_dictionary_id", dictionaryNotFound);
   const base = "/v1/pronunciation-dictionaries";
 
   r.post(`${base}/add-from-file`, async (req, rc) => {
@@ -176,23 +177,23 @@ export function registerDictionaries(r: ApiRouter): void {
     });
   });
 
-  r.get(`${base}/:id`, async (req, rc) => {
+  r.get(`${base}/:pronunciation_dictionary_id`, async (req, rc) => {
     const caller = await rc.caller();
     const { version_id } = queryParams(req, VersionQuery);
-    const { dict, role } = await readableDictionary(rc.app, caller, req.params.id);
+    const { dict, role } = await readableDictionary(rc.app, caller, req.params.pronunciation_dictionary_id);
     return json(await withRules(rc.app, caller, dict, role, version_id));
   });
 
-  r.get(`${base}/:id/:version_id`, async (req, rc) => {
+  r.get(`${base}/:pronunciation_dictionary_id/:version_id`, async (req, rc) => {
     const caller = await rc.caller();
-    const { dict, role } = await readableDictionary(rc.app, caller, req.params.id);
+    const { dict, role } = await readableDictionary(rc.app, caller, req.params.pronunciation_dictionary_id);
     return json(await withRules(rc.app, caller, dict, role, req.params.version_id));
   });
 
-  r.patch(`${base}/:id`, async (req, rc) => {
+  r.patch(`${base}/:pronunciation_dictionary_id`, async (req, rc) => {
     const caller = await rc.caller();
     const body = jsonBody(req, UpdateDictionaryBody);
-    const { dict, role } = await editableDictionary(rc.app, caller, req.params.id);
+    const { dict, role } = await editableDictionary(rc.app, caller, req.params.pronunciation_dictionary_id);
     const fields: Partial<Pick<DictionaryRecord, "name" | "archived_time_unix">> = {};
     if (body.name) fields.name = body.name;
     if (body.archived === true && dict.archived_time_unix === null) fields.archived_time_unix = Math.floor(rc.app.now() / 1000);
@@ -203,10 +204,10 @@ export function registerDictionaries(r: ApiRouter): void {
 
   const rulesResponse = (d: DictionaryRecord, versionId: string, n: number) => ({ id: d.dictionary_id, version_id: versionId, version_rules_num: n });
 
-  r.post(`${base}/:id/add-rules`, async (req, rc) => {
+  r.post(`${base}/:pronunciation_dictionary_id/add-rules`, async (req, rc) => {
     const caller = await rc.caller();
     const added = toRules(jsonBody(req, RulesBody).rules);
-    const { dict } = await editableDictionary(rc.app, caller, req.params.id);
+    const { dict } = await editableDictionary(rc.app, caller, req.params.pronunciation_dictionary_id);
     // A rule for the same input replaces the existing one in place; new inputs go at the end.
     const { dict: d, version } = await changeRules(rc.app, caller, dict, (rules) => {
       const next = [...rules];
@@ -220,25 +221,25 @@ export function registerDictionaries(r: ApiRouter): void {
     return json(rulesResponse(d, version.version_id, version.rules_num));
   });
 
-  r.post(`${base}/:id/remove-rules`, async (req, rc) => {
+  r.post(`${base}/:pronunciation_dictionary_id/remove-rules`, async (req, rc) => {
     const caller = await rc.caller();
     const remove = new Set(jsonBody(req, RemoveRulesBody).rule_strings.map((s) => s.trim()));
-    const { dict } = await editableDictionary(rc.app, caller, req.params.id);
+    const { dict } = await editableDictionary(rc.app, caller, req.params.pronunciation_dictionary_id);
     const { dict: d, version } = await changeRules(rc.app, caller, dict, (rules) => rules.filter((x) => !remove.has(x.string_to_replace)));
     return json(rulesResponse(d, version.version_id, version.rules_num));
   });
 
-  r.post(`${base}/:id/set-rules`, async (req, rc) => {
+  r.post(`${base}/:pronunciation_dictionary_id/set-rules`, async (req, rc) => {
     const caller = await rc.caller();
     const rules = toRules(jsonBody(req, RulesBody).rules);
-    const { dict } = await editableDictionary(rc.app, caller, req.params.id);
+    const { dict } = await editableDictionary(rc.app, caller, req.params.pronunciation_dictionary_id);
     const { dict: d, version } = await changeRules(rc.app, caller, dict, () => rules);
     return json(rulesResponse(d, version.version_id, version.rules_num));
   });
 
-  r.get(`${base}/:id/:version_id/download`, async (req, rc) => {
+  r.get(`${base}/:pronunciation_dictionary_id/:version_id/download`, async (req, rc) => {
     const caller = await rc.caller();
-    const { dict } = await readableDictionary(rc.app, caller, req.params.id);
+    const { dict } = await readableDictionary(rc.app, caller, req.params.pronunciation_dictionary_id);
     const version = await resolveVersion(rc.app, dict, req.params.version_id);
     const { rules } = await versionRules(rc.app, caller.workspaceId, dict.dictionary_id, version);
     return bytes(Buffer.from(writePls(rules, dict.language), "utf8"), "application/pls+xml; charset=utf-8", {
@@ -246,13 +247,13 @@ export function registerDictionaries(r: ApiRouter): void {
     });
   });
 
-  r.post(`${base}/:id/text-to-speech`, async (req, rc) => {
+  r.post(`${base}/:pronunciation_dictionary_id/text-to-speech`, async (req, rc) => {
     const ctx = rc.app;
     const caller = await rc.caller();
     await caller.require("text_to_speech");
     const query = queryParams(req, SpeechQuery(true));
     const body = jsonBody(req, PreviewBody);
-    await readableDictionary(ctx, caller, req.params.id);
+    await readableDictionary(ctx, caller, req.params.pronunciation_dictionary_id);
     const [rule] = toRules([body.rule], ["body", "rule"]);
     // Phoneme rules are previewed on a model that speaks phonemes unless the caller picks one.
     const model = resolveTtsModel(body.model_id ?? (rule.type === "phoneme" ? "eleven_turbo_v2" : undefined));

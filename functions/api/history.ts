@@ -61,6 +61,7 @@ const DownloadBody = z.object({
 });
 
 export function registerHistory(r: ApiRouter): void {
+  r.onInvalidParam("history_item_id", historyNotFound);
   r.get("/v1/history", async (req, rc) => {
     const caller = await rc.caller();
     const p = queryParams(req, ListQuery);
@@ -84,26 +85,26 @@ export function registerHistory(r: ApiRouter): void {
     });
   });
 
-  r.get("/v1/history/:id", async (req, rc) => {
+  r.get("/v1/history/:history_item_id", async (req, rc) => {
     const caller = await rc.caller();
-    const h = await rc.app.stores.history.get(caller.workspaceId, req.params.id);
-    if (!h) throw historyNotFound(req.params.id);
+    const h = await rc.app.stores.history.get(caller.workspaceId, req.params.history_item_id);
+    if (!h) throw historyNotFound(req.params.history_item_id);
     return json(historyWire(h, await alignmentOf(rc.app, h)));
   });
 
-  r.get("/v1/history/:id/audio", async (req, rc) => {
+  r.get("/v1/history/:history_item_id/audio", async (req, rc) => {
     const caller = await rc.caller();
-    const h = await rc.app.stores.history.get(caller.workspaceId, req.params.id);
-    if (!h) throw historyNotFound(req.params.id);
+    const h = await rc.app.stores.history.get(caller.workspaceId, req.params.history_item_id);
+    if (!h) throw historyNotFound(req.params.history_item_id);
     const audio = await rc.app.blobs.getBytes(h.audio_key);
-    if (!audio) throw historyNotFound(req.params.id);
+    if (!audio) throw historyNotFound(req.params.history_item_id);
     return bytes(audio.bytes, h.content_type, { "content-disposition": `attachment; filename="${h.history_item_id}.${extensionFor(h.content_type, h.output_format)}"` });
   });
 
-  r.delete("/v1/history/:id", async (req, rc) => {
+  r.delete("/v1/history/:history_item_id", async (req, rc) => {
     const caller = await rc.caller();
-    const h = await rc.app.stores.history.get(caller.workspaceId, req.params.id);
-    if (!h) throw historyNotFound(req.params.id);
+    const h = await rc.app.stores.history.get(caller.workspaceId, req.params.history_item_id);
+    if (!h) throw historyNotFound(req.params.history_item_id);
     await rc.app.stores.history.delete(h);
     await rc.app.blobs.deleteMany([h.audio_key, ...(h.alignment_key ? [h.alignment_key] : [])]);
     return json({ status: "ok" });

@@ -147,6 +147,7 @@ interface PageToken {
 }
 
 export function registerVoices(r: ApiRouter): void {
+  r.onInvalidParam("voice_id", voiceNotFound);
   r.get("/v1/voices", async (req, rc) => {
     const caller = await rc.caller();
     const { show_legacy } = queryParams(req, z.object({ show_legacy: q.bool().optional() }));

@@ -18,14 +18,25 @@ export interface RouteContext {
 export type ApiRouter = Router<RouteContext>;
 export type ApiHandler = (req: ApiRequest) => Promise<ApiResponse>;
 
+/**
+ * The API is called from browsers with keys (the official SDK runs there too), never with
+ * cookies, so any origin may call it. A preflight is answered with the headers it asks for:
+ * SDKs add their own (X-Fern-*), and a fixed list would break the next one.
+ */
 const CORS = {
   "access-control-allow-origin": "*",
-  "access-control-allow-headers": "xi-api-key, content-type, authorization, x-request-id, idempotency-key",
   "access-control-allow-methods": "GET, POST, PATCH, PUT, DELETE, OPTIONS",
   "access-control-expose-headers":
-    "request-id, x-request-id, history-item-id, character-cost, regeneration-count, generation-info, tts-latency-ms, content-disposition, x-timbre-warnings",
-  "access-control-max-age": "600",
+    "request-id, x-request-id, history-item-id, character-cost, regeneration-count, free-regenerations-remaining, generation-info, tts-latency-ms, content-disposition, x-timbre-warnings, retry-after",
 };
+const BASE_ALLOWED_HEADERS = "xi-api-key, content-type, authorization, x-request-id, idempotency-key";
+const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
+
+function preflight(req: ApiRequest): ApiResponse {
+  const asked = req.headers["access-control-request-headers"]?.trim();
+  const allow = asked && asked.length <= 2048 && HEADER_LIST.test(asked) ? `${BASE_ALLOWED_HEADERS}, ${asked}` : BASE_ALLOWED_HEADERS;
+  return { status: 204, headers: { "access-control-allow-headers": allow, "access-control-max-age": "600", vary: "Access-Control-Request-Headers" }, body: { kind: "empty" } };
+}
 
 /** Turns an error into the wire's error shape; anything unexpected is a logged 500 without internals. */
 export function errorResponse(e: unknown, log: Logger): ApiResponse {
@@ -42,27 +53,29 @@ export function errorResponse(e: unknown, log: Logger): ApiResponse {
 export function createApiHandler(ctx: AppContext, register: (router: ApiRouter) => void): ApiHandler {
   const router: ApiRouter = new Router<RouteContext>();
   register(router);
+  const route = async (req: ApiRequest, log: Logger): Promise<ApiResponse> => {
+    if (req.method === "OPTIONS") return preflight(req);
+    const match = router.match(req.method, req.path);
+    if (match === "not_found") return json({ detail: { status: "not_found", message: "Not Found" } }, 404);
+    if (match === "method_not_allowed") return json({ detail: { status: "method_not_allowed", message: "Method Not Allowed" } }, 405);
+    if ("invalidParam" in match) {
+      throw router.invalidParamError(match.invalidParam, match.value) ?? new ApiError(404, "not_found", `No resource has the ${match.invalidParam} given in the path.`);
+    }
+    let caller: Promise<Caller> | undefined;
+    const rc: RouteContext = { app: ctx, log, caller: () => (caller ??= authenticateRequest(ctx, req)) };
+    return match.handler({ ...req, params: match.params }, rc);
+  };
   return async (req) => {
     const started = performance.now();
-    const log = ctx.log.child({ request_id: req.requestId });
+    const log = ctx.log.child(req.clientRequestId ? { request_id: req.requestId, client_request_id: req.clientRequestId } : { request_id: req.requestId });
     let res: ApiResponse;
-    if (req.method === "OPTIONS") {
-      res = { status: 204, headers: {}, body: { kind: "empty" } };
-    } else {
-      const match = router.match(req.method, req.path);
-      if (match === "not_found") res = json({ detail: { status: "not_found", message: "Not Found" } }, 404);
-      else if (match === "method_not_allowed") res = json({ detail: { status: "method_not_allowed", message: "Method Not Allowed" } }, 405);
-      else {
-        let caller: Promise<Caller> | undefined;
-        const rc: RouteContext = { app: ctx, log, caller: () => (caller ??= authenticateRequest(ctx, req)) };
-        try {
-          res = await match.handler({ ...req, params: match.params }, rc);
-        } catch (e) {
-          res = errorResponse(e, log);
-        }
-      }
+    try {
+      res = await route(req, log);
+    } catch (e) {
+      // Whatever failed, the answer keeps the wire's shape and the CORS and request-id headers.
+      res = errorResponse(e, log);
     }
-    res.headers = { ...CORS, ...res.headers, "request-id": req.requestId, "x-request-id": req.requestId };
+    res.headers = { ...CORS, ...res.headers, "request-id": req.requestId, "x-request-id": req.clientRequestId ?? req.requestId };
     const level = res.status >= 500 ? "error" : "info";
     log[level]("request", { method: req.method, path: req.path, status: res.status, ms: Math.round(performance.now() - started) });
     return res;

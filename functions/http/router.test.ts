@@ -13,12 +13,19 @@ describe("router", () => {
   it("prefers static segments over parameters whatever the registration order", () => {
     const m = r.match("GET", "/v1/voices/settings/default");
     expect(m).not.toBe("not_found");
-    expect(typeof m === "object" && Object.keys(m.params)).toEqual([]);
+    expect(typeof m === "object" && "params" in m && Object.keys(m.params)).toEqual([]);
   });
 
   it("decodes parameters", () => {
-    const m = r.match("GET", "/v1/voices/a%20b");
-    expect(typeof m === "object" && m.params.voice_id).toBe("a b");
+    const m = r.match("GET", "/v1/voices/a%2Db");
+    expect(typeof m === "object" && "params" in m && m.params.voice_id).toBe("a-b");
+  });
+
+  it("names the parameter that cannot be an id: malformed escapes, overlong or odd values", () => {
+    for (const bad of ["%ff", "%zz", "a%20b", "x".repeat(1018), "a%2Fb", "%00"]) {
+      const m = r.match("GET", `/v1/voices/${bad}`);
+      expect(typeof m === "object" && "invalidParam" in m && m.invalidParam, bad).toBe("voice_id");
+    }
   });
 
   it("tells a missing path from a wrong method", () => {

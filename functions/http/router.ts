@@ -12,11 +12,43 @@ interface CompiledRoute<C> {
 }
 
 /**
+ * What an id in a path can look like: the ids this API hands out are short base62/slug tokens.
+ * Anything else (1,000 characters, slashes, control bytes) names nothing, so it is answered as
+ * not found here instead of travelling to DynamoDB, whose key limits would turn it into a 500.
+ */
+export const PATH_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+export type Match<C> =
+  | { handler: RouteHandler<C>; params: Record<string, string> }
+  | { invalidParam: string; value: string }
+  | "not_found"
+  | "method_not_allowed";
+
+function decode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined; // a malformed escape (%ff, %zz): no resource has such a name
+  }
+}
+
+/**
  * A small path router. Static segments win over parameters, so
  * /v1/voices/settings/default is matched before /v1/voices/:voice_id/... patterns.
  */
 export class Router<C> {
   private routes: CompiledRoute<C>[] = [];
+  private readonly invalid = new Map<string, (value: string) => Error>();
+
+  /** The error for a path parameter that cannot be an id (default: a generic 404). */
+  onInvalidParam(name: string, error: (value: string) => Error): this {
+    this.invalid.set(name, error);
+    return this;
+  }
+
+  invalidParamError(name: string, value: string): Error | undefined {
+    return this.invalid.get(name)?.(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+  }
 
   add(method: Method, pattern: string, handler: RouteHandler<C>): this {
     const names: string[] = [];
@@ -42,8 +74,11 @@ export class Router<C> {
   put(p: string, h: RouteHandler<C>) { return this.add("PUT", p, h); }
   delete(p: string, h: RouteHandler<C>) { return this.add("DELETE", p, h); }
 
-  /** The handler for a request, or why there is none (404 vs 405). */
-  match(method: Method, path: string): { handler: RouteHandler<C>; params: Record<string, string> } | "not_found" | "method_not_allowed" {
+  /**
+   * The handler for a request, or why there is none (404 vs 405), or the first path parameter
+   * that cannot be an id (the caller answers 404 for the resource it names).
+   */
+  match(method: Method, path: string): Match<C> {
     let pathMatched = false;
     for (const r of this.routes) {
       const m = r.regex.exec(path);
@@ -51,9 +86,11 @@ export class Router<C> {
       pathMatched = true;
       if (r.method !== method && !(method === "HEAD" && r.method === "GET")) continue;
       const params: Record<string, string> = {};
-      r.names.forEach((n, i) => {
-        params[n] = decodeURIComponent(m[i + 1]);
-      });
+      for (let i = 0; i < r.names.length; i++) {
+        const value = decode(m[i + 1]);
+        if (value === undefined || !PATH_ID.test(value)) return { invalidParam: r.names[i], value: value ?? m[i + 1] };
+        params[r.names[i]] = value;
+      }
       return { handler: r.handler, params };
     }
     return pathMatched ? "method_not_allowed" : "not_found";

@@ -10,7 +10,10 @@ export interface ApiRequest {
   /** Lower-cased header names; repeated headers joined with ", ". */
   headers: Record<string, string>;
   body: Buffer;
+  /** Ours; answered in `request-id`. */
   requestId: string;
+  /** The caller's own `x-request-id`, echoed back for tracing only. */
+  clientRequestId?: string;
   sourceIp: string;
   receivedAt: number;
   params: Record<string, string>;

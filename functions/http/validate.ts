@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ValidationError, type ValidationIssue } from "./errors.js";
+import { ApiError, ValidationError, type ValidationIssue } from "./errors.js";
 import type { ApiRequest } from "./types.js";
 
 type Source = "body" | "query" | "path" | "header";
@@ -35,10 +35,24 @@ export function parseWith<T extends z.ZodTypeAny>(source: Source, schema: T, val
   return result.data;
 }
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The body as UTF-8 text. Invalid bytes are refused (400) rather than silently replaced with
+ * U+FFFD, which would speak, store and bill text the caller never sent.
+ */
+export function utf8Body(req: ApiRequest): string {
+  try {
+    return strictUtf8.decode(req.body);
+  } catch {
+    throw new ApiError(400, "invalid_utf8", "The request body is not valid UTF-8 text.");
+  }
+}
+
 /** JSON body; malformed JSON is a 422 json_invalid, never a 500. An empty body parses as {}. */
 export function jsonBody<T extends z.ZodTypeAny>(req: ApiRequest, schema: T): z.infer<T> {
   let value: unknown = {};
-  const text = req.body.toString("utf8");
+  const text = utf8Body(req);
   if (text.trim() !== "") {
     try {
       value = JSON.parse(text);

@@ -10,6 +10,8 @@ export interface LockInfo {
   url: string | null;
   dynamo: string | null;
   s3: string | null;
+  /** The emulators' per-run key (emulators.ts); the file is 0600 in a 0700 folder. */
+  key?: string | null;
   started_at: string;
 }
 

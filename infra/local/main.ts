@@ -10,11 +10,13 @@ async function main(): Promise<void> {
   const dataDir = resolve(cfg.dataDir);
   const { mkdirSync } = await import("node:fs");
   mkdirSync(dataDir, { recursive: true });
+  // Everything the product writes under the data folder is the owner's alone (0700/0600).
+  process.umask(0o077);
   const lock = acquireLock(dataDir);
   process.on("exit", () => lock.release());
 
   const stack = await startEmbedded({ config: cfg, persist: true, seedDemo: true, previews: true });
-  lock.update({ url: stack.url, dynamo: stack.endpoints.dynamo, s3: stack.endpoints.s3 });
+  lock.update({ url: stack.url, dynamo: stack.endpoints.dynamo, s3: stack.endpoints.s3, key: stack.endpoints.key });
 
   const out: string[] = [];
   if (stack.demo) {

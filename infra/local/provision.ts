@@ -30,7 +30,8 @@ export async function provision(cfg: Config, ddb: DynamoDBClient, s3: S3Client, 
   } catch {
     await s3.send(new CreateBucketCommand({ Bucket }));
   }
-  if (defs.bucketCors.length) {
+  // Embedded, the store is reachable by the product alone (emulators.ts): no browser talks to it.
+  if (defs.bucketCors.length && cfg.mode !== "embedded") {
     await s3.send(new PutBucketCorsCommand({ Bucket, CORSConfiguration: { CORSRules: defs.bucketCors as CORSRule[] } }));
   }
 }

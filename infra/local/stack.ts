@@ -1,12 +1,9 @@
 import "./polyfills.js";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import dynalite from "dynalite";
-import S3rver from "s3rver";
 import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { HeadBucketCommand } from "@aws-sdk/client-s3";
 import type { Config } from "../../functions/config.js";
@@ -20,7 +17,11 @@ import { installAwsLambdaShim } from "./awslambda-shim.js";
 import { loadDefinitions } from "./definitions.js";
 import { provision } from "./provision.js";
 import { LocalWorkflowRunner } from "./workflow-runner.js";
-import { createFrontListener } from "./front.js";
+import { createFront } from "./front.js";
+import { privateDir, startEmulators, type Emulators } from "./emulators.js";
+import { authenticateRequest } from "../../functions/http/auth.js";
+import { eventToRequest } from "../../functions/http/lambda.js";
+import { hasValidWebSession } from "./web-session.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const WEB_BUILD = join(ROOT, "build", "web");
@@ -45,7 +46,8 @@ export interface EmbeddedStack {
   url: string;
   config: Config;
   ctx: AppContext;
-  endpoints: { dynamo: string; s3: string };
+  /** Where the emulators listen and the key they require (for `npm run seed` through the lock file). */
+  endpoints: { dynamo: string; s3: string; key: string };
   workflows: LocalWorkflowRunner;
   /** Resolves when the background preview generation (if any) has finished. */
   previewsReady: Promise<unknown>;
@@ -81,34 +83,9 @@ async function loadWeb(ctx: AppContext, apiBase: string): Promise<StreamingHandl
   return createWebStreamingHandler(ctx, remix as never, apiBase);
 }
 
-interface Emulators {
-  dynamo: string;
-  s3: string;
-  close(): Promise<void>;
-}
-
-/** dynalite and s3rver in this process; on disk under the data folder, or in memory and a temp folder. */
-async function startEmulators(dataDir: string | undefined): Promise<Emulators> {
-  const s3Dir = dataDir ? join(dataDir, "s3") : mkdtempSync(join(tmpdir(), "timbre-s3-"));
-  mkdirSync(s3Dir, { recursive: true });
-  const dyn = dynalite({ path: dataDir ? join(dataDir, "dynamodb") : undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  const dynPort = await listen(dyn, 0, "127.0.0.1");
-  const s3rver = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: s3Dir, resetOnClose: !dataDir });
-  const s3Address = await s3rver.run();
-  return {
-    dynamo: `http://127.0.0.1:${dynPort}`,
-    s3: `http://127.0.0.1:${s3Address.port}`,
-    async close() {
-      await s3rver.close();
-      await new Promise<void>((r) => dyn.close(() => r()));
-      if (!dataDir) rmSync(s3Dir, { recursive: true, force: true });
-    },
-  };
-}
-
 /** LocalStack serves every service on one edge endpoint; nothing to start here. */
 function localstackEndpoints(cfg: Config): Emulators {
-  return { dynamo: cfg.aws.dynamoEndpoint!, s3: cfg.aws.s3Endpoint!, close: async () => undefined };
+  return { dynamo: cfg.aws.dynamoEndpoint!, s3: cfg.aws.s3Endpoint!, key: "", close: async () => undefined };
 }
 
 /** Boots DynamoDB, S3 and Step Functions emulators, the handlers and the HTTP front in this process. */
@@ -116,14 +93,14 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   installAwsLambdaShim();
   const log = opts.log ?? createLogger(opts.config.logLevel);
   const dataDir = opts.persist ? resolve(opts.config.dataDir) : undefined;
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const emulators = opts.config.mode === "localstack" ? localstackEndpoints(opts.config) : await startEmulators(dataDir);
-  const endpoints = { dynamo: emulators.dynamo, s3: emulators.s3 };
+  if (dataDir) privateDir(dataDir);
+  const emulators: Emulators = opts.config.mode === "localstack" ? localstackEndpoints(opts.config) : await startEmulators(dataDir);
+  const endpoints = { dynamo: emulators.dynamo, s3: emulators.s3, key: emulators.key };
 
   const config: Config = {
     ...opts.config,
     mode: opts.config.mode === "localstack" ? "localstack" : "embedded",
-    aws: { ...opts.config.aws, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, sfnEndpoint: undefined },
+    aws: { ...opts.config.aws, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, sfnEndpoint: undefined, emulatorKey: emulators.key || undefined },
   };
   const defs = await loadDefinitions();
   const workflows = new LocalWorkflowRunner(defs, { waitOverrideMs: opts.workflowWaitMs });
@@ -137,7 +114,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     res.writeHead(503, { "content-type": "application/json" });
     res.end(JSON.stringify({ status: "starting" }));
   };
-  const server = createServer((req, res) => dispatch(req, res));
+  const server = createServer({ maxHeaderSize: 16 * 1024 }, (req, res) => dispatch(req, res));
   const port = await listen(server, config.port, config.host);
   const hostForUrl = config.host === "0.0.0.0" || config.host === "::" || config.host === "127.0.0.1" ? "localhost" : config.host;
   const url = `http://${hostForUrl}:${port}`;
@@ -145,11 +122,28 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
 
   // The web server calls /v1 on this same server, so it needs the port first.
   const web = opts.web === false ? undefined : await loadWeb(ctx, `http://127.0.0.1:${port}`);
-  dispatch = createFrontListener({
+  const front = createFront({
     api: createApiStreamingHandler(ctx),
     web,
     staticDir: web ? join(WEB_BUILD, "client") : undefined,
     onError: (e) => log.error("front error", { error: e }),
+    limits: config.limits,
+    trustProxy: config.trustProxy,
+    https: config.secureCookies,
+    authorize: async (req, isApi) => {
+      if (!isApi) return hasValidWebSession(req.headers.cookie, ctx.secrets.session);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
+      const probe = eventToRequest({
+        version: "2.0",
+        rawPath: "/",
+        rawQueryString: "",
+        headers,
+        requestContext: { requestId: "authorize", timeEpoch: Date.now(), http: { method: "GET", path: "/", sourceIp: "" } },
+        isBase64Encoded: false,
+      });
+      return authenticateRequest(ctx, probe).then(() => true, () => false);
+    },
     health: async () => {
       const components: Record<string, boolean> = { dynamodb: false, s3: false, workflows: true, web: web !== undefined || opts.web === false };
       await Promise.all([
@@ -159,6 +153,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
       return { ok: Object.values(components).every(Boolean), components };
     },
   });
+  front.attach(server);
+  dispatch = front.listener;
 
   let previewsDone: Promise<unknown> = Promise.resolve();
   const stopping = new AbortController();

@@ -61,7 +61,7 @@ afterAll(async () => {
 
 describe("localstack mode", () => {
   it("sends DynamoDB and S3 traffic to the single edge endpoint and creates its tables there", async () => {
-    expect(stack.endpoints).toEqual({ dynamo: edgeUrl, s3: edgeUrl });
+    expect(stack.endpoints).toEqual({ dynamo: edgeUrl, s3: edgeUrl, key: "" });
     expect(stack.config.mode).toBe("localstack");
     const direct = new DynamoDBClient({ endpoint: edgeUrl, region: "us-east-1", credentials: { accessKeyId: "x", secretAccessKey: "x" } });
     const tables = await direct.send(new ListTablesCommand({}));

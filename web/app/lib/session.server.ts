@@ -1,6 +1,6 @@
-import { createHmac } from "node:crypto";
 import { createCookieSessionStorage, redirect, type AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
+import { WEB_SESSION_COOKIE, webCookieKey } from "../../../functions/domain/webCookie.js";
 
 /**
  * The browser keeps only an HttpOnly, signed session cookie holding the /v1 session id; loaders
@@ -11,19 +11,17 @@ export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 const WebSessionSchema = z.object({ session_id: z.string().min(1), user_id: z.string().min(1), workspace_id: z.string().min(1) });
 export type WebSession = z.infer<typeof WebSessionSchema>;
 
-/** A key for cookie signatures, separate from the one that signs /v1 tokens. */
-const cookieKey = (secret: string) => createHmac("sha256", secret).update("timbre.web.cookie").digest("base64url");
 
 function storage(context: AppLoadContext) {
   return createCookieSessionStorage<{ auth: WebSession }>({
     cookie: {
-      name: "timbre_session",
+      name: WEB_SESSION_COOKIE,
       httpOnly: true,
       sameSite: "lax",
       secure: context.secureCookies,
       path: "/",
       maxAge: SESSION_MAX_AGE_SECONDS,
-      secrets: [cookieKey(context.sessionSecret)],
+      secrets: [webCookieKey(context.sessionSecret)],
     },
   });
 }

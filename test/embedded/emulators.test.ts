@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, statSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
+import { S3Client, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { parseConfig } from "../../functions/config.js";
+import { startEmbedded, type EmbeddedStack } from "../../infra/local/stack.js";
+import { createTestAccount } from "../support/stack.js";
+
+/**
+ * The embedded DynamoDB and S3 hold every tenant's data and check no signatures. Nothing but the
+ * product may reach them: not another local process without the run's key, not a web page.
+ */
+let stack: EmbeddedStack;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "timbre-guard-"));
+  stack = await startEmbedded({ config: parseConfig({ PORT: "0", LOG_LEVEL: "warn", DATA_DIR: dataDir }), persist: true, web: false, workflowWaitMs: 0 });
+  await createTestAccount(stack, "free");
+});
+afterAll(async () => {
+  await stack?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const listTablesBody = JSON.stringify({});
+const dynamoHeaders = {
+  "content-type": "application/x-amz-json-1.0",
+  "x-amz-target": "DynamoDB_20120810.ListTables",
+  authorization: "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00",
+};
+
+describe("the embedded emulators", () => {
+  it("refuse DynamoDB calls without the run's key, even with any signature", async () => {
+    const r = await fetch(stack.endpoints.dynamo, { method: "POST", headers: dynamoHeaders, body: listTablesBody });
+    expect(r.status).toBe(403);
+    expect(await r.text()).not.toContain("timbre-main");
+    const scan = await fetch(stack.endpoints.dynamo, {
+      method: "POST",
+      headers: { ...dynamoHeaders, "x-amz-target": "DynamoDB_20120810.Scan" },
+      body: JSON.stringify({ TableName: "timbre-main" }),
+    });
+    expect(scan.status).toBe(403);
+    expect(await scan.text()).not.toContain("password_hash");
+  });
+
+  it("refuse an SDK client that has the endpoint and the well-known credentials but not the key", async () => {
+    const ddb = new DynamoDBClient({ endpoint: stack.endpoints.dynamo, region: "us-east-1", credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" }, maxAttempts: 1 });
+    await expect(ddb.send(new ListTablesCommand({}))).rejects.toThrow();
+    ddb.destroy();
+    const s3 = new S3Client({ endpoint: stack.endpoints.s3, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" }, maxAttempts: 1 });
+    await expect(s3.send(new ListObjectsV2Command({ Bucket: stack.config.aws.bucket }))).rejects.toThrow();
+    s3.destroy();
+  });
+
+  it("refuse S3 listing and answer browsers' preflights with no CORS", async () => {
+    const list = await fetch(`${stack.endpoints.s3}/${stack.config.aws.bucket}?list-type=2`);
+    expect(list.status).toBe(403);
+    expect(await list.text()).not.toContain("<Key>");
+    const preflight = await fetch(`${stack.endpoints.s3}/${stack.config.aws.bucket}/x`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "PUT" },
+    });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("serve the product, whose clients carry the key", async () => {
+    const tables = await stack.ctx.aws.ddb.send(new ListTablesCommand({}));
+    expect(tables.TableNames).toContain("timbre-main");
+    const r = await fetch(`${stack.url}/healthz`);
+    expect(r.status).toBe(200);
+  });
+
+  it("keep the data folder and what the emulators write owner-only", () => {
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    for (const sub of readdirSync(dataDir)) {
+      const st = statSync(join(dataDir, sub));
+      expect(st.mode & 0o077, sub).toBe(0);
+    }
+  });
+});
