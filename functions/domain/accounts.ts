@@ -91,28 +91,29 @@ export async function createAccount(
   }
 }
 
-/** Checks e-mail and password, with a limit on failures per e-mail and per client address. */
+/**
+ * Checks e-mail and password, with a limit on failures per e-mail and per client address. Each
+ * attempt is counted *before* the password is checked, by an atomic conditional update, so a
+ * burst of parallel guesses gets no more checks than the limit; a success gives its count back.
+ */
 export async function authenticate(ctx: AppContext, input: { email: string; password: string; ip: string }): Promise<UserRecord> {
   const now = nowSeconds(ctx);
   const email = input.email.trim().toLowerCase();
+  const emailId = sha256Hex(email);
   const { ledger, users } = ctx.stores;
-  const [byEmail, byIp] = await Promise.all([
-    ledger.hits("signin-email", sha256Hex(email), SIGN_IN_WINDOW_SECONDS, now),
-    ledger.hits("signin-ip", input.ip, SIGN_IN_WINDOW_SECONDS, now),
-  ]);
-  if (byEmail >= SIGN_IN_MAX_FAILURES_PER_EMAIL || byIp >= SIGN_IN_MAX_FAILURES_PER_IP) {
-    throw new ApiError(429, "too_many_sign_in_attempts", messages.tooManyAttempts, { "retry-after": String(SIGN_IN_WINDOW_SECONDS) });
+  const locked = () => new ApiError(429, "too_many_sign_in_attempts", messages.tooManyAttempts, { "retry-after": String(SIGN_IN_WINDOW_SECONDS) });
+  if ((await ledger.takeAttempt("signin-email", emailId, SIGN_IN_WINDOW_SECONDS, now, SIGN_IN_MAX_FAILURES_PER_EMAIL)) === undefined) throw locked();
+  if ((await ledger.takeAttempt("signin-ip", input.ip, SIGN_IN_WINDOW_SECONDS, now, SIGN_IN_MAX_FAILURES_PER_IP)) === undefined) {
+    await ledger.returnAttempt("signin-email", emailId, SIGN_IN_WINDOW_SECONDS, now);
+    throw locked();
   }
   const user = await users.findByEmail(email);
   const ok = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash()));
-  if (!user || !ok) {
-    await Promise.all([
-      ledger.hit("signin-email", sha256Hex(email), SIGN_IN_WINDOW_SECONDS, now),
-      ledger.hit("signin-ip", input.ip, SIGN_IN_WINDOW_SECONDS, now),
-    ]);
-    throw new ApiError(401, "invalid_credentials", messages.badCredentials);
-  }
-  await ledger.clearWindow("signin-email", sha256Hex(email), SIGN_IN_WINDOW_SECONDS, now);
+  if (!user || !ok) throw new ApiError(401, "invalid_credentials", messages.badCredentials);
+  await Promise.all([
+    ledger.clearWindow("signin-email", emailId, SIGN_IN_WINDOW_SECONDS, now),
+    ledger.returnAttempt("signin-ip", input.ip, SIGN_IN_WINDOW_SECONDS, now),
+  ]);
   return user;
 }
 

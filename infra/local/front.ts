@@ -102,8 +102,10 @@ function readBody(req: IncomingMessage, limit: number, idleMs: number, refuseOve
     };
     req.on("data", onData);
     req.once("end", () => finish(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
-    req.once("error", (e) => finish(e));
-    req.once("close", () => finish(new BodyRefused({ status: 400, code: "client_closed", message: "The client closed the request." })));
+    // A client that goes away mid-body ("aborted") is not a server error.
+    const gone = () => finish(new BodyRefused({ status: 400, code: "client_closed", message: "The client closed the request." }));
+    req.once("error", gone);
+    req.once("close", gone);
   });
 }
 
@@ -228,11 +230,6 @@ export function createFront(opts: FrontOptions): Front {
       }
       const isApi = isApiPath(pathname);
       const handler = isApi ? opts.api : opts.web;
-      if (!handler) {
-        res.writeHead(503, { "content-type": "text/plain" });
-        res.end("The web app is not built. Run `npm run build` (npm start does it for you).");
-        return;
-      }
       const peer = req.socket.remoteAddress ?? "127.0.0.1";
       const sourceIp = clientAddress(trust, peer, isTrustedProxy(trust, peer) ? (req.headers["x-forwarded-for"] as string | undefined) : undefined);
 
@@ -268,6 +265,11 @@ export function createFront(opts: FrontOptions): Front {
         }
       }
 
+      if (!handler) {
+        res.writeHead(503, { "content-type": "text/plain" });
+        res.end("The web app is not built. Run `npm run build` (npm start does it for you).");
+        return;
+      }
       const event = toEvent(req, url, body, sourceIp);
       const stream = new LocalResponseStream(res);
       await handler(event, stream, { awsRequestId: event.requestContext.requestId });

@@ -17,7 +17,8 @@ import { installAwsLambdaShim } from "./awslambda-shim.js";
 import { loadDefinitions } from "./definitions.js";
 import { provision } from "./provision.js";
 import { LocalWorkflowRunner } from "./workflow-runner.js";
-import { createFront } from "./front.js";
+import { createFront, type FrontLimits } from "./front.js";
+import { usePasswordWorkers } from "../../functions/domain/passwords.js";
 import { privateDir, startEmulators, type Emulators } from "./emulators.js";
 import { authenticateRequest } from "../../functions/http/auth.js";
 import { eventToRequest } from "../../functions/http/lambda.js";
@@ -36,6 +37,8 @@ export interface EmbeddedOptions {
   seedDemo?: boolean;
   /** Synthesise missing premade voice previews in the background after start (npm start). */
   previews?: boolean;
+  /** Overrides of the front's limits beyond what the configuration sets (tests). */
+  frontLimits?: Partial<FrontLimits>;
   /** Shorten Wait states in workflows (tests). */
   workflowWaitMs?: number;
   log?: Logger;
@@ -91,6 +94,7 @@ function localstackEndpoints(cfg: Config): Emulators {
 /** Boots DynamoDB, S3 and Step Functions emulators, the handlers and the HTTP front in this process. */
 export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStack> {
   installAwsLambdaShim();
+  const releasePasswordWorkers = usePasswordWorkers();
   const log = opts.log ?? createLogger(opts.config.logLevel);
   const dataDir = opts.persist ? resolve(opts.config.dataDir) : undefined;
   if (dataDir) privateDir(dataDir);
@@ -127,7 +131,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     web,
     staticDir: web ? join(WEB_BUILD, "client") : undefined,
     onError: (e) => log.error("front error", { error: e }),
-    limits: config.limits,
+    limits: { ...config.limits, ...opts.frontLimits },
     trustProxy: config.trustProxy,
     https: config.secureCookies,
     authorize: async (req, isApi) => {
@@ -192,6 +196,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
       ctx.aws.ddb.destroy();
       ctx.aws.s3.destroy();
       await emulators.close();
+      await releasePasswordWorkers();
     },
   };
 }

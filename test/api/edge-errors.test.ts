@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request as httpRequest } from "node:http";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, apiFetch } from "../support/stack.js";
-import { PREMADE_VOICES } from "../../functions/domain/premadeVoices.js";
+import { PREMADE_VOICES, premadeVoiceId } from "../../functions/domain/premadeVoices.js";
 
 /**
  * What a careless or hostile client sends at the edge of the API: every answer is a 4xx in the
@@ -69,7 +69,7 @@ describe("paths that cannot name anything", () => {
 
 describe("bodies", () => {
   it("refuses a JSON body that is not valid UTF-8 with 400, instead of speaking replacement characters", async () => {
-    const voiceId = PREMADE_VOICES[0].voice_id;
+    const voiceId = premadeVoiceId(PREMADE_VOICES[0].name);
     const body = Buffer.concat([Buffer.from('{"text":"Hello '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' world"}')]);
     const r = await raw(`/v1/text-to-speech/${voiceId}`, { method: "POST", headers: { "xi-api-key": acct.apiKey, "content-type": "application/json", "content-length": String(body.length) }, body });
     expect(r.status).toBe(400);

@@ -1,12 +1,15 @@
 import { parseConfig, type Config } from "../../functions/config.js";
 import { startEmbedded, type EmbeddedStack } from "../../infra/local/stack.js";
+import type { FrontLimits } from "../../infra/local/front.js";
 import { createAccount, createApiKey } from "../../functions/domain/accounts.js";
 import type { TierId } from "../../functions/domain/tiers.js";
 
 /** A fresh in-memory embedded stack on a random port; close it in afterAll. */
-export async function startTestStack(opts: { env?: Record<string, string>; web?: boolean; now?: () => number; previews?: boolean } = {}): Promise<EmbeddedStack> {
+export async function startTestStack(
+  opts: { env?: Record<string, string>; web?: boolean; now?: () => number; previews?: boolean; frontLimits?: Partial<FrontLimits> } = {},
+): Promise<EmbeddedStack> {
   const config: Config = parseConfig({ PORT: "0", LOG_LEVEL: "warn", ...opts.env });
-  return startEmbedded({ config, persist: false, web: opts.web ?? false, seedDemo: false, workflowWaitMs: 0, now: opts.now, previews: opts.previews });
+  return startEmbedded({ config, persist: false, web: opts.web ?? false, seedDemo: false, workflowWaitMs: 0, now: opts.now, previews: opts.previews, frontLimits: opts.frontLimits });
 }
 
 let counter = 0;

@@ -139,6 +139,33 @@ export class Ledger {
     return item?.count ?? 1;
   }
 
+  /**
+   * Takes one attempt of at most `max` in a fixed window, atomically: the count rises only while
+   * it is below `max`, so parallel callers can never take more than `max` between them.
+   * Returns the count including this attempt, or undefined when none is left.
+   */
+  async takeAttempt(scope: string, id: string, windowSeconds: number, now: number, max: number): Promise<number | undefined> {
+    const start = Math.floor(now / windowSeconds) * windowSeconds;
+    const item = await this.table.update<{ count: number }>(keys.window(scope, id, start), {
+      UpdateExpression: "ADD #count :one SET #ttl = :ttl",
+      ConditionExpression: "attribute_not_exists(#count) OR #count < :max",
+      ExpressionAttributeNames: { "#count": "count", "#ttl": "ttl" },
+      ExpressionAttributeValues: { ":one": 1, ":ttl": start + windowSeconds * 2, ":max": max },
+    });
+    return item?.count;
+  }
+
+  /** Gives back an attempt taken with `takeAttempt` (it turned out not to be a failure). */
+  async returnAttempt(scope: string, id: string, windowSeconds: number, now: number): Promise<void> {
+    const start = Math.floor(now / windowSeconds) * windowSeconds;
+    await this.table.update(keys.window(scope, id, start), {
+      UpdateExpression: "ADD #count :minus",
+      ConditionExpression: "#count > :zero",
+      ExpressionAttributeNames: { "#count": "count" },
+      ExpressionAttributeValues: { ":minus": -1, ":zero": 0 },
+    });
+  }
+
   async hits(scope: string, id: string, windowSeconds: number, now: number): Promise<number> {
     const start = Math.floor(now / windowSeconds) * windowSeconds;
     const item = await this.table.get<{ count: number }>(keys.window(scope, id, start), false);

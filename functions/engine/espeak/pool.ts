@@ -4,10 +4,8 @@
  * free. Encoder sessions are pinned to one worker because a codec keeps state between chunks.
  */
 import { availableParallelism } from "node:os";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
+import { MessageChannel, type Worker, type MessagePort } from "node:worker_threads";
+import { spawnWorker } from "../../adapters/worker-threads.js";
 import type { OutputFormatId } from "../../audio/formats.js";
 import { SynthesisAbortedError } from "../port.js";
 import type { ChunkAlignment } from "./alignment.js";
@@ -198,7 +196,7 @@ export class EspeakPool {
     const { port1, port2 } = new MessageChannel();
     const wakeBuffer = new SharedArrayBuffer(4);
     const init: WorkerInit = { module, port: port2, wake: wakeBuffer };
-    const worker = spawnWorker(init, [port2]);
+    const worker = startWorker(init, [port2]);
     let markReady!: () => void;
     let failReady!: (e: Error) => void;
     const slot: Slot = {
@@ -294,20 +292,7 @@ function insertByPriority(q: Job[], job: Job): void {
   q.splice(i, 0, job);
 }
 
-const sourceIsTs = import.meta.url.endsWith(".ts");
-
-/**
- * From compiled JavaScript the worker is worker.js next to this file. From TypeScript sources
- * (tests, `node --import tsx`) a small bootstrap registers tsx inside the worker first: Node 20
- * does not apply an inherited `--import` loader to a worker's entry module.
- */
-function spawnWorker(init: WorkerInit, transferList: MessagePort[]): Worker {
-  const execArgv = process.execArgv.filter((a) => !a.startsWith("--inspect"));
-  if (!sourceIsTs) return new Worker(new URL("./worker.js", import.meta.url), { workerData: init, transferList, execArgv });
-  // The ESM build of tsx's API (the `import` condition), next to its package.json.
-  const tsxRoot = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
-  const tsxApi = pathToFileURL(join(tsxRoot, "dist/esm/api/index.mjs")).href;
-  const entry = new URL("./worker.ts", import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData: init, transferList, execArgv });
+/** worker.js next to this file when compiled; worker.ts through tsx from sources. */
+function startWorker(init: WorkerInit, transferList: MessagePort[]): Worker {
+  return spawnWorker({ ts: new URL("./worker.ts", import.meta.url), js: new URL("./worker.js", import.meta.url) }, import.meta.url, { workerData: init, transferList });
 }
