@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { AppContext } from "../context.js";
 import type { Caller } from "../domain/caller.js";
@@ -17,6 +18,7 @@ import {
 import { startGeneration, type Generation, type GenerationRequest, type SpeechPart } from "../speech/generate.js";
 import { dictionaryPronunciation } from "../dictionaries/speech.js";
 import { ApiError, ValidationError } from "../http/errors.js";
+import { codePointLength } from "../contract/text.js";
 import type { ApiRouter, RouteContext } from "../http/app.js";
 import { bytes, json, stream, type ApiRequest, type ApiResponse } from "../http/types.js";
 import { jsonBody, queryParams } from "../http/validate.js";
@@ -35,14 +37,30 @@ async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string): Promi
   return v;
 }
 
-function idempotencyKey(req: ApiRequest): string | null {
-  const k = req.headers["idempotency-key"]?.trim();
-  return k && /^[\w.:-]{8,128}$/.test(k) ? k : null;
+/**
+ * The client's Idempotency-Key and what it is bound to: who asked, at which endpoint, with
+ * which query and body. A retry sends all of these again unchanged; anything else is another
+ * request and may not borrow the key.
+ */
+function idempotency(req: ApiRequest, caller: Caller): { key: string; fingerprint: string } | null {
+  const raw = req.headers["idempotency-key"];
+  if (raw === undefined) return null;
+  const key = raw.trim();
+  if (!/^[\w.:-]{8,128}$/.test(key)) {
+    throw new ValidationError([{ loc: ["header", "idempotency-key"], msg: "An idempotency key is 8 to 128 letters, digits, or . _ : -", type: "value_error" }]);
+  }
+  const query = [...req.query.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const fingerprint = createHash("sha256")
+    .update(JSON.stringify([caller.workspaceId, caller.userId, req.method, req.path, query]))
+    .update(req.body)
+    .digest("hex");
+  return { key, fingerprint };
 }
 
 /** The request fields text to speech and dialogue share, as the generation wants them. */
 function sharedFields(
   req: ApiRequest,
+  caller: Caller,
   body: Pick<TextToSpeechBody, "seed" | "language_code" | "apply_text_normalization" | "previous_text" | "pronunciation_dictionary_locators">,
   query: { output_format: string; enable_logging: boolean },
 ) {
@@ -55,7 +73,7 @@ function sharedFields(
     format: parseOutputFormat(query.output_format),
     enableLogging: query.enable_logging,
     requestId: req.requestId,
-    idempotencyKey: idempotencyKey(req),
+    idempotency: idempotency(req, caller),
     receivedAt: req.receivedAt,
   };
 }
@@ -122,8 +140,9 @@ async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Prom
   const { caller, query, body, model } = await checkRequest(req, rc, mode, TextToSpeechBody);
   if (!body.text.trim()) throw new ValidationError([{ loc: ["body", "text"], msg: "Text must not be empty", type: "value_error" }]);
   const limit = maxTextLength(model);
-  if (body.text.trim().length > limit) {
-    throw new ApiError(400, "max_character_limit_exceeded", `The text is ${body.text.trim().length} characters long; ${model.model_id} accepts at most ${limit} per request.`);
+  const length = codePointLength(body.text.trim());
+  if (length > limit) {
+    throw new ApiError(400, "max_character_limit_exceeded", `The text is ${length} characters long; ${model.model_id} accepts at most ${limit} per request.`);
   }
   const voice = await voiceFor(ctx, caller, req.params.voice_id);
   const settings = mergeSettings(await settingsFor(ctx, caller, voice), body.voice_settings);
@@ -131,7 +150,7 @@ async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Prom
     kind: "tts",
     parts: [{ voice, text: body.text, settings }],
     model,
-    ...sharedFields(req, body, query),
+    ...sharedFields(req, caller, body, query),
     nextText: body.next_text ?? null,
     optimizeStreamingLatency: query.optimize_streaming_latency ?? null,
   };
@@ -149,7 +168,7 @@ async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Pr
   if (!inputs.length) throw new ValidationError([{ loc: ["body", "inputs"], msg: "Text must not be empty", type: "value_error" }]);
   if (inputs.length > DIALOGUE_MAX_BLOCKS) throw new ValidationError([{ loc: ["body", "inputs"], msg: dialogueMessages.tooManyBlocks, type: "too_long" }]);
   const limit = maxTextLength(model);
-  const total = inputs.reduce((n, i) => n + i.text.trim().length, 0);
+  const total = inputs.reduce((n, i) => n + codePointLength(i.text.trim()), 0);
   if (total > limit) throw new ApiError(400, "max_character_limit_exceeded", dialogueMessages.tooManyCharacters(limit));
 
   const voices = new Map<string, VoiceRecord>();
@@ -172,7 +191,7 @@ async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Pr
     kind: "dialogue",
     parts,
     model,
-    ...sharedFields(req, body, query),
+    ...sharedFields(req, caller, body, query),
     nextText: body.future_text ?? null,
     optimizeStreamingLatency: null,
   };

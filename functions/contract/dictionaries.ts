@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { codePointLength } from "./text.js";
 
 /**
  * Pronunciation dictionaries on the wire (contract §8) and in the editor (app-shell.md §5):
@@ -106,12 +107,12 @@ const input = z
   .string({ required_error: dictionaryMessages.inputRequired, invalid_type_error: dictionaryMessages.inputRequired })
   .trim()
   .min(1, dictionaryMessages.inputRequired)
-  .max(RULE_INPUT_MAX, dictionaryMessages.inputTooLong);
+  .refine((s) => codePointLength(s) <= RULE_INPUT_MAX, dictionaryMessages.inputTooLong);
 const output = z
   .string({ required_error: dictionaryMessages.outputRequired, invalid_type_error: dictionaryMessages.outputRequired })
   .trim()
   .min(1, dictionaryMessages.outputRequired)
-  .max(RULE_OUTPUT_MAX, dictionaryMessages.outputTooLong);
+  .refine((s) => codePointLength(s) <= RULE_OUTPUT_MAX, dictionaryMessages.outputTooLong);
 const flags = { case_sensitive: z.boolean().nullish(), word_boundaries: z.boolean().nullish() };
 
 /** A rule as clients send it (PronunciationDictionaryAliasRuleRequestModel / ...PhonemeRuleRequestModel). */
@@ -137,7 +138,7 @@ export function ruleFromRequest(r: RuleRequest, convertXSampa?: (s: string) => s
   let phoneme = alphabet === "cmu-arpabet" ? r.phoneme.trim().replace(/\s+/g, " ") : stripSlashes(r.phoneme);
   if (alphabet === "x-sampa") phoneme = convertXSampa!(phoneme);
   if (!phoneme) return { error: dictionaryMessages.outputRequired, field: "phoneme" };
-  if (phoneme.length > RULE_OUTPUT_MAX) return { error: dictionaryMessages.outputTooLong, field: "phoneme" };
+  if (codePointLength(phoneme) > RULE_OUTPUT_MAX) return { error: dictionaryMessages.outputTooLong, field: "phoneme" };
   if (alphabet === "cmu-arpabet") {
     const bad = unknownArpabet(phoneme);
     if (bad.length) return { error: `Unknown ARPAbet symbols: ${bad.slice(0, 5).join(", ")}`, field: "phoneme" };
@@ -212,10 +213,10 @@ export function ruleErrors(r: EditorRule): { input?: string; output?: string } {
   const out: { input?: string; output?: string } = {};
   const i = r.string_to_replace.trim();
   if (!i) out.input = dictionaryMessages.inputRequired;
-  else if (i.length > RULE_INPUT_MAX) out.input = dictionaryMessages.inputTooLong;
+  else if (codePointLength(i) > RULE_INPUT_MAX) out.input = dictionaryMessages.inputTooLong;
   const o = r.output.trim();
   if (!o) out.output = dictionaryMessages.outputRequired;
-  else if (o.length > RULE_OUTPUT_MAX) out.output = dictionaryMessages.outputTooLong;
+  else if (codePointLength(o) > RULE_OUTPUT_MAX) out.output = dictionaryMessages.outputTooLong;
   else if (r.type === "phoneme" && r.alphabet === "ipa" && !(o.length >= 2 && o.startsWith("/") && o.endsWith("/"))) out.output = dictionaryMessages.ipaSlashes;
   else if (r.type === "phoneme" && r.alphabet === "cmu-arpabet" && unknownArpabet(o).length) out.output = `Unknown ARPAbet symbols: ${unknownArpabet(o).slice(0, 5).join(", ")}`;
   return out;

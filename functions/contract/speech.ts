@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxChars } from "./text.js";
 import { VoiceSettingsInput } from "../domain/voiceSettings.js";
 import { OUTPUT_FORMATS, STREAMING_OUTPUT_FORMATS } from "../audio/formats.js";
 import { q } from "../http/validate.js";
@@ -42,8 +43,8 @@ export const DialogueBody = z.object({
   settings: z.object({ stability: z.number().min(0).max(1).nullish(), similarity: z.number().min(0).max(1).nullish() }).nullish(),
   pronunciation_dictionary_locators: z.array(PronunciationDictionaryLocator).max(3, "You may have up to 3 pronunciation dictionary locators per request").nullish(),
   seed,
-  previous_text: z.string().max(100, "A maximum of 100 characters can be sent").nullish(),
-  future_text: z.string().max(100, "A maximum of 100 characters can be sent").nullish(),
+  previous_text: maxChars(100, "A maximum of 100 characters can be sent").nullish(),
+  future_text: maxChars(100, "A maximum of 100 characters can be sent").nullish(),
   previous_request_ids: requestIds,
   next_request_ids: requestIds,
   use_pvc_as_ivc: z.boolean().nullish(),

@@ -91,3 +91,40 @@ describe("phonetic alphabets", () => {
     expect(respellIpa("ˈkwɪnoʊ ˈæpl")).toBe("kwih-noh apl");
   });
 });
+
+describe("hostile lexicons", () => {
+  const head = '<?xml version="1.0"?><lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon" alphabet="ipa" xml:lang="en">\n';
+  const pls = (body: string) => new TextEncoder().encode(`${head}${body}</lexicon>`);
+
+  it("refuses more lexemes than a dictionary can hold rules, before reading any of them", () => {
+    const e = (() => {
+      try {
+        readLexiconFile("x.pls", pls("<lexeme/>\n".repeat(80_000)));
+      } catch (err) {
+        return err as LexiconError;
+      }
+    })();
+    expect(e).toBeInstanceOf(LexiconError);
+    expect(e!.message).toContain("80000 lexemes");
+  });
+
+  it("reports thousands of invalid lexemes with their lines in linear time", () => {
+    const invalid = (n: number) => pls("<lexeme><grapheme>abc</grapheme></lexeme>\n".repeat(n));
+    const time = (bytes: Uint8Array) => {
+      const t0 = performance.now();
+      expect(() => readLexiconFile("x.pls", bytes)).toThrow(/line 2: "abc" has no alias or phoneme; line 3: .*\(and \d+ more\)/);
+      return performance.now() - t0;
+    };
+    time(invalid(500)); // warm up
+    const [a, b] = [invalid(2_000), invalid(8_000)];
+    // Interleaved, best of five: a busy machine's pauses hit both sizes alike.
+    let small = Infinity;
+    let large = Infinity;
+    for (let k = 0; k < 5; k++) {
+      small = Math.min(small, time(a));
+      large = Math.min(large, time(b));
+    }
+    // 4x the lexemes: linear work takes ~4x as long, the old per-problem line scan ~16x.
+    expect(large / small).toBeLessThan(10);
+  });
+});

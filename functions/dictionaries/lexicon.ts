@@ -2,13 +2,16 @@ import {
   DEFAULT_CASE_SENSITIVE,
   DEFAULT_WORD_BOUNDARIES,
   MAX_RULES_PER_DICTIONARY,
+  RULE_INPUT_MAX,
+  RULE_OUTPUT_MAX,
   dictionaryMessages,
   ruleFromRequest,
   type PronunciationRule,
   type RuleRequest,
 } from "../contract/dictionaries.js";
-import { XML_NAMESPACE, XmlError, attribute, childElements, decodeXmlBytes, escapeXml, lineAt, ownText, parseXml, type XmlElement } from "./xml.js";
+import { XML_NAMESPACE, XmlError, attribute, childElements, decodeXmlBytes, escapeXml, lineIndex, ownText, parseXml, type XmlElement } from "./xml.js";
 import { xsampaToIpa } from "./phonetics.js";
+import { codePointLength } from "../contract/text.js";
 
 /**
  * Lexicon files: W3C PLS 1.0 (read and written) and a plain-text format (read). Both become
@@ -37,10 +40,21 @@ export interface Lexicon {
 
 const MAX_PROBLEMS_SHOWN = 5;
 
-function fail(problems: string[]): never {
-  const more = problems.length > MAX_PROBLEMS_SHOWN ? ` (and ${problems.length - MAX_PROBLEMS_SHOWN} more)` : "";
-  throw new LexiconError(`The lexicon could not be imported: ${problems.slice(0, MAX_PROBLEMS_SHOWN).join("; ")}${more}.`);
+/** Problems of an import: the first few are kept word for word, the rest only counted. */
+class Problems {
+  readonly shown: string[] = [];
+  count = 0;
+  add(message: () => string): void {
+    if (this.count++ < MAX_PROBLEMS_SHOWN) this.shown.push(message());
+  }
+  failIfAny(): void {
+    if (!this.count) return;
+    const more = this.count > MAX_PROBLEMS_SHOWN ? ` (and ${this.count - MAX_PROBLEMS_SHOWN} more)` : "";
+    throw new LexiconError(`The lexicon could not be imported: ${this.shown.join("; ")}${more}.`);
+  }
 }
+
+const tooManyRules = (n: string | number) => new LexiconError(`The lexicon has ${n} rules; a dictionary can hold at most ${MAX_RULES_PER_DICTIONARY}.`);
 
 function toRule(req: RuleRequest): PronunciationRule | string {
   const r = ruleFromRequest(req, xsampaToIpa);
@@ -50,10 +64,10 @@ function toRule(req: RuleRequest): PronunciationRule | string {
 function validateRequest(candidate: Record<string, unknown>): RuleRequest | string {
   const input = String(candidate.string_to_replace ?? "").trim();
   if (!input) return dictionaryMessages.inputRequired;
-  if (input.length > 50) return `${dictionaryMessages.inputTooLong} ("${input.slice(0, 20)}…")`;
+  if (codePointLength(input) > RULE_INPUT_MAX) return `${dictionaryMessages.inputTooLong} ("${input.slice(0, 20)}…")`;
   const out = String(candidate.type === "alias" ? candidate.alias : candidate.phoneme ?? "").trim();
   if (!out) return `${dictionaryMessages.outputRequired} for "${input}"`;
-  if (out.length > 100) return `${dictionaryMessages.outputTooLong} for "${input}"`;
+  if (codePointLength(out) > RULE_OUTPUT_MAX) return `${dictionaryMessages.outputTooLong} for "${input}"`;
   return { ...candidate, string_to_replace: input, ...(candidate.type === "alias" ? { alias: out } : { phoneme: out }) } as RuleRequest;
 }
 
@@ -77,21 +91,23 @@ export function readPls(text: string): Lexicon {
   if (!isPls(root, "lexicon")) throw new LexiconError("The lexicon file was refused: its root element must be <lexicon> (W3C PLS 1.0).");
   const lexiconAlphabet = attribute(root, "alphabet") ?? "ipa";
   const language = attribute(root, "lang", XML_NAMESPACE) ?? null;
+  const lexemes = childElements(root).filter((el) => isPls(el, "lexeme")); // not <meta>, <metadata> or foreign elements
+  // Every lexeme gives at least one rule: more lexemes than rules allowed is refused unread.
+  if (lexemes.length > MAX_RULES_PER_DICTIONARY) throw tooManyRules(`${lexemes.length} lexemes and so at least as many`);
   const rules: PronunciationRule[] = [];
-  const problems: string[] = [];
-  for (const lexeme of childElements(root)) {
-    if (!isPls(lexeme, "lexeme")) continue; // <meta>, <metadata> and foreign elements
-    // Only for messages: counting lines for every lexeme would make a big file quadratic.
-    const at = () => `line ${lineAt(text, lexeme.offset)}`;
+  const problems = new Problems();
+  const lineOf = lineIndex(text);
+  for (const lexeme of lexemes) {
+    const at = () => `line ${lineOf(lexeme.offset)}`;
     const children = childElements(lexeme);
     const graphemes = children.filter((c) => isPls(c, "grapheme")).map((g) => collapse(ownText(g))).filter(Boolean);
     const prons = children.filter((c) => isPls(c, "alias") || isPls(c, "phoneme"));
     if (!graphemes.length) {
-      problems.push(`${at()}: a lexeme has no grapheme`);
+      problems.add(() => `${at()}: a lexeme has no grapheme`);
       continue;
     }
     if (!prons.length) {
-      problems.push(`${at()}: "${graphemes[0]}" has no alias or phoneme`);
+      problems.add(() => `${at()}: "${graphemes[0]}" has no alias or phoneme`);
       continue;
     }
     const chosen = prons.find((p) => attribute(p, "prefer") === "true") ?? prons[0];
@@ -103,12 +119,12 @@ export function readPls(text: string): Lexicon {
           : { type: "phoneme", string_to_replace: grapheme, phoneme: collapse(ownText(chosen)), alphabet: attribute(chosen, "alphabet") ?? lexiconAlphabet, ...flags };
       const req = validateRequest(candidate);
       const rule = typeof req === "string" ? req : toRule(req);
-      if (typeof rule === "string") problems.push(`${at()}: ${rule === dictionaryMessages.alphabet ? `the alphabet "${candidate.alphabet}" is not supported (use ipa, x-sampa or cmu-arpabet)` : rule}`);
+      if (typeof rule === "string") problems.add(() => `${at()}: ${rule === dictionaryMessages.alphabet ? `the alphabet "${candidate.alphabet}" is not supported (use ipa, x-sampa or cmu-arpabet)` : rule}`);
       else rules.push(rule);
+      if (rules.length > MAX_RULES_PER_DICTIONARY) throw tooManyRules(`more than ${MAX_RULES_PER_DICTIONARY}`);
     }
   }
-  if (problems.length) fail(problems);
-  if (rules.length > MAX_RULES_PER_DICTIONARY) throw new LexiconError(`The lexicon has ${rules.length} rules; a dictionary can hold at most ${MAX_RULES_PER_DICTIONARY}.`);
+  problems.failIfAny();
   return { rules, language };
 }
 
@@ -122,8 +138,9 @@ export function readPls(text: string): Lexicon {
  */
 export function readText(text: string): Lexicon {
   const rules: PronunciationRule[] = [];
-  const problems: string[] = [];
-  text.split(/\r\n|\r|\n/).forEach((raw, i) => {
+  const problems = new Problems();
+  const lines = text.split(/\r\n|\r|\n/);
+  lines.forEach((raw, i) => {
     const line = raw.trim();
     if (!line || line.startsWith("#")) return;
     let input: string;
@@ -137,7 +154,7 @@ export function readText(text: string): Lexicon {
       input = slash[1].trim();
       output = slash[2].trim();
     } else {
-      problems.push(`line ${i + 1}: expected "word = alias" or "word /phonemes/"`);
+      problems.add(() => `line ${i + 1}: expected "word = alias" or "word /phonemes/"`);
       return;
     }
     const phon = /^(ipa|arpabet|cmu-arpabet|x-sampa)\s*:\s*(.*)$/i.exec(output);
@@ -148,11 +165,12 @@ export function readText(text: string): Lexicon {
         : { type: "alias", string_to_replace: input, alias: output };
     const req = validateRequest(candidate);
     const rule = typeof req === "string" ? req : toRule(req);
-    if (typeof rule === "string") problems.push(`line ${i + 1}: ${rule}`);
+    if (typeof rule === "string") problems.add(() => `line ${i + 1}: ${rule}`);
     else rules.push(rule);
+    if (rules.length > MAX_RULES_PER_DICTIONARY) throw tooManyRules(`more than ${MAX_RULES_PER_DICTIONARY}`);
   });
-  if (problems.length) fail(problems);
-  if (rules.length > MAX_RULES_PER_DICTIONARY) throw new LexiconError(`The lexicon has ${rules.length} rules; a dictionary can hold at most ${MAX_RULES_PER_DICTIONARY}.`);
+  problems.failIfAny();
+  if (rules.length > MAX_RULES_PER_DICTIONARY) throw tooManyRules(rules.length);
   return { rules, language: null };
 }
 

@@ -206,6 +206,17 @@ class Reader {
     return v;
   }
 
+  /** A qualified name's local part and namespace in the given scope (attributes have none by default). */
+  private resolve(qname: string, isAttribute: boolean, scope: Map<string, string>): { local: string; ns: string | null } {
+    const i = qname.indexOf(":");
+    const prefix = i < 0 ? "" : qname.slice(0, i);
+    const local = i < 0 ? qname : qname.slice(i + 1);
+    if (prefix === "" && isAttribute) return { local, ns: null };
+    const ns = scope.get(prefix);
+    if (prefix && ns === undefined) this.fail("syntax", `The prefix ${prefix} is not declared`);
+    return { local, ns: ns || null };
+  }
+
   private element(depth: number, scope: Map<string, string>): XmlElement {
     if (depth >= this.limits.maxDepth) this.fail("limit", `Elements are nested more than ${this.limits.maxDepth} levels deep`);
     if (++this.elements > this.limits.maxElements) this.fail("limit", `The file has more than ${this.limits.maxElements} elements`);
@@ -229,7 +240,7 @@ class Reader {
       const value = this.text(quote + "<", this.limits.maxAttributeLength, `The value of attribute ${attrName}`);
       if (this.s[this.pos] !== quote) this.fail("syntax", `Unterminated value of attribute ${attrName}`);
       this.pos++;
-      if (raw.some((a) => a.name === attrName)) this.fail("syntax", `Attribute ${attrName} is repeated`);
+      for (const a of raw) if (a.name === attrName) this.fail("syntax", `Attribute ${attrName} is repeated`);
       raw.push({ name: attrName, value });
       if (raw.length > this.limits.maxAttributes) this.fail("limit", `<${name}> has more than ${this.limits.maxAttributes} attributes`);
     }
@@ -242,22 +253,14 @@ class Reader {
         inner.set(a.name === "xmlns" ? "" : a.name.slice(6), a.value);
       }
     }
-    const resolve = (qname: string, isAttribute: boolean) => {
-      const i = qname.indexOf(":");
-      const prefix = i < 0 ? "" : qname.slice(0, i);
-      const local = i < 0 ? qname : qname.slice(i + 1);
-      if (prefix === "" && isAttribute) return { local, ns: null };
-      const ns = inner.get(prefix);
-      if (prefix && ns === undefined) this.fail("syntax", `The prefix ${prefix} is not declared`);
-      return { local, ns: ns || null };
-    };
-    const el: XmlElement = {
-      name,
-      ...resolve(name, false),
-      attributes: raw.filter((a) => a.name !== "xmlns" && !a.name.startsWith("xmlns:")).map((a) => ({ ...a, ...resolve(a.name, true) })),
-      children: [],
-      offset,
-    };
+    const own = this.resolve(name, false, inner);
+    const attributes: XmlAttribute[] = [];
+    for (const a of raw) {
+      if (a.name === "xmlns" || a.name.startsWith("xmlns:")) continue;
+      const r = this.resolve(a.name, true, inner);
+      attributes.push({ name: a.name, value: a.value, local: r.local, ns: r.ns });
+    }
+    const el: XmlElement = { name, local: own.local, ns: own.ns, attributes, children: [], offset };
 
     if (this.startsWith("/>")) {
       this.pos += 2;
@@ -295,6 +298,28 @@ export function lineAt(source: string, offset: number): number {
   let n = 1;
   for (let i = 0; i < offset && i < source.length; i++) if (source.charCodeAt(i) === 10) n++;
   return n;
+}
+
+/**
+ * Line numbers for many offsets of one source: the newlines are found once, then each lookup is
+ * a binary search, so reporting a problem per element stays linear in the file's size.
+ */
+export function lineIndex(source: string): (offset: number) => number {
+  let newlines: number[] | undefined;
+  return (offset) => {
+    if (!newlines) {
+      newlines = [];
+      for (let i = source.indexOf("\n"); i >= 0; i = source.indexOf("\n", i + 1)) newlines.push(i);
+    }
+    let lo = 0;
+    let hi = newlines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (newlines[mid] < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1;
+  };
 }
 
 /** The element's text content (its own text and CDATA, not its children's). */

@@ -95,6 +95,21 @@ export async function charge(ctx: AppContext, input: { workspaceId: string; key:
   return { charged: true, amount, usage };
 }
 
+/**
+ * Keeps `keep` of a charge and gives the rest back (a stream the client left early: what was
+ * synthesised is paid for, the rest is not). Safe to call twice: the second finds another amount.
+ */
+export async function refundPart(ctx: AppContext, workspaceId: string, key: string, keep: number): Promise<number> {
+  const now = Math.floor(ctx.now() / 1000);
+  const record = await ctx.stores.ledger.charge(workspaceId, key);
+  if (!record || record.state !== "charged") return 0;
+  const kept = Math.max(0, Math.min(record.amount, Math.ceil(keep)));
+  const back = record.amount - kept;
+  if (back <= 0 || !(await ctx.stores.ledger.reduceCharge(workspaceId, key, record.amount, kept, now))) return 0;
+  await ctx.stores.ledger.credit(workspaceId, back);
+  return back;
+}
+
 /** Gives back a charge whose work failed. Safe to call twice: only a charged record is refunded. */
 export async function refund(ctx: AppContext, workspaceId: string, key: string): Promise<boolean> {
   const now = Math.floor(ctx.now() / 1000);

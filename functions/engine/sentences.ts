@@ -2,6 +2,9 @@
  * Splits text into synthesis chunks: sentences, and clauses of sentences that are too long.
  * Chunks are contiguous and cover the whole text (whitespace included) so their alignments
  * concatenate back to the exact input.
+ *
+ * Linear in the text: costs come from prefix sums computed once, kept ranges from a lookup table,
+ * so a 40,000-character sentence without punctuation costs one pass, not one pass per chunk.
  */
 export interface TextChunk {
   start: number;
@@ -15,8 +18,11 @@ export interface SplitOptions {
   firstMaxCost?: number;
   /** Ranges that must stay in one chunk (phoneme spans). */
   keepTogether?: ReadonlyArray<{ start: number; end: number }>;
-  /** Cost of text[start, end); defaults to its UTF-8 length. */
-  cost?: (start: number, end: number) => number;
+  /**
+   * Cost of the UTF-16 unit at i; a chunk costs the sum over its units. Defaults to UTF-8 bytes
+   * (a surrogate pair counts 4 in all). Extra cost of a kept range belongs at its start.
+   */
+  unitCost?: (i: number) => number;
 }
 
 const TERMINAL = new Set([".", "!", "?", "…", "。", "！", "？", "؟", "।"]);
@@ -30,6 +36,12 @@ const ABBREVIATIONS = new Set([
 const encoder = new TextEncoder();
 export function utf8Length(s: string): number {
   return encoder.encode(s).length;
+}
+
+/** UTF-8 bytes of the UTF-16 unit at i: a surrogate pair's 4 bytes are split 2 + 2. */
+export function utf8UnitLength(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdfff ? 2 : 3;
 }
 
 const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
@@ -74,9 +86,14 @@ function sentenceEnds(text: string): number[] {
 
 export function splitForSynthesis(text: string, opts: SplitOptions): TextChunk[] {
   if (!text) return [];
-  const cost = opts.cost ?? ((a: number, b: number) => utf8Length(text.slice(a, b)));
-  const keep = [...(opts.keepTogether ?? [])].sort((a, b) => a.start - b.start);
-  const insideKept = (p: number) => keep.some((r) => p > r.start && p < r.end);
+  const unit = opts.unitCost ?? ((i: number) => utf8UnitLength(text, i));
+  const prefix = new Float64Array(text.length + 1);
+  for (let i = 0; i < text.length; i++) prefix[i + 1] = prefix[i] + unit(i);
+  const cost = (a: number, b: number) => prefix[b] - prefix[a];
+  // kept[p]: a cut at p would fall strictly inside a kept range.
+  const kept = new Uint8Array(text.length + 1);
+  for (const r of opts.keepTogether ?? []) for (let p = Math.max(0, r.start + 1); p < Math.min(r.end, text.length + 1); p++) kept[p] = 1;
+  const insideKept = (p: number) => kept[p] === 1;
   const chunks: TextChunk[] = [];
   let start = 0;
   for (const end of sentenceEnds(text)) {

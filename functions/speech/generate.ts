@@ -6,8 +6,10 @@ import type { StoredVoiceSettings, VoiceRecord } from "../adapters/dynamo/voices
 import type { HistoryRecord } from "../adapters/dynamo/history.js";
 import { workspaceKey } from "../adapters/s3.js";
 import { newId } from "../adapters/ids.js";
-import { charge, currentUsage, refund } from "../domain/credits.js";
+import { CHARGE_RECORD_TTL_SECONDS, charge, currentUsage, refund, refundPart } from "../domain/credits.js";
+import { maxTextLength } from "../domain/speechRules.js";
 import { ApiError } from "../http/errors.js";
+import { codePointLength } from "../contract/text.js";
 import type { OutputFormat } from "../audio/formats.js";
 import { concatBytes } from "../audio/bytes.js";
 import type { EngineModel, SynthesisRequest } from "../engine/port.js";
@@ -26,6 +28,14 @@ export const REGENERATION_WINDOW_SECONDS = 2 * 3600;
 export const FREE_REGENERATIONS = { tts: 3, dialogue: 6, ttsZeroRetention: 1, dialogueZeroRetention: 2 };
 export const SLOT_LEASE_SECONDS = 300;
 export const SLOT_WAIT_MS = 1500;
+/** Pronunciation rules may lengthen the text, up to this many times the model's limit. */
+export const MAX_EXPANSION = 2;
+
+export const generationMessages = {
+  idempotencyKeyReused: "This Idempotency-Key was already used for a different request. Send a new key with a new request.",
+  expandedTooLong: (limit: number) =>
+    `With your pronunciation rules applied, the text would be longer than ${limit} characters (twice the model's limit). Shorten the text or the aliases.`,
+};
 
 export interface SpeechPart {
   voice: VoiceRecord;
@@ -48,8 +58,11 @@ export interface GenerationRequest {
   enableLogging: boolean;
   optimizeStreamingLatency: number | null;
   requestId: string;
-  /** The client's idempotency key, when it sent one. */
-  idempotencyKey: string | null;
+  /**
+   * The client's Idempotency-Key, bound to a fingerprint of the whole request (caller, endpoint,
+   * body): the same key with another request is refused, a replay is never charged twice.
+   */
+  idempotency: { key: string; fingerprint: string } | null;
   receivedAt: number;
 }
 
@@ -157,6 +170,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
   const applied: Locator[] = [];
   const prepared: PreparedPart[] = [];
   let offset = 0;
+  let expanded = 0;
   for (const part of req.parts) {
     let mapped = MappedText.identity(part.text);
     const lead = /^\s*/.exec(part.text)![0].length;
@@ -171,6 +185,11 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     warnings.push(...dict.warnings);
     for (const a of dict.applied) if (!applied.some((x) => x.pronunciation_dictionary_id === a.pronunciation_dictionary_id)) applied.push(a);
     mapped = dict.text;
+    // Billing counts what the caller sent, so what aliases add must stay bounded.
+    expanded += codePointLength(mapped.text);
+    if (expanded > MAX_EXPANSION * maxTextLength(req.model)) {
+      throw new ApiError(400, "expanded_text_too_long", generationMessages.expandedTooLong(MAX_EXPANSION * maxTextLength(req.model)));
+    }
     const spans = dict.phonemeSpans;
     const normalization = req.optimizeStreamingLatency === 4 ? "off" : req.normalization;
     // Phoneme spans must keep their positions: normalise only outside them.
@@ -185,12 +204,12 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
       }
     }
     prepared.push({ part, mapped, phonemeSpans: spans, originalOffset: offset });
-    offset += part.text.length;
+    offset += codePointLength(part.text);
   }
 
   // 2. Cost: characters the caller sent (trimmed) times the model's rate, or the workspace's own rate.
   const rate = ws.custom_model_rates[req.model.model_id] ?? req.model.character_cost_multiplier;
-  const characters = req.parts.reduce((n, p) => n + p.text.trim().length, 0);
+  const characters = req.parts.reduce((n, p) => n + codePointLength(p.text.trim()), 0);
   const cost = Math.ceil(characters * rate);
 
   // 3. Free regeneration of an identical request.
@@ -201,11 +220,19 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
       : zeroRetention ? FREE_REGENERATIONS.ttsZeroRetention : FREE_REGENERATIONS.tts;
   const fp = fingerprint(req);
   const nowSec = Math.floor(ctx.now() / 1000);
-  const generationNumber = await ctx.stores.ledger.countGeneration(caller.workspaceId, fp, REGENERATION_WINDOW_SECONDS, nowSec);
+  // A replay of an idempotent request is the same generation: not a regeneration, not a new charge.
+  let replay = false;
+  if (req.idempotency) {
+    const bound = await ctx.stores.ledger.bindIdempotencyKey(caller.workspaceId, req.idempotency.key, req.idempotency.fingerprint, nowSec, CHARGE_RECORD_TTL_SECONDS);
+    if (bound === "mismatch") throw new ApiError(409, "idempotency_key_reused", generationMessages.idempotencyKeyReused);
+    replay = bound === "same";
+  }
+  const generationNumber = replay ? 1 : await ctx.stores.ledger.countGeneration(caller.workspaceId, fp, REGENERATION_WINDOW_SECONDS, nowSec);
   const free = generationNumber > 1 && generationNumber <= maxFree;
 
   const owner = req.requestId;
-  const chargeKey = req.idempotencyKey ? `idem:${req.idempotencyKey}` : `req:${req.requestId}`;
+  // Our own request id (never a client's header) unless the client made the request idempotent.
+  const chargeKey = req.idempotency ? `idem:${req.idempotency.key}` : `req:${req.requestId}`;
   let slot: number | undefined;
   let charged = false;
   let usageBefore = 0;
@@ -217,7 +244,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
   const undo = async () => {
     await release();
     if (charged) await refund(ctx, caller.workspaceId, chargeKey).catch((e) => ctx.log.error("refund failed", { error: e, key: chargeKey }));
-    await ctx.stores.ledger.uncountGeneration(caller.workspaceId, fp).catch(() => undefined);
+    if (!replay) await ctx.stores.ledger.uncountGeneration(caller.workspaceId, fp).catch(() => undefined);
   };
 
   try {
@@ -265,10 +292,14 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     const segmentStart = prepared.map(() => Number.POSITIVE_INFINITY);
     const segmentEnd = prepared.map(() => 0);
     let finished = false;
+    let failed = false;
+    /** Characters of the caller's text covered by the audio handed out so far. */
+    let synthesised = 0;
     try {
       for await (const chunk of engine.synthesizeSequenceEncoded(synthRequests, format)) {
         const i = chunk.requestIndex;
         const { spoken, original } = trackers[i].add(chunk.textOffset, chunk.alignment);
+        synthesised += original.characters.length;
         if (chunk.alignment.characters.length) {
           segmentStart[i] = Math.min(segmentStart[i], chunk.alignment.character_start_times_seconds[0]);
           segmentEnd[i] = Math.max(segmentEnd[i], chunk.alignment.character_end_times_seconds.at(-1)!);
@@ -293,7 +324,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
           start_time_seconds: Number.isFinite(segmentStart[i]) ? segmentStart[i] : segmentEnd[Math.max(0, i - 1)],
           end_time_seconds: Math.max(segmentEnd[i], Number.isFinite(segmentStart[i]) ? segmentStart[i] : 0),
           character_start_index: p.originalOffset,
-          character_end_index: p.originalOffset + p.part.text.length,
+          character_end_index: p.originalOffset + codePointLength(p.part.text),
           dialogue_input_index: i,
         });
       }
@@ -313,10 +344,38 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
         });
       }
     } catch (e) {
+      failed = true;
       if (!finished) await undo();
       throw e;
     } finally {
+      // The client left before the end (a closed stream, a Stop button): the rule is to pay for
+      // what was synthesised, get the rest back, and keep what was made in the history.
+      if (!finished && !failed) await settleEarlyStop(audio, originals, spokenAll, synthesised).catch((e) => ctx.log.error("early stop settlement failed", { error: e }));
       await release();
+    }
+  }
+
+  async function settleEarlyStop(audio: Uint8Array[], originals: CharTimes[], spokenAll: CharTimes[], synthesised: number): Promise<void> {
+    let kept = usageAfter - usageBefore;
+    if (charged && characters > 0) {
+      const keep = Math.ceil(Math.min(characters, synthesised) * (cost / characters));
+      const back = await refundPart(ctx, caller.workspaceId, chargeKey, keep);
+      kept -= back;
+    }
+    if (historyItemId && audio.length) {
+      await storeHistory(ctx, caller, {
+        historyItemId,
+        req,
+        seed,
+        engineId: engine.id,
+        audio,
+        alignment: concatTimes(originals),
+        normalized: concatTimes(spokenAll),
+        usageBefore,
+        usageAfter: usageBefore + kept,
+        applied,
+        interrupted: { characters_synthesised: Math.min(characters, synthesised), characters_requested: characters },
+      });
     }
   }
 
@@ -359,6 +418,7 @@ async function storeHistory(
     usageBefore: number;
     usageAfter: number;
     applied: Locator[];
+    interrupted?: HistoryRecord["interrupted"];
   },
 ): Promise<void> {
   const { req } = g;
@@ -392,6 +452,7 @@ async function storeHistory(
     output_format: req.format.id,
     audio_key: audioKey,
     alignment_key: alignmentKey,
+    ...(g.interrupted ? { interrupted: g.interrupted } : {}),
     replay: {
       engine: g.engineId,
       voice_versions: Object.fromEntries(req.parts.map((p) => [p.voice.voice_id, p.voice.version])),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MappedText } from "./textmap.js";
 import { normalizationReplacements } from "./normalize.js";
+import { projectTimes } from "./alignment.js";
 
 const norm = (text: string, lang = "en", mode: "auto" | "on" | "off" = "auto") => MappedText.identity(text).replace(normalizationReplacements(text, lang, mode));
 
@@ -35,7 +36,7 @@ describe("mapped text", () => {
     expect(m.text).toBe("Pay 5 dollars now");
     // One second per spoken character.
     const n = m.text.length;
-    const times = m.projectTimes({
+    const times = projectTimes(m, {
       characters: m.text.split(""),
       character_start_times_seconds: Array.from({ length: n }, (_, i) => i),
       character_end_times_seconds: Array.from({ length: n }, (_, i) => i + 1),

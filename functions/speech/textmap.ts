@@ -39,9 +39,23 @@ export class MappedText {
     return new MappedText(s, s, s.length ? [{ origStart: 0, origEnd: s.length, outStart: 0, outEnd: s.length, replaced: false }] : []);
   }
 
+  /** The index of the first segment whose output ends after `i` (binary search: segments are in output order). */
+  private segmentAfter(i: number): number {
+    let lo = 0;
+    let hi = this.segments.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.segments[mid].outEnd <= i) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** Where output index `i` came from, as a range of the original. */
   originOf(i: number): { start: number; end: number; replaced: boolean } {
-    for (const s of this.segments) {
+    for (let k = this.segmentAfter(i); k < this.segments.length; k++) {
+      const s = this.segments[k];
+      if (s.outStart > i) break;
       if (i >= s.outStart && i < s.outEnd) {
         if (!s.replaced) return { start: s.origStart + (i - s.outStart), end: s.origStart + (i - s.outStart) + 1, replaced: false };
         return { start: s.origStart, end: s.origEnd, replaced: true };
@@ -64,8 +78,10 @@ export class MappedText {
     let text = "";
     let cursor = 0; // position in this.text
     const copy = (from: number, to: number) => {
-      // copy this.text[from, to) keeping its mapping
-      for (const s of this.segments) {
+      // copy this.text[from, to) keeping its mapping; copies move forward, so start where it matters
+      for (let k = this.segmentAfter(from); k < this.segments.length; k++) {
+        const s = this.segments[k];
+        if (s.outStart >= to) break;
         const a = Math.max(from, s.outStart);
         const b = Math.min(to, s.outEnd);
         if (a >= b) continue;
@@ -110,55 +126,4 @@ export class MappedText {
     }
     return { start: this.originOf(outStart).start, end: this.originOf(outEnd - 1).end };
   }
-
-  /**
-   * Projects per-character times of the spoken (output) text onto the original characters.
-   * Copied characters keep their own times; a replaced span shares the time of what replaced
-   * it evenly; a deleted span gets zero length where it stood.
-   */
-  projectTimes(spoken: CharTimes): CharTimes {
-    const starts: number[] = new Array(this.original.length).fill(0);
-    const ends: number[] = new Array(this.original.length).fill(0);
-    const at = (i: number, which: "start" | "end") => {
-      const arr = which === "start" ? spoken.character_start_times_seconds : spoken.character_end_times_seconds;
-      if (!arr.length) return 0;
-      return arr[Math.min(Math.max(i, 0), arr.length - 1)];
-    };
-    let lastEnd = 0;
-    let covered = 0;
-    for (const s of this.segments) {
-      // Original characters no segment covers (should not happen) inherit the last time.
-      for (; covered < s.origStart; covered++) starts[covered] = ends[covered] = lastEnd;
-      if (!s.replaced) {
-        for (let k = 0; k < s.origEnd - s.origStart; k++) {
-          starts[s.origStart + k] = at(s.outStart + k, "start");
-          ends[s.origStart + k] = at(s.outStart + k, "end");
-        }
-      } else {
-        const n = s.origEnd - s.origStart;
-        const t0 = s.outEnd > s.outStart ? at(s.outStart, "start") : lastEnd;
-        const t1 = s.outEnd > s.outStart ? at(s.outEnd - 1, "end") : t0;
-        for (let k = 0; k < n; k++) {
-          starts[s.origStart + k] = t0 + ((t1 - t0) * k) / n;
-          ends[s.origStart + k] = t0 + ((t1 - t0) * (k + 1)) / n;
-        }
-      }
-      if (s.origEnd > s.origStart) lastEnd = ends[s.origEnd - 1];
-      covered = Math.max(covered, s.origEnd);
-    }
-    for (; covered < this.original.length; covered++) starts[covered] = ends[covered] = lastEnd;
-    // Keep times monotonic whatever the engine reported.
-    for (let i = 1; i < starts.length; i++) {
-      if (starts[i] < ends[i - 1] && starts[i] < starts[i - 1]) starts[i] = starts[i - 1];
-      if (ends[i] < starts[i]) ends[i] = starts[i];
-    }
-    return {
-      // One entry per UTF-16 unit, so the characters always join back to the exact text.
-      characters: this.original.split(""),
-      character_start_times_seconds: starts.map(round),
-      character_end_times_seconds: ends.map(round),
-    };
-  }
 }
-
-const round = (t: number) => Math.round(t * 1000) / 1000;

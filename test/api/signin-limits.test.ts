@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack } from "../support/stack.js";
-import { hashPassword, passwordWorkersActive } from "../../functions/domain/passwords.js";
+import { hashPassword } from "../../functions/domain/passwords.js";
+import { cpuWorkersActive } from "../../functions/offload/index.js";
 import { runPasswordTask } from "../../functions/domain/passwords-work.js";
 import { SIGN_IN_MAX_FAILURES_PER_EMAIL } from "../../functions/domain/accounts.js";
 
@@ -84,7 +85,7 @@ async function longestStall(work: () => Promise<unknown>): Promise<number> {
 
 describe("password hashing", () => {
   it("runs in worker threads in the embedded stack, so a burst of hashes does not stall the loop", async () => {
-    expect(passwordWorkersActive()).toBe(true);
+    expect(cpuWorkersActive()).toBe(true);
     // Baseline in the same run: one hash on this thread blocks the loop for its whole duration.
     const inline = await longestStall(() => runPasswordTask({ op: "hash", password: "pw", salt: new Uint8Array(16) }));
     const pooled = await longestStall(() => Promise.all(Array.from({ length: 8 }, (_, i) => hashPassword(`pw ${i}`))));

@@ -22,6 +22,8 @@ export interface HistoryRecord {
   output_format: string;
   audio_key: string;
   alignment_key: string | null;
+  /** Set when the client left before the end: the audio stops there and only that much was charged. */
+  interrupted?: { characters_synthesised: number; characters_requested: number };
   /** Everything needed to replay the generation exactly. */
   replay: {
     engine: string;

@@ -31,7 +31,10 @@ const keys = {
   window: (scope: string, id: string, start: number) => ({ pk: `RL#${scope}#${id}`, sk: `W#${start}` }),
   slot: (ws: string, n: number) => ({ pk: `WS#${ws}`, sk: `SLOT#${n}` }),
   regen: (ws: string, fingerprint: string) => ({ pk: `WS#${ws}`, sk: `REGEN#${fingerprint}` }),
+  idempotency: (ws: string, key: string) => ({ pk: `WS#${ws}`, sk: `IDEM#${key}` }),
 };
+
+export type KeyBinding = "new" | "same" | "mismatch";
 
 
 export class Ledger {
@@ -120,6 +123,33 @@ export class Ledger {
       ConditionExpression: condition,
       ExpressionAttributeNames: { "#state": "state" },
       ExpressionAttributeValues: values,
+    });
+    return r !== undefined;
+  }
+
+  /**
+   * Binds a client's idempotency key to the fingerprint of the request that first used it (for
+   * `ttlSeconds`). "same" is a replay of that request; "mismatch" is the key reused for another.
+   */
+  async bindIdempotencyKey(ws: string, key: string, fingerprint: string, now: number, ttlSeconds: number): Promise<KeyBinding> {
+    const k = keys.idempotency(ws, key);
+    const fresh = await this.table.put(
+      { ...k, fingerprint, created_at: now, ttl: now + ttlSeconds },
+      // An expired binding (TTL deletion is lazy) is as good as none.
+      { condition: "attribute_not_exists(pk) OR #ttl < :now", names: { "#ttl": "ttl" }, values: { ":now": now } },
+    );
+    if (fresh) return "new";
+    const existing = await this.table.get<{ fingerprint: string }>(k);
+    return existing?.fingerprint === fingerprint ? "same" : "mismatch";
+  }
+
+  /** Lowers a charged record's amount (a partly delivered generation), once: conditional on the old amount. */
+  async reduceCharge(ws: string, key: string, from: number, to: number, now: number): Promise<boolean> {
+    const r = await this.table.update(keys.charge(ws, key), {
+      UpdateExpression: "SET amount = :to, updated_at = :now",
+      ConditionExpression: "#state = :charged AND amount = :from",
+      ExpressionAttributeNames: { "#state": "state" },
+      ExpressionAttributeValues: { ":to": to, ":from": from, ":now": now, ":charged": "charged" },
     });
     return r !== undefined;
   }

@@ -7,7 +7,7 @@
 import { parseOutputFormat, type OutputFormat, type OutputFormatId } from "../../audio/formats.js";
 import type { Alignment, EncodedChunk, EncodedSequenceChunk, SequenceChunk, SpeechEngine, SynthesisChunk, SynthesisRequest } from "../port.js";
 import { SynthesisAbortedError } from "../port.js";
-import { splitForSynthesis, utf8Length } from "../sentences.js";
+import { splitForSynthesis, utf8Length, utf8UnitLength } from "../sentences.js";
 import type { ChunkAlignment } from "./alignment.js";
 import type { ChunkJob } from "./plan.js";
 import { EspeakPool, type EncoderSession, type PoolOptions, type SynthResult } from "./pool.js";
@@ -149,18 +149,19 @@ function toAlignment(a: ChunkAlignment, offset: number): Alignment {
 export function planJobs(req: SynthesisRequest): Array<{ offset: number; job: ChunkJob }> {
   const text = req.text;
   const spans = (req.phonemeSpans ?? []).filter((s) => s.start >= 0 && s.end <= text.length && s.end > s.start);
-  const cost = (a: number, b: number) => {
-    // Escapes and phoneme mnemonics take more room in the line than the characters they replace.
-    let c = utf8Length(text.slice(a, b));
-    for (let i = a; i < b; i++) if (text[i] === "&" || text[i] === "<" || text[i] === ">") c += 4;
-    for (const s of spans) if (s.start < b && s.end > a) c += 2 * utf8Length(s.phonemes) + 8;
-    return c;
+  // Escapes and phoneme mnemonics take more room in the line than the characters they replace;
+  // a span's extra is counted at its start (a chunk holds all of a span or none of it).
+  const spanExtra = new Map<number, number>();
+  for (const s of spans) spanExtra.set(s.start, (spanExtra.get(s.start) ?? 0) + 2 * utf8Length(s.phonemes) + 8);
+  const unitCost = (i: number) => {
+    const c = text.charCodeAt(i);
+    return utf8UnitLength(text, i) + (c === 38 || c === 60 || c === 62 ? 4 : 0) + (spanExtra.get(i) ?? 0);
   };
   const chunks = splitForSynthesis(text, {
     maxCost: MAX_CHUNK_COST,
     firstMaxCost: FIRST_CHUNK_COST[req.model.quality],
     keepTogether: spans,
-    cost,
+    unitCost,
   });
   const continues = !!req.nextText?.trim();
   return chunks.map((c, i) => ({

@@ -1,0 +1,34 @@
+import { TaskPool } from "../adapters/worker-threads.js";
+import { runTask, type CpuInput, type CpuMessage, type CpuOutput, type CpuTaskKind } from "./tasks.js";
+
+/**
+ * Runs CPU-heavy request work (password hashing, lexicon parsing) off the request loop. The
+ * embedded server answers many requests in one process, so it starts worker threads for it
+ * (`useCpuWorkers`); a Lambda container serves one request at a time, so there the same pure
+ * functions run inline and stall nobody.
+ */
+let pool: TaskPool<CpuMessage, unknown> | undefined;
+let users = 0;
+
+/** Starts the workers until every caller has released them (several stacks may share a test process). */
+export function useCpuWorkers(size = 2): () => Promise<void> {
+  users++;
+  pool ??= new TaskPool({ ts: new URL("./worker.ts", import.meta.url), js: new URL("./cpu-worker.js", import.meta.url) }, import.meta.url, size);
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    if (--users > 0) return;
+    const p = pool;
+    pool = undefined;
+    await p?.close();
+  };
+}
+
+/** True when tasks run in worker threads. */
+export const cpuWorkersActive = () => pool !== undefined;
+
+export async function runCpu<K extends CpuTaskKind>(kind: K, input: CpuInput<K>): Promise<CpuOutput<K>> {
+  const message: CpuMessage = { kind, input };
+  return (await (pool ? pool.run(message) : runTask(message))) as CpuOutput<K>;
+}
