@@ -1,8 +1,10 @@
+import { randomBytes } from "node:crypto";
 import type { AppContext } from "../context.js";
 import type { FunctionUrlEvent, StreamingHandler, ResponseStream } from "../http/lambda.js";
-import { awslambda } from "../http/lambda.js";
+import { awslambda, eventBody } from "../http/lambda.js";
 import { internalProof } from "../domain/internal.js";
 import { resolveFlags } from "../domain/flags.js";
+import { pageContentSecurityPolicy, RESOURCE_CONTENT_SECURITY_POLICY } from "../http/security-headers.js";
 
 /** What Remix loaders and actions receive as `context`. */
 export interface WebLoadContext {
@@ -16,6 +18,8 @@ export interface WebLoadContext {
   signupEnabled: boolean;
   /** Flags before workspace overrides (the shell reads the resolved ones from /v1/workspace). */
   defaultFlags: Record<string, boolean>;
+  /** This response's Content-Security-Policy nonce (entry.server.tsx puts it on inline scripts). */
+  cspNonce: string;
 }
 
 type RemixHandler = (request: Request, loadContext: WebLoadContext) => Promise<Response>;
@@ -28,7 +32,9 @@ export function eventToFetchRequest(event: FunctionUrlEvent): Request {
   const proto = headers.get("x-forwarded-proto") ?? "http";
   const url = `${proto}://${host}${event.rawPath}${event.rawQueryString ? `?${event.rawQueryString}` : ""}`;
   const method = event.requestContext.http.method.toUpperCase();
-  const body = event.body && method !== "GET" && method !== "HEAD" ? Buffer.from(event.body, event.isBase64Encoded ? "base64" : "utf8") : undefined;
+  const bytes = method !== "GET" && method !== "HEAD" ? eventBody(event) : undefined;
+  // Node Buffers are always ArrayBuffer-backed here; the DOM typings only lack the proof.
+  const body = bytes?.length ? (bytes as Uint8Array<ArrayBuffer>) : undefined;
   return new Request(url, { method, headers, body });
 }
 
@@ -72,12 +78,45 @@ async function pipeResponse(response: Response, responseStream: ResponseStream):
   }
 }
 
+function headersWritable(r: Response): boolean {
+  try {
+    r.headers.set("x-content-type-options", "nosniff");
+    return true;
+  } catch {
+    return false; // Response.redirect() and fetched responses have immutable headers
+  }
+}
+
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data", "application/json", "text/plain"];
+
+/**
+ * Form posts from another site, and bodies no form sends, are refused before Remix reads them:
+ * otherwise parsing them fails inside an action (a 500 with a stack trace) instead of saying why.
+ */
+export function refuseUnsafeRequest(request: Request): Response | undefined {
+  if (!UNSAFE.has(request.method)) return undefined;
+  const origin = request.headers.get("origin");
+  const site = request.headers.get("sec-fetch-site");
+  if ((origin !== null && origin !== new URL(request.url).origin) || site === "cross-site") {
+    return new Response("Forbidden: this form was sent from another site.", { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
+  }
+  const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const hasBody = request.headers.get("content-length") !== "0" && request.body !== null;
+  if (hasBody && type && !FORM_TYPES.includes(type)) {
+    return new Response(`Unsupported Media Type: ${type.slice(0, 80)}`, { status: 415, headers: { "content-type": "text/plain; charset=utf-8" } });
+  }
+  if (hasBody && !type) return new Response("Unsupported Media Type: a body needs a Content-Type.", { status: 415, headers: { "content-type": "text/plain; charset=utf-8" } });
+  return undefined;
+}
+
 /** The web app's Lambda handler body: Function URL event -> Remix -> streamed response. */
 export function createWebStreamingHandler(ctx: AppContext, remix: RemixHandler, apiBase: string): StreamingHandler {
   const proof = internalProof(ctx.secrets.session);
   const defaultFlags = resolveFlags(ctx.config.featureFlags);
   return async (event, responseStream) => {
     const request = eventToFetchRequest(event);
+    const nonce = randomBytes(16).toString("base64");
     const loadContext: WebLoadContext = {
       apiBase,
       sessionSecret: ctx.secrets.session,
@@ -86,14 +125,22 @@ export function createWebStreamingHandler(ctx: AppContext, remix: RemixHandler, 
       secureCookies: ctx.config.secureCookies,
       signupEnabled: ctx.config.signupEnabled,
       defaultFlags,
+      cspNonce: nonce,
     };
     let response: Response;
-    try {
-      response = await remix(request, loadContext);
-    } catch (e) {
-      ctx.log.error("web handler failed", { error: e });
-      response = new Response("Internal Server Error", { status: 500, headers: { "content-type": "text/plain" } });
+    const refused = refuseUnsafeRequest(request);
+    if (refused) response = refused;
+    else {
+      try {
+        response = await remix(request, loadContext);
+      } catch (e) {
+        ctx.log.error("web handler failed", { error: e });
+        response = new Response("Internal Server Error", { status: 500, headers: { "content-type": "text/plain" } });
+      }
     }
+    // Pages get a policy with this response's nonce; anything else may not run at all.
+    if (!headersWritable(response)) response = new Response(response.body, response);
+    response.headers.set("content-security-policy", (response.headers.get("content-type") ?? "").startsWith("text/html") ? pageContentSecurityPolicy(nonce) : RESOURCE_CONTENT_SECURITY_POLICY);
     await pipeResponse(response, responseStream);
   };
 }

@@ -52,6 +52,12 @@ export function awslambda(): AwsLambdaGlobal {
  */
 export const RAW_BODY = Symbol.for("timbre.rawBody");
 
+/** The event's body bytes, wherever the transport put them. */
+export function eventBody(event: FunctionUrlEvent): Buffer {
+  const raw = (event as { [RAW_BODY]?: Buffer })[RAW_BODY];
+  return raw ?? (event.body ? Buffer.from(event.body, event.isBase64Encoded ? "base64" : "utf8") : Buffer.alloc(0));
+}
+
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);
 
 export function eventToRequest(event: FunctionUrlEvent): ApiRequest {
@@ -59,8 +65,7 @@ export function eventToRequest(event: FunctionUrlEvent): ApiRequest {
   for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
   if (event.cookies?.length && !headers.cookie) headers.cookie = event.cookies.join("; ");
   const method = event.requestContext.http.method.toUpperCase();
-  const raw = (event as { [RAW_BODY]?: Buffer })[RAW_BODY];
-  const body = raw ?? (event.body ? Buffer.from(event.body, event.isBase64Encoded ? "base64" : "utf8") : Buffer.alloc(0));
+  const body = eventBody(event);
   const clientId = headers["x-request-id"];
   return {
     method: (METHODS.has(method) ? method : "GET") as Method,

@@ -1,3 +1,4 @@
+import { PATH_ID } from "../contract/ids.js";
 import type { ApiRequest, ApiResponse, Method } from "./types.js";
 
 export type RouteHandler<C> = (req: ApiRequest, ctx: C) => Promise<ApiResponse>;
@@ -11,12 +12,9 @@ interface CompiledRoute<C> {
   handler: RouteHandler<C>;
 }
 
-/**
- * What an id in a path can look like: the ids this API hands out are short base62/slug tokens.
- * Anything else (1,000 characters, slashes, control bytes) names nothing, so it is answered as
- * not found here instead of travelling to DynamoDB, whose key limits would turn it into a 500.
- */
-export const PATH_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+// A parameter that cannot be an id (contract/ids.ts) is answered as not found here instead of
+// travelling to DynamoDB, whose key limits would turn it into a 500.
+export { PATH_ID };
 
 export type Match<C> =
   | { handler: RouteHandler<C>; params: Record<string, string> }

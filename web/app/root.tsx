@@ -7,6 +7,7 @@ import { csrfForBrowser } from "./lib/csrf.server.js";
 import { themeFromCookie } from "./lib/theme.js";
 import { PINNED_SIDEBAR_SCRIPT } from "./lib/persist.js";
 import { RouteErrorScreen } from "./components/ErrorScreen.js";
+import { useNonce } from "./lib/nonce.js";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -27,6 +28,7 @@ export const shouldRevalidate = () => false;
 export function Layout({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const theme = root?.theme ?? "light";
+  const nonce = useNonce();
   return (
     <html lang="en" data-theme={theme} style={{ colorScheme: theme }}>
       <head>
@@ -34,12 +36,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        <script dangerouslySetInnerHTML={{ __html: PINNED_SIDEBAR_SCRIPT }} />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: PINNED_SIDEBAR_SCRIPT }} />
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -23,6 +23,15 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 const SaveSchema = z.object({ rules: z.array(RuleRequest) });
 
+/** The editor sends its rules as JSON text; anything else is invalid input, not a server error. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { client } = await dictionariesFor(request, context);
   const form = await editorForm(request, context);
@@ -39,7 +48,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       case "restore":
         return answer({ dictionary: await client.archive(id, intent === "archive") });
       case "save": {
-        const parsed = SaveSchema.safeParse({ rules: JSON.parse(String(form.get("rules") ?? "null")) });
+        const parsed = SaveSchema.safeParse({ rules: parseJson(String(form.get("rules") ?? "null")) });
         if (!parsed.success) return answer({ error: parsed.error.issues[0]?.message ?? "Invalid rules" }, 400);
         const saved = await client.setRules(id, parsed.data.rules);
         // A dictionary applied across the workspace at a pinned version follows the save.

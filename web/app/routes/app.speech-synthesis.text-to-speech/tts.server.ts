@@ -1,5 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { api, ApiFailure } from "../../lib/api.server.js";
+import { isPathId } from "../../../../functions/contract/ids.js";
 import type { WebSession } from "../../lib/session.server.js";
 import { ModelsWire, VoicesPageWire, VoiceWire, type Model, type Voice } from "../../lib/tts-wire.js";
 
@@ -21,6 +22,8 @@ export const voiceLibraryHref = (voiceId: string) => `/app/voice-library?voiceId
 export async function loadTextToSpeech(context: AppLoadContext, request: Request, auth: WebSession): Promise<TextToSpeechData> {
   const client = api(context, request, auth);
   const voiceId = new URL(request.url).searchParams.get("voice_id")?.trim() || null;
+  // Not even the shape of an id ("." would resolve to /v1/voices/ itself): no voice of the user's.
+  if (voiceId && !isPathId(voiceId)) throw redirect(voiceLibraryHref(voiceId.slice(0, 128)));
   const starters = client.call(`/v2/voices?voice_type=default&sort=created_at_unix&sort_direction=asc&page_size=${STARTER_VOICES}`, { schema: VoicesPageWire });
   const requested = voiceId
     ? client.call(`/v1/voices/${encodeURIComponent(voiceId)}`, { schema: VoiceWire }).catch((e: unknown) => {
