@@ -5,8 +5,9 @@ import "./load-context.js";
 import styles from "./styles/app.css?url";
 import { csrfForBrowser } from "./lib/csrf.server.js";
 import { themeFromCookie } from "./lib/theme.js";
-import { PINNED_SIDEBAR_SCRIPT } from "./lib/persist.js";
+import { pinnedFromCookie } from "./lib/persist.js";
 import { RouteErrorScreen } from "./components/ErrorScreen.js";
+import { ToastProvider } from "./components/ui/Toast.js";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -17,7 +18,8 @@ export const meta: MetaFunction = () => [{ title: "Timbre" }, { name: "descripti
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { token, setCookie } = await csrfForBrowser(request, context);
-  const payload = { csrf: token, theme: themeFromCookie(request.headers.get("cookie")) };
+  const cookie = request.headers.get("cookie");
+  const payload = { csrf: token, theme: themeFromCookie(cookie), sidebarPinned: pinnedFromCookie(cookie) };
   return data(payload, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
@@ -28,13 +30,12 @@ export function Layout({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const theme = root?.theme ?? "light";
   return (
-    <html lang="en" data-theme={theme} style={{ colorScheme: theme }}>
+    <html lang="en" data-theme={theme} data-sidebar-pinned={root?.sidebarPinned ? "true" : undefined} style={{ colorScheme: theme }}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        <script dangerouslySetInnerHTML={{ __html: PINNED_SIDEBAR_SCRIPT }} />
       </head>
       <body>
         {children}
@@ -50,7 +51,11 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
-  return <Outlet />;
+  return (
+    <ToastProvider>
+      <Outlet />
+    </ToastProvider>
+  );
 }
 
 export function ErrorBoundary() {

@@ -105,6 +105,8 @@ export function dictionaries(context: AppLoadContext, request: Request, auth: We
     rename: (id: string, name: string) => client.call(`${base}/${encodeURIComponent(id)}`, { method: "PATCH", body: { name }, schema: DictionaryItemWire }),
     archive: (id: string, archived: boolean) => client.call(`${base}/${encodeURIComponent(id)}`, { method: "PATCH", body: { archived }, schema: DictionaryItemWire }),
     setRules: (id: string, rules: RuleRequest[]) => client.call(`${base}/${encodeURIComponent(id)}/set-rules`, { method: "POST", body: { rules }, schema: RulesResultWire }),
+    /** Adds rules as a new version; a rule for an input already there replaces it. */
+    addRules: (id: string, rules: RuleRequest[]) => client.call(`${base}/${encodeURIComponent(id)}/add-rules`, { method: "POST", body: { rules }, schema: RulesResultWire }),
     download: (id: string, versionId: string) => raw(`${base}/${encodeURIComponent(id)}/${encodeURIComponent(versionId)}/download`, { method: "GET" }),
     preview: (id: string, body: { rule: RuleRequest; voice_id: string; model_id: string | null }) =>
       raw(`${base}/${encodeURIComponent(id)}/text-to-speech?output_format=mp3_44100_64`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
