@@ -291,7 +291,7 @@ function Editor({ loaded, csrf, notice, onBack, onReload, onWorkspace }: {
                 </p>
               ) : (
                 <p className="field-hint" id={`${ids.upload}-hint`}>
-                  .pls, .xml or .txt, up to 1.5 MB. Saved as a new version.
+                  .pls, .xml or .txt, up to 1.5 MB; the upload becomes a new version.
                 </p>
               )}
             </div>

@@ -55,7 +55,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     <ToastContext.Provider value={api}>
       {children}
       <div className="toasts" aria-label="Notifications" role="region">
-        <ol className="toast-list">
+        {/* A live region that exists before any toast, so new ones are announced. */}
+        <ol className="toast-list" aria-live="polite">
           {toasts.map((t) => (
             <ToastView key={t.id} toast={t} onDismiss={dismiss} />
           ))}
@@ -83,7 +84,6 @@ function ToastView({ toast, onDismiss }: { toast: ToastItem; onDismiss: (id: num
     <li
       className="toast"
       data-kind={toast.kind}
-      role={toast.kind === "error" ? "alert" : "status"}
       onPointerEnter={() => setPaused(true)}
       onPointerLeave={() => setPaused(false)}
       onFocus={() => setPaused(true)}
@@ -92,7 +92,9 @@ function ToastView({ toast, onDismiss }: { toast: ToastItem; onDismiss: (id: num
       <span className="toast-icon" aria-hidden="true">
         <Icon name={toast.kind === "error" ? "alert" : toast.kind === "info" ? "info" : "check"} />
       </span>
-      <p className="toast-message">{toast.message}</p>
+      <p className="toast-message" role={toast.kind === "error" ? "alert" : undefined}>
+        {toast.message}
+      </p>
       <button type="button" className="icon-button icon-button-sm" aria-label="Dismiss notification" onClick={() => onDismiss(toast.id)}>
         <Icon name="close" />
       </button>

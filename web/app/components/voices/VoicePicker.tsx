@@ -4,6 +4,7 @@ import type { Voice } from "../../lib/tts-wire.js";
 import { markVoicesUsed, readRecentVoices } from "./recentVoices.js";
 import { useVoiceSearch } from "./useVoiceSearch.js";
 import { useInViewport } from "../ui/useInViewport.js";
+import { Icon } from "../Icon.js";
 
 export interface VoicePickerProps {
   value: Pick<Voice, "voice_id" | "name"> | null;
@@ -126,6 +127,12 @@ export function VoicePicker({ value, onChange, label = "Voice", variant = "field
       {open && <div className="sheet-backdrop" aria-hidden="true" onClick={() => close()} />}
       {open && (
         <div ref={popover} className="voice-popover" role="dialog" aria-label="Select a voice" style={shift}>
+          <div className="voice-popover-header">
+            <span className="voice-popover-title">Select a voice</span>
+            <button type="button" className="icon-button icon-button-sm" aria-label="Close voice picker" onClick={() => close()}>
+              <Icon name="close" />
+            </button>
+          </div>
           <input
             ref={searchBox}
             className="voice-search"
