@@ -112,11 +112,25 @@ describe("web accounts and API keys", () => {
     await expect.poll(async () => (await names()).slice(-4)).toEqual(["Bulk 10", "Bulk 2", "Bulk 1", "Old key"]);
     expect((await names()).slice(0, 2).sort()).toEqual(["Newest", "test"]);
 
+    // Timers from here on are the test's: the success toast lasts 5 s.
+    await page.clock.install();
     await page.getByRole("button", { name: "Revoke Bulk 2" }).click();
     await page.getByRole("dialog", { name: "Revoke API key" }).getByRole("button", { name: "Revoke" }).click();
     await expect.poll(async () => (await names()).slice(-3)).toEqual(["Bulk 10", "Bulk 1", "Old key"]);
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Your API keys");
-    await expect.poll(() => page.getByRole("region", { name: "Notifications" }).textContent()).toContain("API key revoked.");
+    const toasts = page.getByRole("region", { name: "Notifications" });
+    await expect.poll(() => toasts.textContent()).toContain("API key revoked.");
+    await page.clock.runFor(4_500);
+    expect(await toasts.textContent()).toContain("API key revoked.");
+    await page.clock.runFor(1_000);
+    await expect.poll(() => toasts.getByRole("listitem").count()).toBe(0);
+
+    // Another revoke: its toast is dismissed by hand.
+    await page.getByRole("button", { name: "Revoke Bulk 1", exact: true }).click();
+    await page.getByRole("dialog", { name: "Revoke API key" }).getByRole("button", { name: "Revoke" }).click();
+    await expect.poll(() => toasts.getByRole("listitem").count()).toBe(1);
+    await toasts.getByRole("button", { name: "Dismiss notification" }).click();
+    await expect.poll(() => toasts.getByRole("listitem").count()).toBe(0);
     await closeContext(context);
   });
 

@@ -134,6 +134,24 @@ describe("app shell", () => {
     await closeContext(context);
   });
 
+  it("shows a skeleton of the next page while its loaders run", async () => {
+    const { page } = await signedInPage("free");
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/app\/settings\/api-keys\.data/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("button", { name: /user/ }).first().click();
+    await page.getByRole("menuitem", { name: "API Keys" }).click();
+    await expect.poll(() => page.getByRole("status", { name: "Loading page" }).isVisible()).toBe(true);
+    release();
+    await expect.poll(() => page.getByRole("heading", { name: "API Keys", level: 1 }).isVisible()).toBe(true);
+    expect(await page.getByRole("status", { name: "Loading page" }).count()).toBe(0);
+    await page.unroute(/\/app\/settings\/api-keys\.data/);
+    await closeContext(page.context());
+  });
+
   it("shows the error screen when a page crashes in the browser, and Try again resets it", async () => {
     const { page } = await signedInPage("free");
     const errors = watchErrors(page);

@@ -344,6 +344,11 @@ describe("Text to Speech page", () => {
     await page.keyboard.press("Escape");
     await visit(page, `${TTS}?voice_id=not-a-voice-of-mine`);
     await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe("/app/voice-library?voiceId=not-a-voice-of-mine");
+    // Not a dead end: the page says so and offers the user's own voices, each back to Text to Speech.
+    const missing = page.getByTestId("missing-voice");
+    await expect.poll(() => missing.textContent()).toContain("not-a-voice-of-mine");
+    await missing.getByRole("link", { name: "Avery" }).click();
+    await expect.poll(() => page.getByRole("button", { name: "Voice: Avery" }).count()).toBe(1);
     await closeContext(page.context());
   });
 });
