@@ -87,6 +87,12 @@ describe("Text to Speech page", () => {
     await page.getByRole("button", { name: "Generate speech" }).click();
     const audio = page.getByTestId("tts-audio");
     await expectPlaying(audio);
+    // The player's own controls drive the streamed audio too.
+    const player = page.getByRole("group", { name: "Audio player: Generated speech" });
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(false);
+    await player.getByRole("button", { name: "Pause Generated speech" }).click();
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
+    expect(await player.getByRole("button", { name: "Play Generated speech" }).isEnabled()).toBe(true);
     const download = page.getByRole("link", { name: "Download" });
     await expect.poll(() => download.getAttribute("download")).toMatch(/^Marcus_\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d\.mp3$/);
     expect(await page.getByTestId("regeneration-counter").textContent()).toContain("2 free regenerations remaining");

@@ -57,6 +57,8 @@ export function AudioPlayer({ label, src, load, waveform, audioRef, receivedSeco
   const [time, setTime] = useState(0);
   const [length, setLength] = useState(0);
   const [rate, setRate] = useState(1);
+  /** The element has a source even when the caller set it directly (a stream), not through `src`. */
+  const [attached, setAttached] = useState(false);
   const timeId = useId();
   const shapeFrom = waveform ?? loadedBlob;
   const source = src ?? loadedUrl ?? undefined;
@@ -83,6 +85,7 @@ export function AudioPlayer({ label, src, load, waveform, audioRef, receivedSeco
     const el = audio.current;
     if (!el) return;
     const sync = () => {
+      setAttached(Boolean(el.getAttribute("src")));
       setTime(el.currentTime);
       setLength(knownLength(el));
       setRate(el.playbackRate);
@@ -95,7 +98,7 @@ export function AudioPlayer({ label, src, load, waveform, audioRef, receivedSeco
     };
     const events: Array<[string, () => void]> = [
       ["play", onPlay], ["playing", onPlay], ["pause", onPause], ["ended", onPause], ["error", onError],
-      ["timeupdate", sync], ["durationchange", sync], ["loadedmetadata", sync], ["ratechange", sync], ["progress", sync], ["emptied", sync], ["seeked", sync],
+      ["timeupdate", sync], ["durationchange", sync], ["loadedmetadata", sync], ["ratechange", sync], ["progress", sync], ["emptied", sync], ["seeked", sync], ["loadstart", sync],
     ];
     for (const [name, fn] of events) el.addEventListener(name, fn);
     sync();
@@ -238,7 +241,7 @@ export function AudioPlayer({ label, src, load, waveform, audioRef, receivedSeco
     setRate(next);
   }
 
-  const canPlay = Boolean(source || load);
+  const canPlay = Boolean(source || load || attached);
   const streaming = receivedSeconds !== null;
   const shownLength = streaming ? Math.max(length, receivedSeconds ?? 0) : length;
   const timeText = `${formatClock(time)} / ${formatClock(shownLength)}`;
