@@ -29,9 +29,9 @@ import { DEFAULT_VOICE_SETTINGS, mergeSettings } from "../domain/voiceSettings.j
 import { assertOutputFormat, assertVoiceUsable, resolveTtsModel } from "../domain/speechRules.js";
 import { MappedText } from "../speech/textmap.js";
 import { ApiError, ValidationError, type ValidationIssue } from "../http/errors.js";
-import type { ApiRouter } from "../http/app.js";
+import type { ApiRouter, RouteContext } from "../http/app.js";
 import { field, parseMultipart, type MultipartForm } from "../http/multipart.js";
-import { bytes, json, stream } from "../http/types.js";
+import { bytes, json, stream, type ApiRequest } from "../http/types.js";
 import { jsonBody, q, queryParams } from "../http/validate.js";
 import { voiceNotFound } from "./voices.js";
 
@@ -105,31 +105,62 @@ async function withRules(ctx: AppContext, caller: Caller, dict: DictionaryRecord
   };
 }
 
+const rulesResponse = (d: DictionaryRecord, versionId: string, n: number) => ({ id: d.dictionary_id, version_id: versionId, version_rules_num: n });
+
+/** Added rules: one for an input that exists replaces it in place; new inputs go at the end. Linear. */
+function mergeRules(rules: PronunciationRule[], added: PronunciationRule[]): PronunciationRule[] {
+  const next = [...rules];
+  const at = new Map(next.map((x, i) => [x.string_to_replace, i]));
+  for (const a of added) {
+    const i = at.get(a.string_to_replace);
+    if (i !== undefined) next[i] = a;
+    else at.set(a.string_to_replace, next.push(a) - 1);
+  }
+  return next;
+}
+
 export function registerDictionaries(r: ApiRouter): void {
   r.onInvalidParam("pronunciation_dictionary_id", dictionaryNotFound);
   const base = "/v1/pronunciation-dictionaries";
 
+  /** The uploaded lexicon's rules; parsing (~100 ms of CPU for 1.5 MB) runs off the request loop. */
+  const readUpload = async (file: MultipartForm["files"][number], log: RouteContext["log"]) => {
+    if (file.truncated) throw new ApiError(413, "file_too_large", dictionaryMessages.fileTooLarge);
+    try {
+      const read = await runCpu("lexicon", { fileName: file.filename, bytes: file.data });
+      if (!read.ok) throw new LexiconError(read.message, read.kind);
+      return read;
+    } catch (e) {
+      if (!(e instanceof LexiconError)) throw e;
+      log.warn("lexicon refused", { kind: e.kind, bytes: file.data.byteLength });
+      throw new ApiError(e.kind === "type" ? 415 : 400, e.kind === "unsafe" ? "unsafe_lexicon_file" : e.kind === "type" ? "unsupported_lexicon_type" : "invalid_lexicon_file", e.message);
+    }
+  };
+  const lexiconForm = (req: ApiRequest) => parseMultipart(req, { maxFileBytes: LEXICON_MAX_BYTES, maxFiles: 1, maxFields: 10, maxFieldBytes: 64 * 1024 });
+
   r.post(`${base}/add-from-file`, async (req, rc) => {
     const caller = await rc.caller();
-    const form = await parseMultipart(req, { maxFileBytes: LEXICON_MAX_BYTES, maxFiles: 1, maxFields: 10, maxFieldBytes: 64 * 1024 });
+    const form = await lexiconForm(req);
     const input = fileFormInput(form);
     const file = form.files.find((f) => f.field === "file");
-    if (file?.truncated) throw new ApiError(413, "file_too_large", dictionaryMessages.fileTooLarge);
-    let lexicon: { rules: PronunciationRule[]; language: string | null } = { rules: [], language: null };
-    if (file) {
-      try {
-        // Parsing a 1.5 MB file takes ~100 ms of CPU: off the request loop.
-        const read = await runCpu("lexicon", { fileName: file.filename, bytes: file.data });
-        if (!read.ok) throw new LexiconError(read.message, read.kind);
-        lexicon = read;
-      } catch (e) {
-        if (!(e instanceof LexiconError)) throw e;
-        rc.log.warn("lexicon refused", { kind: e.kind, bytes: file.data.byteLength });
-        throw new ApiError(e.kind === "type" ? 415 : 400, e.kind === "unsafe" ? "unsafe_lexicon_file" : e.kind === "type" ? "unsupported_lexicon_type" : "invalid_lexicon_file", e.message);
-      }
-    }
+    const lexicon = file ? await readUpload(file, rc.log) : { rules: [] as PronunciationRule[], language: null };
     const { dict, version } = await createDictionary(rc.app, caller, { ...input, rules: lexicon.rules, language: lexicon.language });
     return json(addedWire(dict, version.version_id, version.rules_num));
+  });
+
+  // Timbre's extension: a lexicon file into an existing dictionary, as a new version whose rules
+  // are added to (mode=add, the default; same input replaces in place) or replace the current ones.
+  r.post(`${base}/:pronunciation_dictionary_id/add-from-file`, async (req, rc) => {
+    const caller = await rc.caller();
+    const form = await lexiconForm(req);
+    const file = form.files.find((f) => f.field === "file");
+    if (!file) throw new ValidationError([{ loc: ["body", "file"], msg: "Field required", type: "missing" }]);
+    const mode = field(form, "mode") ?? "add";
+    if (mode !== "add" && mode !== "replace") throw new ValidationError([{ loc: ["body", "mode"], msg: "Input should be 'add' or 'replace'", type: "enum" }]);
+    const { dict } = await editableDictionary(rc.app, caller, req.params.pronunciation_dictionary_id);
+    const { rules: uploaded } = await readUpload(file, rc.log);
+    const { dict: d, version } = await changeRules(rc.app, caller, dict, (rules) => (mode === "replace" ? uploaded : mergeRules(rules, uploaded)));
+    return json({ ...rulesResponse(d, version.version_id, version.rules_num), uploaded_rules_num: uploaded.length });
   });
 
   r.post(`${base}/add-from-rules`, async (req, rc) => {
@@ -206,22 +237,13 @@ export function registerDictionaries(r: ApiRouter): void {
     return json(metadataWire(updated, role));
   });
 
-  const rulesResponse = (d: DictionaryRecord, versionId: string, n: number) => ({ id: d.dictionary_id, version_id: versionId, version_rules_num: n });
 
   r.post(`${base}/:pronunciation_dictionary_id/add-rules`, async (req, rc) => {
     const caller = await rc.caller();
     const added = toRules(jsonBody(req, RulesBody).rules);
     const { dict } = await editableDictionary(rc.app, caller, req.params.pronunciation_dictionary_id);
     // A rule for the same input replaces the existing one in place; new inputs go at the end.
-    const { dict: d, version } = await changeRules(rc.app, caller, dict, (rules) => {
-      const next = [...rules];
-      for (const a of added) {
-        const i = next.findIndex((x) => x.string_to_replace === a.string_to_replace);
-        if (i >= 0) next[i] = a;
-        else next.push(a);
-      }
-      return next;
-    });
+    const { dict: d, version } = await changeRules(rc.app, caller, dict, (rules) => mergeRules(rules, added));
     return json(rulesResponse(d, version.version_id, version.rules_num));
   });
 

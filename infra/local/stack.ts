@@ -18,7 +18,7 @@ import { loadDefinitions } from "./definitions.js";
 import { provision } from "./provision.js";
 import { LocalWorkflowRunner } from "./workflow-runner.js";
 import { createFront, type FrontLimits } from "./front.js";
-import { usePasswordWorkers } from "../../functions/domain/passwords.js";
+import { useCpuWorkers } from "../../functions/offload/index.js";
 import { privateDir, startEmulators, type Emulators } from "./emulators.js";
 import { authenticateRequest } from "../../functions/http/auth.js";
 import { eventToRequest } from "../../functions/http/lambda.js";
@@ -94,7 +94,7 @@ function localstackEndpoints(cfg: Config): Emulators {
 /** Boots DynamoDB, S3 and Step Functions emulators, the handlers and the HTTP front in this process. */
 export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStack> {
   installAwsLambdaShim();
-  const releasePasswordWorkers = usePasswordWorkers();
+  const releaseCpuWorkers = useCpuWorkers();
   const log = opts.log ?? createLogger(opts.config.logLevel);
   const dataDir = opts.persist ? resolve(opts.config.dataDir) : undefined;
   if (dataDir) privateDir(dataDir);
@@ -196,7 +196,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
       ctx.aws.ddb.destroy();
       ctx.aws.s3.destroy();
       await emulators.close();
-      await releasePasswordWorkers();
+      await releaseCpuWorkers();
     },
   };
 }

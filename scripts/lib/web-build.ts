@@ -22,7 +22,7 @@ function newestMtime(path: string): number {
 export function webBuildIsStale(): boolean {
   if (!existsSync(SERVER_BUILD)) return true;
   const built = statSync(SERVER_BUILD).mtimeMs;
-  const sources = [join(ROOT, "web"), join(ROOT, "vite.config.ts"), join(ROOT, "functions", "domain"), join(ROOT, "functions", "contract"), join(ROOT, "package-lock.json")];
+  const sources = [join(ROOT, "web"), join(ROOT, "vite.config.ts"), join(ROOT, "functions", "domain"), join(ROOT, "functions", "contract"), join(ROOT, "functions", "dictionaries"), join(ROOT, "package-lock.json")];
   return sources.some((s) => newestMtime(s) > built);
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { messages } from "../../functions/domain/accounts.js";
+import { createApiKey, messages } from "../../functions/domain/accounts.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
 import { closeContext, hydrated, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
@@ -83,6 +83,54 @@ describe("web accounts and API keys", () => {
     expect((await apiFetch(stack, key, "/v1/user")).status).toBe(401);
 
     expect(errors.pageErrors).toEqual([]);
+    await closeContext(context);
+  });
+
+  it("lists API keys newest first with the time on hover, and puts focus somewhere sensible after create and revoke", async () => {
+    const account = await createTestAccount(stack, "free");
+    // Keys made earlier: one long ago, three in one second (creation times are whole seconds).
+    const now = Math.floor(Date.now() / 1000);
+    for (const [name, age] of [["Old key", 3600], ["Bulk 1", 100], ["Bulk 2", 100], ["Bulk 10", 100]] as const) {
+      const { record } = await createApiKey(stack.ctx, { workspaceId: account.workspace.workspace_id, userId: account.user.user_id, name });
+      await stack.ctx.stores.apiKeys.revoke(account.workspace.workspace_id, account.user.user_id, record.key_id);
+      await stack.ctx.stores.apiKeys.create({ ...record, created_at: now - age });
+    }
+    const context = await newContext(browser, stack);
+    const page = await context.newPage();
+    await signIn(page, account.email, account.password);
+    await visit(page, "/app/settings/api-keys");
+    const names = () => page.locator("tbody tr td:first-child").allTextContents();
+    // Newest first; keys of the same second by name, highest first.
+    await expect.poll(names).toEqual(["test", "Bulk 10", "Bulk 2", "Bulk 1", "Old key"]);
+    const created = page.locator("tbody tr").first().locator("time").first();
+    expect(await created.getAttribute("title")).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d:\d\d UTC$/);
+
+    await page.getByLabel("Name").fill("Newest");
+    await page.getByRole("button", { name: "Create API key" }).click();
+    await page.getByTestId("new-api-key").waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Copy");
+    await expect.poll(async () => (await names()).slice(-4)).toEqual(["Bulk 10", "Bulk 2", "Bulk 1", "Old key"]);
+    expect((await names()).slice(0, 2).sort()).toEqual(["Newest", "test"]);
+
+    // Timers from here on are the test's: the success toast lasts 5 s.
+    await page.clock.install();
+    await page.getByRole("button", { name: "Revoke Bulk 2" }).click();
+    await page.getByRole("dialog", { name: "Revoke API key" }).getByRole("button", { name: "Revoke" }).click();
+    await expect.poll(async () => (await names()).slice(-3)).toEqual(["Bulk 10", "Bulk 1", "Old key"]);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Your API keys");
+    const toasts = page.getByRole("region", { name: "Notifications" });
+    await expect.poll(() => toasts.textContent()).toContain("API key revoked.");
+    await page.clock.runFor(4_500);
+    expect(await toasts.textContent()).toContain("API key revoked.");
+    await page.clock.runFor(1_000);
+    await expect.poll(() => toasts.getByRole("listitem").count()).toBe(0);
+
+    // Another revoke: its toast is dismissed by hand.
+    await page.getByRole("button", { name: "Revoke Bulk 1", exact: true }).click();
+    await page.getByRole("dialog", { name: "Revoke API key" }).getByRole("button", { name: "Revoke" }).click();
+    await expect.poll(() => toasts.getByRole("listitem").count()).toBe(1);
+    await toasts.getByRole("button", { name: "Dismiss notification" }).click();
+    await expect.poll(() => toasts.getByRole("listitem").count()).toBe(0);
     await closeContext(context);
   });
 

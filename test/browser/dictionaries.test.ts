@@ -140,4 +140,52 @@ describe("pronunciation dictionary editor", () => {
     expect(errors.pageErrors).toEqual([]);
     await closeContext(context);
   });
+
+  it("uploads a lexicon into an existing dictionary as a new version, clears a failed upload's error, and previews phonemes on a phoneme model", async () => {
+    const account = await createTestAccount(stack, "pro");
+    const created = await apiFetch(stack, account.apiKey, "/v1/pronunciation-dictionaries/add-from-rules", {
+      method: "POST",
+      body: JSON.stringify({ name: "Lexicon target", rules: [{ type: "phoneme", string_to_replace: "tomato", phoneme: "təˈmeɪtoʊ", alphabet: "ipa" }] }),
+    });
+    const { id, version_id: firstVersion } = (await created.json()) as { id: string; version_id: string };
+    const context = await newContext(browser, stack, { width: 1400, height: 900 });
+    const page = await context.newPage();
+    await signIn(page, account.email, account.password);
+
+    // A failed upload on the create form: its error goes away when the file is cleared.
+    await visit(page, "/app/settings/profile?pronunciation-dictionaries=true");
+    const dialog = page.getByRole("dialog", { name: "Pronunciation dictionaries" });
+    const createFile = dialog.getByLabel("Lexicon file (optional)");
+    await createFile.setInputFiles({ name: "broken.pls", mimeType: "application/pls+xml", buffer: Buffer.from("<lexicon><lexeme><grapheme>x</grapheme></lexicon>") });
+    await dialog.getByRole("button", { name: "Upload dictionary" }).click();
+    const failure = dialog.getByText(/We were unable to upload the pronunciation dictionary/);
+    await expect.poll(() => failure.isVisible()).toBe(true);
+    await createFile.setInputFiles([]);
+    await expect.poll(() => failure.count()).toBe(0);
+
+    // The dictionary has a phoneme rule, so previews start on a model that speaks phonemes: no warning.
+    await dialog.getByRole("button", { name: "Lexicon target", exact: true }).click();
+    await expect.poll(() => dialog.getByLabel("Input of rule 1").inputValue()).toBe("tomato");
+    await expect.poll(() => dialog.getByLabel("Model").inputValue()).toBe("eleven_turbo_v2");
+    expect(await dialog.getByRole("list", { name: "Rule problems" }).count()).toBe(0);
+
+    // Upload a lexicon into it: its rules are added as a new version.
+    await dialog.getByText("Upload a lexicon into this dictionary").click();
+    const pls = `<?xml version="1.0" encoding="UTF-8"?>\n<lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon" alphabet="ipa" xml:lang="en-US"><lexeme><grapheme>SQL</grapheme><alias>sequel</alias></lexeme></lexicon>`;
+    await dialog.getByLabel("Lexicon file", { exact: true }).setInputFiles({ name: "db.pls", mimeType: "application/pls+xml", buffer: Buffer.from(pls) });
+    await dialog.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect.poll(() => dialog.getByText("Uploaded 1 rule as a new version.").isVisible()).toBe(true);
+    await expect.poll(() => dialog.getByTestId("dictionary-version").textContent()).not.toBe(firstVersion);
+    const detail = (await (await apiFetch(stack, account.apiKey, `/v1/pronunciation-dictionaries/${id}`)).json()) as { rules: Array<{ string_to_replace: string }>; version_id: string };
+    expect(detail.rules.map((r) => r.string_to_replace)).toEqual(["tomato", "SQL"]);
+    expect(detail.version_id).not.toBe(firstVersion);
+
+    // Replacing: only the file's rules remain.
+    await dialog.getByText("Upload a lexicon into this dictionary").click();
+    await dialog.getByLabel("Lexicon file", { exact: true }).setInputFiles({ name: "db.pls", mimeType: "application/pls+xml", buffer: Buffer.from(pls) });
+    await dialog.getByLabel("Its rules").selectOption("replace");
+    await dialog.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect.poll(async () => ((await (await apiFetch(stack, account.apiKey, `/v1/pronunciation-dictionaries/${id}`)).json()) as { rules: unknown[] }).rules.length).toBe(1);
+    await closeContext(context);
+  });
 });

@@ -65,7 +65,7 @@ describe("app shell", () => {
     await closeContext(context);
   });
 
-  it("slides to a submenu, navigates after the delay and remembers it across sessions", async () => {
+  it("slides to a submenu, navigates after the delay; later the route decides which menu shows, the remembered one only elsewhere", async () => {
     const { page } = await signedInPage("free");
     await sidebar(page).hover();
     await sidebar(page).getByRole("link", { name: "Conversational AI" }).click();
@@ -75,16 +75,80 @@ describe("app shell", () => {
     expect(await submenu.getByRole("link", { name: "Knowledge Base" }).count()).toBe(1);
     expect(await submenu.getByRole("link", { name: "Outbound" }).count()).toBe(0);
 
-    // A new visit (full load) to another page still opens the remembered submenu.
+    // Text to Speech and Settings are main-menu pages: the main menu shows, with the active entry in view.
+    const main = page.getByRole("navigation", { name: "Main" });
+    await visit(page, "/app/speech-synthesis/text-to-speech");
+    await sidebar(page).hover();
+    const tts = main.getByRole("link", { name: "Text to Speech" });
+    await expect.poll(() => tts.getAttribute("aria-current")).toBe("page");
+    await expect.poll(() => tts.isVisible()).toBe(true);
+    expect(await submenu.count()).toBe(0);
     await visit(page, "/app/settings/profile");
-    await expect.poll(() => submenu.getByRole("button", { name: "Back" }).isVisible()).toBe(true);
+    await expect.poll(() => main.getByRole("link", { name: "Studio", exact: true }).isVisible()).toBe(true);
+    expect(await submenu.count()).toBe(0);
+    // A client-side navigation into the submenu's pages opens it again.
+    await visit(page, "/app/conversational-ai/history");
+    await expect.poll(() => submenu.getByRole("link", { name: "Call History" }).getAttribute("aria-current")).toBe("page");
 
+    // Where the route decides nothing (a page outside the menus), the remembered submenu comes back, across sessions.
+    await visit(page, "/app/no-such-page");
+    await expect.poll(() => page.getByRole("heading", { name: "Page not found" }).isVisible()).toBe(true);
+    await expect.poll(() => submenu.getByRole("button", { name: "Back" }).isVisible()).toBe(true);
     await sidebar(page).hover();
     await submenu.getByRole("button", { name: "Back" }).click();
-    await expect.poll(() => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Studio", exact: true }).isVisible()).toBe(true);
-    await visit(page, "/app");
-    await expect.poll(() => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Studio", exact: true }).isVisible()).toBe(true);
-    expect(await submenu.getByRole("button", { name: "Back" }).isVisible()).toBe(false);
+    await expect.poll(() => main.getByRole("link", { name: "Studio", exact: true }).isVisible()).toBe(true);
+    await visit(page, "/app/no-such-page");
+    await expect.poll(() => main.getByRole("link", { name: "Studio", exact: true }).isVisible()).toBe(true);
+    expect(await submenu.count()).toBe(0);
+    await closeContext(page.context());
+  });
+
+  it("shows the usage ring whole in the collapsed sidebar, names every icon, and scrolls a pinned sidebar on a short screen", async () => {
+    const account = await createTestAccount(stack, "free");
+    await stack.ctx.stores.ledger.deduct(account.workspace.workspace_id, 5_000);
+    const context = await newContext(browser, stack, { width: 1440, height: 900 });
+    const page = await context.newPage();
+    await signIn(page, account.email, account.password);
+    await page.mouse.move(1200, 400);
+    await expect.poll(() => sidebar(page).evaluate((el) => el.getBoundingClientRect().width)).toBe(64);
+    const ring = sidebar(page).getByRole("img", { name: "50% of credits used" });
+    const box = (await ring.boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(28);
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(64);
+    // Every entry of the rail has a name shown on hover (its tooltip) and for assistive technology.
+    const links = sidebar(page).getByRole("navigation", { name: "Main" }).getByRole("link");
+    for (const link of await links.all()) expect(await link.getAttribute("title"), await link.textContent() ?? "").toBe((await link.textContent())?.trim().replace(/(Alpha|New)$/, ""));
+
+    await sidebar(page).hover();
+    await page.getByRole("button", { name: "Pin sidebar" }).click();
+    await page.mouse.move(1200, 400);
+    const scroller = sidebar(page).locator(".sidebar-scroll");
+    const more = sidebar(page).getByText("More", { exact: true });
+    await more.scrollIntoViewIfNeeded();
+    const moreBox = (await more.boundingBox())!;
+    expect(moreBox.y + moreBox.height).toBeLessThanOrEqual(900);
+    await more.click();
+    await expect.poll(() => sidebar(page).getByRole("link", { name: "Help Center" }).isVisible()).toBe(true);
+    expect(await scroller.evaluate((el) => el.scrollHeight >= el.clientHeight)).toBe(true);
+    await closeContext(context);
+  });
+
+  it("shows a skeleton of the next page while its loaders run", async () => {
+    const { page } = await signedInPage("free");
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/app\/settings\/api-keys\.data/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("button", { name: /user/ }).first().click();
+    await page.getByRole("menuitem", { name: "API Keys" }).click();
+    await expect.poll(() => page.getByRole("status", { name: "Loading page" }).isVisible()).toBe(true);
+    release();
+    await expect.poll(() => page.getByRole("heading", { name: "API Keys", level: 1 }).isVisible()).toBe(true);
+    expect(await page.getByRole("status", { name: "Loading page" }).count()).toBe(0);
+    await page.unroute(/\/app\/settings\/api-keys\.data/);
     await closeContext(page.context());
   });
 
@@ -199,13 +263,33 @@ describe("app shell", () => {
     await closeContext(page.context());
   });
 
-  it("on small screens uses a header with a drawer that closes on navigation", async () => {
+  it("on small screens uses a header with a drawer: a modal that keeps focus, closes on Escape and on navigation", async () => {
     const { page } = await signedInPage("free", { width: 800 });
     expect(await sidebar(page).isVisible()).toBe(false);
     const open = page.getByRole("button", { name: "Open sidebar" });
     await open.click();
     const drawer = page.getByRole("dialog", { name: "Navigation" });
     for (const group of ["Audio Tools", "Contact", "Documentation"]) await expect.poll(() => drawer.getByText(group, { exact: true }).isVisible(), { message: group }).toBe(true);
+    // Guides, API Reference and Changelog appear once (in Documentation).
+    for (const label of ["Guides", "API Reference", "Changelog"]) expect(await drawer.getByRole("link", { name: label, exact: true }).count(), label).toBe(1);
+
+    // Tab and Shift+Tab never leave the drawer.
+    const insideDrawer = () => page.evaluate(() => Boolean(document.activeElement?.closest("#mobile-drawer")));
+    expect(await insideDrawer()).toBe(true);
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press("Tab");
+      expect(await insideDrawer(), `Tab ${i + 1}`).toBe(true);
+    }
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press("Shift+Tab");
+      expect(await insideDrawer(), `Shift+Tab ${i + 1}`).toBe(true);
+    }
+    // Escape closes it and focus returns to the menu button.
+    await page.keyboard.press("Escape");
+    await expect.poll(() => drawer.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Open sidebar");
+
+    await open.click();
     await drawer.getByRole("link", { name: "Studio", exact: true }).click();
     await page.waitForURL(/\/app\/studio$/);
     await expect.poll(() => drawer.count()).toBe(0);

@@ -4,7 +4,7 @@ import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { changeLimit, currentUsage } from "../../functions/domain/credits.js";
 import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
 import { dialogueMessages } from "../../functions/domain/speechRules.js";
-import { createTestAccount } from "../support/stack.js";
+import { apiFetch, createTestAccount } from "../support/stack.js";
 import { closeContext, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
 let stack: EmbeddedStack;
@@ -87,6 +87,12 @@ describe("Text to Speech page", () => {
     await page.getByRole("button", { name: "Generate speech" }).click();
     const audio = page.getByTestId("tts-audio");
     await expectPlaying(audio);
+    // The player's own controls drive the streamed audio too.
+    const player = page.getByRole("group", { name: "Audio player: Generated speech" });
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(false);
+    await player.getByRole("button", { name: "Pause Generated speech" }).click();
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
+    expect(await player.getByRole("button", { name: "Play Generated speech" }).isEnabled()).toBe(true);
     const download = page.getByRole("link", { name: "Download" });
     await expect.poll(() => download.getAttribute("download")).toMatch(/^Marcus_\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d\.mp3$/);
     expect(await page.getByTestId("regeneration-counter").textContent()).toContain("2 free regenerations remaining");
@@ -106,8 +112,8 @@ describe("Text to Speech page", () => {
     expect(await row.textContent()).toContain("Marcus");
     expect(await row.textContent()).toContain(String(text.length));
 
-    // Play fetches the audio as the user; Delete asks first.
-    await row.getByRole("button", { name: "Play" }).click();
+    // Play fetches the audio as the user (into the shared player); Delete asks first.
+    await row.getByRole("button", { name: /^Play generation/ }).click();
     await expect.poll(() => row.locator("audio").evaluate((a: HTMLAudioElement) => a.duration > 0)).toBe(true);
     await row.getByRole("button", { name: "Delete" }).click();
     await page.getByRole("dialog", { name: "Delete generation" }).getByRole("button", { name: "Delete" }).click();
@@ -170,15 +176,162 @@ describe("Text to Speech page", () => {
     await closeContext(page.context());
   });
 
-  it("shows the quota message with 'Update subscription?' when the credits run out", async () => {
+  it("blocks a free user whose quota the text would exceed before sending, with the API's message", async () => {
     const { page } = await openTts({ limit: 5 });
+    const sent: string[] = [];
+    page.on("request", (r) => r.url().includes("/v1/text-to-speech/") && sent.push(r.url()));
+    await page.getByRole("textbox", { name: "Text" }).fill("This text costs more than five credits.");
+    const blocked = page.getByTestId("quota-blocked");
+    await expect.poll(() => blocked.textContent()).toContain("This request exceeds your quota of 5. You have 5 credits remaining, while 39 credits are required for this request.");
+    expect(await page.getByRole("button", { name: "Generate speech" }).isDisabled()).toBe(true);
+    expect(await blocked.getByRole("link", { name: "Update subscription?" }).getAttribute("href")).toBe("/app/settings/subscription");
+    expect(sent).toEqual([]);
+
+    // The subscription page it leads to shows the plans, their limits and how a plan changes here.
+    await blocked.getByRole("link", { name: "Update subscription?" }).click();
+    await page.waitForURL(/\/app\/settings\/subscription$/);
+    const plans = page.getByRole("region", { name: "Plans" });
+    await expect.poll(() => plans.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3 }) }).count()).toBe(6);
+    expect(await plans.getByText("10,000 credits a month").count()).toBe(1);
+    expect(await page.getByRole("heading", { name: "Changing plans on a self-hosted server" }).isVisible()).toBe(true);
+    await closeContext(page.context());
+  });
+
+  it("gives a paid user the quota dialog instead, without sending the request", async () => {
+    const account = await createTestAccount(stack, "pro");
+    await changeLimit(stack.ctx, account.workspace.workspace_id, 5);
+    const context = await newContext(browser, stack);
+    const page = await context.newPage();
+    await signIn(page, account.email, account.password);
+    await visit(page, TTS);
+    const sent: string[] = [];
+    page.on("request", (r) => r.url().includes("/v1/text-to-speech/") && sent.push(r.url()));
     await page.getByRole("textbox", { name: "Text" }).fill("This text costs more than five credits.");
     await page.getByRole("button", { name: "Generate speech" }).click();
-    const dialog = page.getByRole("dialog", { name: "Unable to generate" });
+    const dialog = page.getByRole("dialog", { name: "Not enough credits" });
     await expect.poll(() => dialog.isVisible()).toBe(true);
-    expect(await dialog.textContent()).toMatch(/credit|quota/i);
+    expect(await dialog.textContent()).toContain("You have 5 credits remaining, while 39 credits are required");
     expect(await dialog.getByRole("link", { name: "Update subscription?" }).getAttribute("href")).toBe("/app/settings/subscription");
+    expect(await page.getByTestId("quota-blocked").count()).toBe(0);
+    expect(sent).toEqual([]);
+    await closeContext(context);
+  });
+
+  it("counts characters as code points: an emoji is one character and one credit", async () => {
+    const { page } = await openTts();
+    await page.getByRole("textbox", { name: "Text" }).fill("Hi 😀👍🏽");
+    // "Hi 😀👍🏽" is 6 code points (the skin tone is its own), 9 UTF-16 units.
+    await expect.poll(() => page.getByText("6 / 10,000").count()).toBe(1);
+    await expect.poll(() => page.getByTestId("credit-cost").textContent()).toContain("6 credits");
     await closeContext(page.context());
+  });
+
+  it("shows progress while a long text generates, the generation's own cost, and Stop aborts it", async () => {
+    const { account, page } = await openTts();
+    const text = "The quick brown fox jumps over the lazy dog while the band plays on. ".repeat(140).slice(0, 9_000);
+    await page.getByRole("textbox", { name: "Text" }).fill(text);
+    const request = page.waitForRequest((r) => r.url().includes("/stream") && r.method() === "POST");
+    await page.getByRole("button", { name: "Generate speech" }).click();
+    await request;
+    const progress = page.getByTestId("generation-progress");
+    await expect.poll(() => progress.textContent(), { timeout: 15_000 }).toMatch(/Generating… \d+\.\d s of audio received/);
+    // A paid-for first generation shows its cost, not "Free regeneration", while it runs.
+    const cost = await page.getByTestId("credit-cost").textContent();
+    expect(cost).toContain("9,000 credits");
+    expect(cost).not.toContain("Free regeneration");
+
+    const failed = page.waitForEvent("requestfailed", (r) => r.url().includes("/stream"));
+    await page.getByRole("button", { name: "Stop" }).click();
+    await failed;
+    await expect.poll(() => page.getByText("Generation stopped.").isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Generate speech" }).isEnabled()).toBe(true);
+    expect(await page.getByTestId("regeneration-counter").count()).toBe(0);
+    // The server stopped too: no finished generation reached the history.
+    const history = await (await apiFetch(stack, account.apiKey, "/v1/history")).json();
+    expect(history.history).toEqual([]);
+    await closeContext(page.context());
+  });
+
+  it("plays history in the shared player: seeks by click and keyboard, changes rate, pages with page buttons, and frees its audio", async () => {
+    const account = await createTestAccount(stack, "pro");
+    const voice = premadeVoiceId("Avery");
+    for (let i = 0; i < 21; i++) {
+      const res = await apiFetch(stack, account.apiKey, `/v1/text-to-speech/${voice}?output_format=mp3_22050_32`, {
+        method: "POST",
+        body: JSON.stringify({ text: i === 0 ? "This first clip is long enough to seek in: it keeps talking for a good number of seconds, sentence after sentence, so that the waveform has room to move." : `Clip number ${i}.` }),
+      });
+      await res.arrayBuffer();
+      expect(res.status).toBe(200);
+    }
+    const context = await newContext(browser, stack);
+    const page = await context.newPage();
+    // Every object URL the page makes, and which are still alive.
+    await page.addInitScript(() => {
+      const live = new Set<string>();
+      const create = URL.createObjectURL.bind(URL);
+      const revoke = URL.revokeObjectURL.bind(URL);
+      URL.createObjectURL = (o: Blob | MediaSource) => {
+        const url = create(o);
+        if (o instanceof Blob) live.add(url);
+        return url;
+      };
+      URL.revokeObjectURL = (url: string) => {
+        live.delete(url);
+        revoke(url);
+      };
+      (window as unknown as { liveObjectUrls: Set<string> }).liveObjectUrls = live;
+    });
+    await signIn(page, account.email, account.password);
+    await visit(page, `${TTS}?tab=history`);
+
+    const pages = page.getByRole("navigation", { name: "History pages" });
+    await expect.poll(() => page.getByTestId("history-item").count()).toBe(20);
+    await pages.getByRole("button", { name: "Page 2" }).click();
+    await expect.poll(() => page.getByTestId("history-item").count()).toBe(1);
+    expect(await pages.getByRole("button", { name: "Page 2" }).getAttribute("aria-current")).toBe("page");
+    const first = page.getByTestId("history-item").first();
+    expect(await first.textContent()).toContain("This first clip");
+
+    await first.getByRole("button", { name: /^Play generation/ }).click();
+    const audio = first.locator("audio");
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => Number.isFinite(a.duration) && a.duration > 6), { timeout: 15_000 }).toBe(true);
+    await first.getByRole("button", { name: /^Pause generation/ }).click();
+    const duration = await audio.evaluate((a: HTMLAudioElement) => a.duration);
+
+    // Clicking the middle of the waveform seeks to the middle.
+    const wave = first.getByRole("slider", { name: /^Seek generation/ });
+    const box = (await wave.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeCloseTo(duration / 2, 0);
+    // The keyboard: Home, then the right arrow moves 5 s; End goes to the end.
+    await wave.focus();
+    await page.keyboard.press("Home");
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeCloseTo(5, 1);
+    await expect.poll(() => wave.getAttribute("aria-valuenow")).toBe("5");
+    // The rate cycles 1x, 1.5x, 2x.
+    const rate = first.getByRole("button", { name: /^Playback speed/ });
+    await rate.click();
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1.5);
+    await rate.click();
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(2);
+    expect(await rate.textContent()).toBe("2×");
+    await rate.click();
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1);
+    // The waveform was drawn from the decoded file: bars reach well above the centre line.
+    const barsDrawn = () =>
+      first.locator("canvas").evaluate((c: HTMLCanvasElement) => {
+        const band = c.getContext("2d")!.getImageData(0, Math.floor(c.height * 0.15), c.width, Math.floor(c.height * 0.2)).data;
+        return band.some((v, i) => i % 4 === 3 && v > 0);
+      });
+    await expect.poll(barsDrawn).toBe(true);
+
+    // Leaving the page frees every object URL its players made.
+    expect(await page.evaluate(() => (window as unknown as { liveObjectUrls: Set<string> }).liveObjectUrls.size)).toBeGreaterThan(0);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }).click();
+    await page.waitForURL(/\/app$/);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { liveObjectUrls: Set<string> }).liveObjectUrls.size)).toBe(0);
+    await closeContext(context);
   });
 
   it("preselects ?voice_id when it is the user's voice and sends other voices to the library", async () => {
@@ -197,6 +350,11 @@ describe("Text to Speech page", () => {
     await page.keyboard.press("Escape");
     await visit(page, `${TTS}?voice_id=not-a-voice-of-mine`);
     await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe("/app/voice-library?voiceId=not-a-voice-of-mine");
+    // Not a dead end: the page says so and offers the user's own voices, each back to Text to Speech.
+    const missing = page.getByTestId("missing-voice");
+    await expect.poll(() => missing.textContent()).toContain("not-a-voice-of-mine");
+    await missing.getByRole("link", { name: "Avery" }).click();
+    await expect.poll(() => page.getByRole("button", { name: "Voice: Avery" }).count()).toBe(1);
     await closeContext(page.context());
   });
 });

@@ -118,6 +118,28 @@ describe("pronunciation dictionaries through the SDK", () => {
     expect(empty.versionRulesNum).toBe(0);
   });
 
+  it("uploads a lexicon into an existing dictionary as a new version, adding or replacing (Timbre's extension)", async () => {
+    const d = await client.pronunciationDictionaries.createFromRules({ name: "Grow", rules: [{ type: "alias", stringToReplace: "K8s", alias: "Kubernetes" }] });
+    const upload = async (text: string, mode?: string) => {
+      const form = new FormData();
+      form.set("file", new Blob([text]), "more.txt");
+      if (mode) form.set("mode", mode);
+      return apiFetch(stack, acct.apiKey, `/v1/pronunciation-dictionaries/${d.id}/add-from-file`, { method: "POST", body: form });
+    };
+    const added = await upload("K8s = Kates\nnginx = engine x\n");
+    expect(added.status).toBe(200);
+    const a = (await added.json()) as { version_id: string; version_rules_num: number; uploaded_rules_num: number };
+    expect(a).toMatchObject({ version_rules_num: 2, uploaded_rules_num: 2 });
+    expect((await client.pronunciationDictionaries.get(d.id)).rules.map((r) => [r.stringToReplace, (r as { alias?: string }).alias])).toEqual([["K8s", "Kates"], ["nginx", "engine x"]]);
+    const replaced = (await (await upload("GIF = jif\n", "replace")).json()) as { version_rules_num: number };
+    expect(replaced.version_rules_num).toBe(1);
+    // The earlier version stays readable; a bad file changes nothing.
+    expect((await client.pronunciationDictionaries.get(d.id)).versionId).not.toBe(a.version_id);
+    const bad = await upload("this line has no rule in it\n");
+    expect(bad.status).toBe(400);
+    expect((await client.pronunciationDictionaries.get(d.id)).rules).toHaveLength(1);
+  });
+
   it("renames, archives (hidden from the list) and restores", async () => {
     const d = await client.pronunciationDictionaries.createFromRules({ name: "Old name", rules: [] });
     const renamed = await client.pronunciationDictionaries.update(d.id, { name: "New name" });

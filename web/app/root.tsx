@@ -5,9 +5,10 @@ import "./load-context.js";
 import styles from "./styles/app.css?url";
 import { csrfForBrowser } from "./lib/csrf.server.js";
 import { themeFromCookie } from "./lib/theme.js";
-import { PINNED_SIDEBAR_SCRIPT } from "./lib/persist.js";
+import { pinnedFromCookie } from "./lib/persist.js";
 import { RouteErrorScreen } from "./components/ErrorScreen.js";
 import { useNonce } from "./lib/nonce.js";
+import { ToastProvider } from "./components/ui/Toast.js";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -18,7 +19,8 @@ export const meta: MetaFunction = () => [{ title: "Timbre" }, { name: "descripti
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { token, setCookie } = await csrfForBrowser(request, context);
-  const payload = { csrf: token, theme: themeFromCookie(request.headers.get("cookie")) };
+  const cookie = request.headers.get("cookie");
+  const payload = { csrf: token, theme: themeFromCookie(cookie), sidebarPinned: pinnedFromCookie(cookie) };
   return data(payload, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 
@@ -30,13 +32,12 @@ export function Layout({ children }: { children: ReactNode }) {
   const theme = root?.theme ?? "light";
   const nonce = useNonce();
   return (
-    <html lang="en" data-theme={theme} style={{ colorScheme: theme }}>
+    <html lang="en" data-theme={theme} data-sidebar-pinned={root?.sidebarPinned ? "true" : undefined} style={{ colorScheme: theme }}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: PINNED_SIDEBAR_SCRIPT }} />
       </head>
       <body>
         {children}
@@ -52,7 +53,11 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
-  return <Outlet />;
+  return (
+    <ToastProvider>
+      <Outlet />
+    </ToastProvider>
+  );
 }
 
 export function ErrorBoundary() {

@@ -23,12 +23,12 @@ export function CreditUsage({ used, limit, resetsAtUnix }: { used: number; limit
 /** A small ring showing the share of credits used (profile menu button). */
 export function UsageRing({ used, limit, size = 28 }: { used: number; limit: number; size?: number }) {
   const percent = usagePercent(used, limit);
-  const r = 12;
+  const r = 13;
   const circumference = 2 * Math.PI * r;
   return (
     <svg className="usage-ring" width={size} height={size} viewBox="0 0 28 28" role="img" aria-label={`${formatPercent(percent)} of credits used`}>
-      <circle cx="14" cy="14" r={r} fill="none" strokeWidth="3" className="usage-ring-track" />
-      {percent > 0 && <circle cx="14" cy="14" r={r} fill="none" strokeWidth="3" className="usage-ring-value" data-level={percent >= 80 ? "high" : "normal"}
+      <circle cx="14" cy="14" r={r} fill="none" strokeWidth="2" className="usage-ring-track" />
+      {percent > 0 && <circle cx="14" cy="14" r={r} fill="none" strokeWidth="2" className="usage-ring-value" data-level={percent >= 80 ? "high" : "normal"}
         strokeDasharray={`${(percent / 100) * circumference} ${circumference}`} transform="rotate(-90 14 14)" strokeLinecap="round" />}
     </svg>
   );

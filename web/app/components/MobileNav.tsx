@@ -1,5 +1,5 @@
 import { useLocation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { SidebarModel } from "../lib/nav.js";
 import type { ShellData } from "../lib/shell.js";
 import { Icon } from "./Icon.js";
@@ -7,25 +7,72 @@ import { ProfileMenu } from "./ProfileMenu.js";
 import { Brand, FooterLinks, LinkList, ResourceLinks, UpgradeButton } from "./Sidebar.js";
 import { SidebarNav } from "./SidebarNav.js";
 
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
+/** The elements Tab can reach inside `root`, in order (hidden ones left out). */
+function tabbables(root: HTMLElement): HTMLElement[] {
+  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.getClientRects().length > 0 && !el.closest("[inert]"));
+}
+
 /**
  * Below large screens: a header with the open-sidebar button and the profile menu, and a drawer
- * with the navigation plus the Audio Tools, Contact and Documentation groups. It closes on route
- * change, on Escape and on the backdrop.
+ * with the navigation plus the Audio Tools, Contact and Documentation groups. The drawer is a
+ * modal dialog: the page behind it is inert, Tab stays inside, Escape and the backdrop close it,
+ * and focus returns to the menu button. It also closes on route change.
  */
 export function MobileNav({ shell, model }: { shell: ShellData; model: SidebarModel }) {
   const [open, setOpen] = useState(false);
   const location = useLocation();
   const opener = useRef<HTMLButtonElement>(null);
   const closer = useRef<HTMLButtonElement>(null);
+  const drawer = useRef<HTMLDialogElement>(null);
 
   useEffect(() => setOpen(false), [location.pathname]);
+
   useEffect(() => {
-    if (open) closer.current?.focus();
+    const dialog = drawer.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      dialog.showModal();
+      closer.current?.focus();
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
   }, [open]);
 
-  function close() {
-    setOpen(false);
-    opener.current?.focus();
+  useEffect(() => {
+    const dialog = drawer.current;
+    if (!dialog) return;
+    // Escape (the dialog's cancel), the backdrop or a route change: focus goes back to the menu button.
+    const onClose = () => {
+      setOpen(false);
+      opener.current?.focus({ preventScroll: true });
+    };
+    const onBackdrop = (e: MouseEvent) => {
+      if (e.target === dialog) dialog.close();
+    };
+    dialog.addEventListener("close", onClose);
+    dialog.addEventListener("click", onBackdrop);
+    return () => {
+      dialog.removeEventListener("close", onClose);
+      dialog.removeEventListener("click", onBackdrop);
+      if (dialog.open) dialog.close();
+    };
+  }, []);
+
+  function trapTab(e: KeyboardEvent<HTMLDialogElement>) {
+    if (e.key !== "Tab" || !drawer.current) return;
+    const items = tabbables(drawer.current);
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (!first || !last) return;
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
   }
 
   return (
@@ -37,16 +84,12 @@ export function MobileNav({ shell, model }: { shell: ShellData; model: SidebarMo
         <Brand />
         <ProfileMenu shell={shell} placement="header" />
       </header>
-      {open && (
-        <>
-          <div className="drawer-backdrop" onClick={close} aria-hidden="true" />
-          <div id="mobile-drawer" className="drawer" role="dialog" aria-modal="true" aria-label="Navigation"
-            onKeyDown={(e) => {
-              if (e.key === "Escape") close();
-            }}>
+      <dialog ref={drawer} id="mobile-drawer" className="drawer" aria-label="Navigation" onKeyDown={trapTab}>
+        {open && (
+          <div className="drawer-body">
             <div className="sidebar-header">
               <Brand />
-              <button ref={closer} type="button" className="icon-button" aria-label="Close sidebar" onClick={close}>
+              <button ref={closer} type="button" className="icon-button" aria-label="Close sidebar" onClick={() => drawer.current?.close()}>
                 <Icon name="close" />
               </button>
             </div>
@@ -57,12 +100,15 @@ export function MobileNav({ shell, model }: { shell: ShellData; model: SidebarMo
                 <LinkList links={s.links} label={s.label ?? s.id} />
               </div>
             ))}
-            <ResourceLinks model={model} />
-            <UpgradeButton model={model} />
-            <FooterLinks model={model} />
+            {/* Guides, API Reference and Changelog are the Documentation group above; only More remains. */}
+            <ResourceLinks model={model} includeTopLinks={false} />
+            <div className="drawer-footer">
+              <UpgradeButton model={model} />
+              <FooterLinks model={model} />
+            </div>
           </div>
-        </>
-      )}
+        )}
+      </dialog>
     </>
   );
 }

@@ -119,12 +119,15 @@ export function ProfileMenu({ shell, placement }: { shell: ShellData; placement:
             setOpen(true);
           }
         }}>
-        <Avatar name={shell.user.displayName ?? shell.user.email} photoUrl={shell.user.photoUrl} />
+        {/* The usage ring surrounds the avatar, so a collapsed sidebar (4rem) shows both whole. */}
+        <span className="avatar-ring">
+          <UsageRing used={shell.subscription.used} limit={shell.subscription.limit} size={36} />
+          <Avatar name={shell.user.displayName ?? shell.user.email} photoUrl={shell.user.photoUrl} />
+        </span>
         <span className="profile-text nav-text">
           <span className="profile-name">{name}</span>
           <span className="profile-workspace">{shell.workspace.name}</span>
         </span>
-        <UsageRing used={shell.subscription.used} limit={shell.subscription.limit} />
       </button>
       {open && (
         <div ref={menu} id={menuId} role="menu" aria-label="Profile" className="menu profile-menu" onKeyDown={onMenuKey}>

@@ -49,12 +49,12 @@ export function FooterLinks({ model }: { model: SidebarModel }) {
 }
 
 /** Resources: the top links, then the secondary links behind "More". */
-export function ResourceLinks({ model }: { model: SidebarModel }) {
+export function ResourceLinks({ model, includeTopLinks = true }: { model: SidebarModel; includeTopLinks?: boolean }) {
   return (
     <nav className="nav-resources" aria-label="Resources">
-      <LinkList links={model.topLinks} label="Documentation" />
+      {includeTopLinks && <LinkList links={model.topLinks} label="Documentation" />}
       <details className="nav-more">
-        <summary className="nav-link">
+        <summary className="nav-link" title="More">
           <Icon name="more" />
           <span className="nav-text">More</span>
         </summary>

@@ -1,7 +1,7 @@
 import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { matchesAny } from "../lib/match.js";
-import { linkPatterns, submenuForPath, SUBMENU_NAVIGATION_DELAY_MS, type NavLink, type SidebarModel, type SubmenuId } from "../lib/nav.js";
+import { linkPatterns, menuForRoute, SUBMENU_NAVIGATION_DELAY_MS, type NavLink, type SidebarModel, type SubmenuId } from "../lib/nav.js";
 import { readStored, STORAGE_KEYS, writeStored } from "../lib/persist.js";
 import { Icon } from "./Icon.js";
 import { dialogHref } from "./QueryDialogs.js";
@@ -24,7 +24,7 @@ export function NavEntry({ link, onOpenSubmenu }: { link: NavLink; onOpenSubmenu
   );
   if (link.newTab) {
     return (
-      <a className="nav-link" href={link.to} target="_blank" rel="noopener noreferrer">
+      <a className="nav-link" href={link.to} target="_blank" rel="noopener noreferrer" title={link.label}>
         {body}
       </a>
     );
@@ -36,45 +36,50 @@ export function NavEntry({ link, onOpenSubmenu }: { link: NavLink; onOpenSubmenu
     onOpenSubmenu(link);
   };
   return (
-    <Link className="nav-link" to={link.dialog ? dialogHref(location, link.dialog) : link.to} aria-current={active ? "page" : undefined} onClick={onClick}>
+    <Link className="nav-link" to={link.dialog ? dialogHref(location, link.dialog) : link.to} aria-current={active ? "page" : undefined} onClick={onClick} title={link.label}>
       {body}
     </Link>
   );
 }
 
 /**
- * The main menu and its submenus as two sliding panels. Opening a submenu slides to it, remembers
- * it (across sessions) and navigates to its first page after a short delay; Back slides home.
+ * The main menu and its submenus as two sliding panels. The shown menu follows the route: a
+ * submenu's pages show the submenu, main-menu and settings pages the main menu; only where the
+ * route decides nothing does the remembered submenu (last opened, across sessions) come back.
+ * Opening a submenu slides to it, remembers it and navigates to its first page after a short
+ * delay; Back slides home.
  */
 export function SidebarNav({ model }: { model: SidebarModel }) {
   const location = useLocation();
   const navigate = useNavigate();
-  const routeSubmenu = submenuForPath(model, location.pathname, matchesAny);
-  const [submenu, setSubmenu] = useState<SubmenuId | null>(routeSubmenu ?? null);
+  const route = menuForRoute(model, location.pathname, matchesAny);
+  const [submenu, setSubmenu] = useState<SubmenuId | null>(route.kind === "submenu" ? route.id : null);
   const [animate, setAnimate] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const backButton = useRef<HTMLButtonElement>(null);
+  const routeKey = route.kind === "submenu" ? route.id : route.kind;
 
   useEffect(() => {
-    if (!routeSubmenu) {
-      const stored = readStored(STORAGE_KEYS.submenu);
-      const known = model.submenus.find((m) => m.id === stored);
-      if (known) setSubmenu(known.id);
-    }
     // Restoring happens without the slide; later changes animate.
     const frame = requestAnimationFrame(() => setAnimate(true));
     return () => {
       cancelAnimationFrame(frame);
       clearTimeout(timer.current);
     };
-    // Only on mount: later route changes are handled below.
   }, []);
 
   useEffect(() => {
-    if (!routeSubmenu) return;
-    setSubmenu(routeSubmenu);
-    writeStored(STORAGE_KEYS.submenu, routeSubmenu);
-  }, [routeSubmenu]);
+    if (route.kind === "submenu") {
+      setSubmenu(route.id);
+      writeStored(STORAGE_KEYS.submenu, route.id);
+    } else if (route.kind === "main") {
+      setSubmenu(null);
+    } else {
+      const stored = readStored(STORAGE_KEYS.submenu);
+      setSubmenu(model.submenus.find((m) => m.id === stored)?.id ?? null);
+    }
+    // The route's decision is what matters, not the object identity.
+  }, [routeKey, location.pathname]);
 
   function openSubmenu(link: NavLink) {
     if (!link.submenu) return;
@@ -109,10 +114,11 @@ export function SidebarNav({ model }: { model: SidebarModel }) {
             </div>
           ))}
         </nav>
-        <nav className="nav-panel" aria-label={current ? current.header : "Submenu"} data-active={current ? "true" : "false"}>
+        {/* The second panel is a landmark only while it holds a submenu. */}
+        <div className="nav-panel" data-active={current ? "true" : "false"}>
           {current && (
-            <>
-              <button ref={backButton} type="button" className="nav-link nav-back" onClick={back}>
+            <nav aria-label={current.header}>
+              <button ref={backButton} type="button" className="nav-link nav-back" onClick={back} title="Back">
                 <Icon name="back" />
                 <span className="nav-text">Back</span>
               </button>
@@ -126,9 +132,9 @@ export function SidebarNav({ model }: { model: SidebarModel }) {
                   </li>
                 ))}
               </ul>
-            </>
+            </nav>
           )}
-        </nav>
+        </div>
       </div>
     </div>
   );

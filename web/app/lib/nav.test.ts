@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FLAG_DEFAULTS, type FlagName } from "../../../functions/domain/flags.js";
 import { matchesAny } from "./match.js";
-import { buildProfileMenu, buildSettingsNav, buildSidebar, submenuForPath, type MenuItem, type NavContext, type SidebarModel } from "./nav.js";
+import { buildProfileMenu, buildSettingsNav, buildSidebar, menuForRoute, submenuForPath, type MenuItem, type NavContext, type SidebarModel } from "./nav.js";
 import { findProductPage } from "./pages.js";
 
 const ctx = (over: Partial<Omit<NavContext, "flags">> & { flags?: Partial<Record<FlagName, boolean>> } = {}): NavContext => ({
@@ -153,5 +153,30 @@ describe("not-yet-built product pages", () => {
     expect(findProductPage("/app/conversational-ai/talk-to/agent1", ctx())?.id).toBe("cai-agents");
     expect(findProductPage("/app/productions/active", ctx())).toBeUndefined();
     expect(findProductPage("/app/nothing-here", ctx())).toBeUndefined();
+  });
+});
+
+describe("navigation state", () => {
+  const m = buildSidebar(ctx());
+  it("follows the route: a submenu's pages open it, main-menu and settings pages show the main menu", () => {
+    expect(menuForRoute(m, "/app/conversational-ai/history", matchesAny)).toEqual({ kind: "submenu", id: "conversational-ai" });
+    expect(menuForRoute(m, "/app/speech-synthesis/text-to-speech", matchesAny)).toEqual({ kind: "main" });
+    expect(menuForRoute(m, "/app/settings/api-keys", matchesAny)).toEqual({ kind: "main" });
+    expect(menuForRoute(m, "/app", matchesAny)).toEqual({ kind: "main" });
+  });
+
+  it("leaves pages outside the menus to the remembered submenu", () => {
+    expect(menuForRoute(m, "/app/dev/crash", matchesAny)).toEqual({ kind: "undecided" });
+    expect(menuForRoute(m, "/app/no-such-page", matchesAny)).toEqual({ kind: "undecided" });
+  });
+
+  it("never gives two entries shown together the same icon", () => {
+    const full = buildSidebar(ctx({ isProducer: true, flags: { "speech-to-text-ui": true, productions: true, "batch-calling": true, integrations: true, "producer-teams": true } }));
+    const main = [...full.sections.flatMap((s) => s.links), ...full.topLinks].map((l) => l.icon);
+    expect(new Set(main).size, "main menu").toBe(main.length);
+    for (const sub of full.submenus) {
+      const icons = [...sub.links, ...full.topLinks].map((l) => l.icon);
+      expect(new Set(icons).size, sub.id).toBe(icons.length);
+    }
   });
 });

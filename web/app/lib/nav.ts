@@ -37,7 +37,9 @@ export function isVisible(v: Visibility | undefined, ctx: NavContext): boolean {
 export type IconName =
   | "home" | "voices" | "tts" | "changer" | "effects" | "studio" | "dubbing" | "agents" | "stt" | "productions"
   | "producer" | "teams" | "history" | "settings" | "native" | "voiceover" | "isolator" | "classifier" | "soundboard"
-  | "book" | "code" | "news" | "back" | "pin" | "menu" | "close" | "chevron" | "more" | "upgrade" | "phone" | "outbound" | "plug";
+  | "book" | "code" | "news" | "back" | "pin" | "menu" | "close" | "chevron" | "more" | "upgrade" | "phone" | "outbound" | "plug"
+  | "wrench" | "alert" | "info" | "check" | "play" | "pause" | "stop" | "download" | "trash" | "key" | "dictionary" | "dialogue"
+  | "upload" | "plus" | "search" | "inbox" | "waveform" | "credits" | "help" | "legal" | "external" | "knowledge" | "dashboard";
 
 export type SubmenuId = "conversational-ai" | "productions";
 export type DialogId = "affiliate" | "pronunciation-dictionaries";
@@ -139,11 +141,11 @@ const SUBMENUS: Submenu[] = [
     id: "conversational-ai",
     header: "Conversational AI",
     links: [
-      { id: "cai-dashboard", label: "Dashboard", to: CAI, icon: "home" },
+      { id: "cai-dashboard", label: "Dashboard", to: CAI, icon: "dashboard" },
       { id: "cai-agents", label: "Agents", to: `${CAI}/agents`, icon: "agents", patterns: [`${CAI}/agents/*`, `${CAI}/talk-to/*`] },
       { id: "cai-history", label: "Call History", to: `${CAI}/history`, icon: "history", patterns: [`${CAI}/history/*`] },
-      { id: "cai-knowledge-base", label: "Knowledge Base", to: `${CAI}/knowledge-base`, icon: "book", patterns: [`${CAI}/knowledge-base/*`] },
-      { id: "cai-tools", label: "Tools", to: `${CAI}/tools`, icon: "code", badge: "New", patterns: [`${CAI}/tools/*`] },
+      { id: "cai-knowledge-base", label: "Knowledge Base", to: `${CAI}/knowledge-base`, icon: "knowledge", patterns: [`${CAI}/knowledge-base/*`] },
+      { id: "cai-tools", label: "Tools", to: `${CAI}/tools`, icon: "wrench", badge: "New", patterns: [`${CAI}/tools/*`] },
       { id: "cai-phone-numbers", label: "Phone Numbers", to: `${CAI}/phone-numbers`, icon: "phone" },
       { id: "cai-batch-calling", label: "Outbound", to: `${CAI}/batch-calling`, icon: "outbound", patterns: [`${CAI}/batch-calling/*`], when: { flag: "batch-calling" } },
       { id: "cai-integrations", label: "Integrations", to: `${CAI}/integrations`, icon: "plug", when: { flag: "integrations" } },
@@ -236,6 +238,23 @@ export function buildSidebar(ctx: NavContext): SidebarModel {
 
 export function linkPatterns(link: NavLink): readonly string[] {
   return [link.to, ...(link.patterns ?? [])];
+}
+
+/**
+ * Which menu the current route decides: a submenu when the page is one of its pages, the main
+ * menu when the page is in the main menu, the settings or the drawer's groups, and nothing
+ * ("undecided") elsewhere, where the remembered submenu applies (app-shell.md §2).
+ */
+export type RouteMenu = { kind: "submenu"; id: SubmenuId } | { kind: "main" } | { kind: "undecided" };
+
+export function menuForRoute(model: SidebarModel, pathname: string, matches: (patterns: readonly string[], p: string) => boolean): RouteMenu {
+  const sub = submenuForPath(model, pathname, matches);
+  if (sub) return { kind: "submenu", id: sub };
+  for (const m of model.submenus) if (m.links.some((l) => matches(linkPatterns(l), pathname))) return { kind: "submenu", id: m.id };
+  const mainLinks = [...model.sections, ...model.mobileSections].flatMap((s) => s.links);
+  if (mainLinks.some((l) => !l.dialog && !l.newTab && matches(linkPatterns(l), pathname))) return { kind: "main" };
+  if (matches(["/app/settings", "/app/settings/*"], pathname)) return { kind: "main" };
+  return { kind: "undecided" };
 }
 
 /** The submenu whose pages contain `pathname`, if any (so a deep link opens its submenu). */

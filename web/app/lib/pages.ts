@@ -24,6 +24,8 @@ export interface ProductPage {
   permission?: PermissionId;
   when?: Visibility;
   tabs?: readonly PageTab[];
+  /** What to use meanwhile, said on the not-available page. */
+  alternative?: string;
 }
 
 const CAI = "/app/conversational-ai";
@@ -57,7 +59,10 @@ export const PRODUCT_PAGES: readonly ProductPage[] = [
     id: "sound-effects", title: "Sound Effects", description: "Describe a sound and generate it.",
     patterns: ["/app/sound-effects", "/app/sound-effects/generate", "/app/sound-effects/explore"], permission: "sound_effects", tabs: SOUND_EFFECTS_TABS,
   },
-  { id: "studio", title: "Studio", description: "Long-form audio projects: audiobooks, articles and podcasts.", patterns: ["/app/studio", "/app/studio/*", "/app/projects", "/app/projects/*"], permission: "projects" },
+  {
+    id: "studio", title: "Studio", description: "Long-form audio projects: audiobooks, articles and podcasts.", patterns: ["/app/studio", "/app/studio/*", "/app/projects", "/app/projects/*"], permission: "projects",
+    alternative: "For long texts meanwhile, Text to Speech takes up to 10,000 characters a request (40,000 with Flash v2.5 and Turbo v2.5): generate a long text in parts, and find every part in its history.",
+  },
   { id: "dubbing", title: "Dubbing", description: "Translate audio and video into other languages, keeping the speakers' voices.", patterns: ["/app/dubbing", "/app/dubbing/*"], permission: "dubbing", when: { hiddenWhenIsolated: true } },
   { ...cai("dashboard", "Conversational AI", "Build and deploy voice agents.", CAI), patterns: [CAI] },
   cai("agents", "Agents", "Create agents and talk to them.", `${CAI}/agents`, { patterns: [`${CAI}/agents`, `${CAI}/agents/*`, `${CAI}/talk-to/:agentId`] }),

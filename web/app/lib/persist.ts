@@ -4,7 +4,6 @@
  */
 export const STORAGE_KEYS = {
   submenu: "timbre.sidebar.submenu",
-  pinned: "timbre.sidebar.pinned",
   lowQuotaDismissedAt: "timbre.lowQuotaBanner.dismissedAt",
 } as const;
 
@@ -28,13 +27,21 @@ export function writeStored(key: StorageKey, value: string | null): void {
 }
 
 /**
- * Runs inline in <head> before the first paint: applies the pinned-sidebar preference so the
- * server-rendered page does not jump when React takes over.
+ * The pinned sidebar is a preference cookie (like the theme), so the server renders it on the
+ * first paint and no inline script is needed before it (the Content-Security-Policy allows none).
  */
-export const PINNED_SIDEBAR_SCRIPT = `try{if(localStorage.getItem(${JSON.stringify(STORAGE_KEYS.pinned)})==="true")document.documentElement.dataset.sidebarPinned="true"}catch(e){}`;
+export const PINNED_COOKIE = "timbre_sidebar_pinned";
+
+export function pinnedFromCookie(cookieHeader: string | null): boolean {
+  return /(?:^|;\s*)timbre_sidebar_pinned=true(?:;|$)/.test(cookieHeader ?? "");
+}
 
 export function applyPinnedSidebar(pinned: boolean): void {
   if (pinned) document.documentElement.dataset.sidebarPinned = "true";
   else delete document.documentElement.dataset.sidebarPinned;
-  writeStored(STORAGE_KEYS.pinned, pinned ? "true" : null);
+  document.cookie = pinned ? `${PINNED_COOKIE}=true; Path=/; Max-Age=${400 * 24 * 3600}; SameSite=Lax` : `${PINNED_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
+}
+
+export function isSidebarPinned(): boolean {
+  return document.documentElement.dataset.sidebarPinned === "true";
 }

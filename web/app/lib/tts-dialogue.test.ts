@@ -68,6 +68,12 @@ describe("dialogue caps", () => {
     expect(capDialogue([block("ok")], 6)).toMatchObject({ warnings: [] });
   });
 
+  it("counts the cap in code points, so emoji count once and are never cut in half", () => {
+    expect(capDialogue([block("😀😀😀"), block("😀😀😀")], 6)).toMatchObject({ warnings: [] });
+    const { blocks } = capDialogue([block("😀😀😀"), block("😀😀😀😀")], 5);
+    expect(blocks.map((b) => b.text)).toEqual(["😀😀😀", "😀😀"]);
+  });
+
   it("ignores empty blocks and trims text in the request", () => {
     expect(dialogueInputs([block("  Hi  ", "a"), block("   ", "b"), block("", "c"), block("Bye", "d")])).toEqual([
       { text: "Hi", voice_id: "a" },

@@ -1,4 +1,5 @@
 import { DIALOGUE_MAX_BLOCKS, dialogueMessages } from "../../../functions/domain/speechRules.js";
+import { countCharacters, sliceCharacters } from "./characters.js";
 import { voiceDisplayName } from "./tts-voices.js";
 
 /** Dialogue mode: blocks, pasting "Speaker: text" lines, caps, preference (speech-generation.md §4, §5). */
@@ -96,7 +97,7 @@ export function blocksFromSpeakerLines(lines: readonly SpeakerLine[], voices: Re
   return lines.map((l) => ({ id: newBlockId(), voiceId: voices.get(l.speaker)!, text: l.text }));
 }
 
-export const dialogueCharacters = (blocks: readonly Pick<DialogueBlock, "text">[]) => blocks.reduce((n, b) => n + b.text.length, 0);
+export const dialogueCharacters = (blocks: readonly Pick<DialogueBlock, "text">[]) => blocks.reduce((n, b) => n + countCharacters(b.text), 0);
 
 /**
  * Enforces the block cap (extra blocks deleted) and the character cap (text truncated; blocks
@@ -114,8 +115,8 @@ export function capDialogue(blocks: readonly DialogueBlock[], characterLimit: nu
     const kept: DialogueBlock[] = [];
     for (const b of out) {
       if (room <= 0) break;
-      const text = b.text.slice(0, room);
-      room -= text.length;
+      const text = sliceCharacters(b.text, room);
+      room -= countCharacters(text);
       kept.push(text === b.text ? b : { ...b, text });
     }
     out = kept.length ? kept : out.slice(0, 1).map((b) => ({ ...b, text: "" }));

@@ -1,4 +1,5 @@
 import { dialogueMessages } from "../../../functions/domain/speechRules.js";
+import { countCharacters, sliceCharacters } from "./characters.js";
 
 /** Editor rules: limits, truncation and bracket warnings (speech-generation.md §5). */
 export const textMessages = {
@@ -16,11 +17,18 @@ export function bracketWarning(text: string, opts: { v3Dialogue: boolean }): str
   return /[{}[\]]/.test(text) ? textMessages.brackets : null;
 }
 
-/** Cuts text to the limit; `truncated` says whether anything was cut (the caller warns). */
+/** Cuts text to the limit (in characters); `truncated` says whether anything was cut (the caller warns). */
 export function limitText(text: string, limit: number): { text: string; truncated: boolean } {
-  if (text.length <= limit) return { text, truncated: false };
-  return { text: text.slice(0, Math.max(0, limit)), truncated: true };
+  if (countCharacters(text) <= limit) return { text, truncated: false };
+  return { text: sliceCharacters(text, limit), truncated: true };
 }
+
+/** Sample texts a new user can start from (one click fills the editor). */
+export const SAMPLE_TEXTS = [
+  { label: "Tell a story", text: "The lighthouse keeper had not seen a ship in forty years. Then, one foggy night, a bell rang out across the water." },
+  { label: "Introduce a podcast", text: "Welcome back to the show. Today we talk about how sound shapes the way we remember places, and why a single voice can feel like home." },
+  { label: "Explain a product", text: "Timbre turns your text into natural speech in seconds. Pick a voice, paste your script and press Generate." },
+] as const;
 
 /** The text a request sends: trimmed. */
 export const requestText = (text: string) => text.trim();

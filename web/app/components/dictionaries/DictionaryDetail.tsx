@@ -1,5 +1,8 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import {
+  LEXICON_EXTENSIONS,
+  LEXICON_MAX_BYTES,
+  PHONEME_MODEL_IDS,
   RULE_ROW_PX,
   canEdit,
   canSave,
@@ -10,6 +13,9 @@ import {
   ruleAlerts,
   type EditorRule,
 } from "../../../../functions/contract/dictionaries.js";
+import { PHONE_QUERY, useMediaQuery } from "../../lib/useMediaQuery.js";
+import { AudioPlayer } from "../audio/AudioPlayer.js";
+import { SkeletonRows } from "../ui/Skeleton.js";
 import { getJson, post, useVirtualRows, type DictionaryVersion, type EditorWorkspace } from "./client.js";
 import { RuleRow } from "./RuleRow.js";
 import { useRulePreview } from "./useRulePreview.js";
@@ -27,6 +33,25 @@ interface Loaded {
 }
 
 const DEFAULT_MODEL = "eleven_multilingual_v2";
+/** On a phone each rule is a stacked card of this height (the 35 px row of the spec is for wide screens). */
+export const RULE_CARD_PX = 168;
+const PREFERRED_PHONEME_MODELS: readonly string[] = ["eleven_turbo_v2", "eleven_flash_v2", "eleven_monolingual_v1"];
+
+/**
+ * The model previews start with: the one chosen last on this device, except that a dictionary
+ * with phoneme rules starts on a model that speaks phonemes (else every phoneme rule warns).
+ */
+export function initialPreviewModel(models: ReadonlyArray<{ model_id: string }>, stored: string | null, hasPhonemeRules: boolean): string {
+  const available = (id: string | null) => id !== null && models.some((m) => m.model_id === id);
+  const speaksPhonemes = (id: string | null) => id !== null && (PHONEME_MODEL_IDS as readonly string[]).includes(id);
+  if (hasPhonemeRules) {
+    if (available(stored) && speaksPhonemes(stored)) return stored!;
+    // The server's own preview default comes first, the legacy v1 last.
+    const phonemeModel = [...PHONEME_MODEL_IDS].sort((a, b) => PREFERRED_PHONEME_MODELS.indexOf(a) - PREFERRED_PHONEME_MODELS.indexOf(b)).find((id) => available(id));
+    if (phonemeModel) return phonemeModel;
+  }
+  return available(stored) ? stored! : DEFAULT_MODEL;
+}
 const MODEL_KEY = "timbre.dictionaries.model";
 const VOICE_KEY = "timbre.dictionaries.voice";
 let nextKey = 0;
@@ -62,13 +87,7 @@ export function DictionaryDetail({ id, csrf, onBack }: { id: string; csrf: strin
       </div>
     );
   }
-  if (!loaded) {
-    return (
-      <p className="dict-state muted" aria-busy="true">
-        Loading dictionary…
-      </p>
-    );
-  }
+  if (!loaded) return <SkeletonRows rows={5} label="Loading dictionary" />;
   return (
     <Editor
       key={`${loaded.dictionary.version_id}:${reloads}`}
@@ -109,22 +128,25 @@ function Editor({ loaded, csrf, notice, onBack, onReload, onWorkspace }: {
   const audio = useRef<HTMLAudioElement>(null);
   const preview = useRulePreview(dictionary.id, csrf, audio);
   const scroller = useRef<HTMLDivElement>(null);
-  const ids = { search: useId(), voice: useId(), model: useId(), name: useId() };
+  const ids = { search: useId(), voice: useId(), model: useId(), name: useId(), upload: useId(), mode: useId() };
+  const phone = useMediaQuery(PHONE_QUERY);
+  const rowHeight = phone ? RULE_CARD_PX : RULE_ROW_PX;
+  const [upload, setUpload] = useState<{ file: File | null; mode: "add" | "replace"; error: string | null }>({ file: null, mode: "add", error: null });
+  const uploadInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     // Per-device choices, read after hydration.
-    const m = localStorage.getItem(MODEL_KEY);
-    if (m && models.some((x) => x.model_id === m)) setModelId(m);
+    setModelId(initialPreviewModel(models, localStorage.getItem(MODEL_KEY), dictionary.rules.some((r) => r.type === "phoneme")));
     const v = localStorage.getItem(VOICE_KEY);
     if (v && voices.some((x) => x.voice_id === v)) setVoiceId(v);
-  }, [models, voices]);
+  }, [models, voices, dictionary]);
 
   const alerts = useMemo(() => ruleAlerts(rules, saved, modelId), [rules, saved, modelId]);
   const level = dictionaryAlert(rules, alerts, saved, role);
   const saveEnabled = canSave(rules, alerts, saved, role) && !busy;
   const term = search.trim().toLowerCase();
   const shown = term ? rules.filter((r) => r.string_to_replace.toLowerCase().includes(term) || r.output.toLowerCase().includes(term)) : rules;
-  const { start, end, total } = useVirtualRows(shown.length, RULE_ROW_PX, scroller);
+  const { start, end, total } = useVirtualRows(shown.length, rowHeight, scroller);
   const applied = workspace.locators.find((l) => l.pronunciation_dictionary_id === dictionary.id);
   const problems = rules.map((r, i) => ({ r, i, a: alerts.get(r.key)! })).filter((x) => x.a.level === "error" || x.a.level === "warning");
 
@@ -156,6 +178,19 @@ function Editor({ loaded, csrf, notice, onBack, onReload, onWorkspace }: {
       return null;
     }
     return r.data;
+  };
+
+  const uploadLexicon = async () => {
+    const file = upload.file;
+    if (!file) return setUpload((u) => ({ ...u, error: "Choose a .pls, .xml or .txt file." }));
+    if (file.size > LEXICON_MAX_BYTES) return setUpload((u) => ({ ...u, error: dictionaryMessages.fileTooLarge }));
+    setBusy(true);
+    setStatus(null);
+    const r = await post<{ saved?: { version_id: string }; uploaded?: number }>(`/app/dictionaries/${encodeURIComponent(dictionary.id)}`, csrf, { intent: "upload", mode: upload.mode, file }, dictionaryMessages.uploadFailed);
+    setBusy(false);
+    if (!r.ok) return setUpload((u) => ({ ...u, error: r.failure.error }));
+    const n = r.data.uploaded ?? 0;
+    onReload(`Uploaded ${n} ${n === 1 ? "rule" : "rules"} as a new version.`);
   };
 
   const save = async () => {
@@ -230,6 +265,49 @@ function Editor({ loaded, csrf, notice, onBack, onReload, onWorkspace }: {
           </button>
         )}
       </div>
+
+      {editable && (
+        <details className="dict-upload">
+          <summary>Upload a lexicon into this dictionary</summary>
+          <div className="dict-upload-body">
+            <div className="dict-field">
+              <label htmlFor={ids.upload}>Lexicon file</label>
+              <input
+                ref={uploadInput}
+                id={ids.upload}
+                type="file"
+                accept={LEXICON_EXTENSIONS.join(",")}
+                aria-invalid={upload.error ? true : undefined}
+                aria-describedby={upload.error ? `${ids.upload}-error` : `${ids.upload}-hint`}
+                onChange={(e) => {
+                  const f = e.target.files?.[0] ?? null;
+                  // A new file (or none) clears the last upload's error.
+                  setUpload((u) => ({ ...u, file: f, error: f && f.size > LEXICON_MAX_BYTES ? dictionaryMessages.fileTooLarge : null }));
+                }}
+              />
+              {upload.error ? (
+                <p className="field-error" id={`${ids.upload}-error`} role="alert">
+                  {upload.error}
+                </p>
+              ) : (
+                <p className="field-hint" id={`${ids.upload}-hint`}>
+                  .pls, .xml or .txt, up to 1.5 MB; the upload becomes a new version.
+                </p>
+              )}
+            </div>
+            <div className="dict-field">
+              <label htmlFor={ids.mode}>Its rules</label>
+              <select id={ids.mode} className="dict-input" value={upload.mode} onChange={(e) => setUpload((u) => ({ ...u, mode: e.target.value as "add" | "replace" }))}>
+                <option value="add">Add to the current rules</option>
+                <option value="replace">Replace all rules</option>
+              </select>
+            </div>
+            <button type="button" className="button button-small" disabled={busy || !upload.file || Boolean(upload.error)} onClick={uploadLexicon}>
+              Upload
+            </button>
+          </div>
+        </details>
+      )}
 
       <div className="dict-toolbar">
         <label className="visually-hidden" htmlFor={ids.search}>
@@ -314,8 +392,8 @@ function Editor({ loaded, csrf, notice, onBack, onReload, onWorkspace }: {
                   rule={r}
                   index={start + i}
                   alert={alerts.get(r.key)!}
-                  top={(start + i) * RULE_ROW_PX}
-                  height={RULE_ROW_PX}
+                  top={(start + i) * rowHeight}
+                  height={rowHeight}
                   preview={preview.status(r.key)}
                   previewError={preview.error(r.key, signature(r))}
                   canRemove={editable}
@@ -356,7 +434,9 @@ function Editor({ loaded, csrf, notice, onBack, onReload, onWorkspace }: {
           {busy ? "Saving…" : "Save"}
         </button>
       </div>
-      <audio ref={audio} data-testid="rule-preview-audio" hidden preload="auto" />
+      <div className="dict-preview" hidden={!preview.blob}>
+        <AudioPlayer label="Rule preview" audioRef={audio} waveform={preview.blob} testId="rule-preview-audio" variant="compact" />
+      </div>
     </div>
   );
 }

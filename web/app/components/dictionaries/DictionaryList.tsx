@@ -8,6 +8,9 @@ import {
   dictionaryMessages,
   matchesSearch,
 } from "../../../../functions/contract/dictionaries.js";
+import { PHONE_QUERY, useMediaQuery } from "../../lib/useMediaQuery.js";
+import { Icon } from "../Icon.js";
+import { SkeletonRows } from "../ui/Skeleton.js";
 import { getJson, post, useDebounced, useVirtualRows, type DictionaryItem, type EditorWorkspace } from "./client.js";
 
 /**
@@ -76,11 +79,15 @@ export function DictionaryList({ csrf, onOpen }: { csrf: string; onOpen: (id: st
           </button>
         </div>
       ) : !data ? (
-        <p className="dict-state muted" aria-busy="true">
-          Loading dictionaries…
-        </p>
+        <SkeletonRows rows={3} label="Loading dictionaries" />
       ) : shown.length === 0 ? (
-        <p className="dict-state muted">{dictionaryMessages.noResults}</p>
+        <div className="dict-state">
+          <span className="empty-state-icon" aria-hidden="true">
+            <Icon name="dictionary" />
+          </span>
+          <p className="muted">{dictionaryMessages.noResults}</p>
+          {!debounced && data.dictionaries.length === 0 && <p className="muted">Create your first dictionary above, or upload a lexicon file.</p>}
+        </div>
       ) : (
         <VirtualList items={shown} applied={applied} onOpen={onOpen} onArchive={setArchived} />
       )}
@@ -89,29 +96,36 @@ export function DictionaryList({ csrf, onOpen }: { csrf: string; onOpen: (id: st
 }
 
 const MAX_LIST_HEIGHT_PX = 320;
+const LIST_ROW_PHONE_PX = 84;
 
 function VirtualList({ items, applied, onOpen, onArchive }: { items: DictionaryItem[]; applied: Set<string>; onOpen: (id: string) => void; onArchive: (d: DictionaryItem, archived: boolean) => void }) {
   const scroller = useRef<HTMLDivElement>(null);
-  const { start, end, total } = useVirtualRows(items.length, LIST_ROW_ESTIMATE_PX, scroller);
+  // On a phone a row has two lines (name, then its actions).
+  const rowHeight = useMediaQuery(PHONE_QUERY) ? LIST_ROW_PHONE_PX : LIST_ROW_ESTIMATE_PX;
+  const { start, end, total } = useVirtualRows(items.length, rowHeight, scroller);
   return (
     <div ref={scroller} className="dict-scroll" role="list" aria-label="Pronunciation dictionaries" style={{ height: Math.min(MAX_LIST_HEIGHT_PX, total + 2) }}>
       <div style={{ height: total, position: "relative" }}>
         {items.slice(start, end).map((d, i) => (
-          <div key={d.id} role="listitem" className="dict-row" style={{ height: LIST_ROW_ESTIMATE_PX, transform: `translateY(${(start + i) * LIST_ROW_ESTIMATE_PX}px)` }}>
-            <button type="button" className="dict-row-name" onClick={() => onOpen(d.id)} title={d.name}>
-              {d.name}
-            </button>
-            <span className="muted dict-row-meta">
-              {d.latest_version_rules_num} {d.latest_version_rules_num === 1 ? "rule" : "rules"}
+          <div key={d.id} role="listitem" className="dict-row" style={{ height: rowHeight, transform: `translateY(${(start + i) * rowHeight}px)` }}>
+            <span className="dict-row-main">
+              <button type="button" className="dict-row-name" onClick={() => onOpen(d.id)} title={d.name}>
+                {d.name}
+              </button>
+              <span className="muted dict-row-meta">
+                {d.latest_version_rules_num} {d.latest_version_rules_num === 1 ? "rule" : "rules"}
+              </span>
+              {applied.has(d.id) && <span className="badge">Workspace</span>}
+              {d.archived_time_unix ? <span className="badge">Archived</span> : null}
             </span>
-            {applied.has(d.id) && <span className="badge">Workspace</span>}
-            {d.archived_time_unix ? <span className="badge">Archived</span> : null}
+            <span className="dict-row-actions">
             <a className="button button-small" href={`/app/dictionaries/${encodeURIComponent(d.id)}/${encodeURIComponent(d.latest_version_id)}/download`} download aria-label={`Download ${d.name}`}>
               Download
             </a>
             <button type="button" className="button button-small" onClick={() => onArchive(d, !d.archived_time_unix)} aria-label={`${d.archived_time_unix ? "Restore" : "Archive"} ${d.name}`}>
               {d.archived_time_unix ? "Restore" : "Archive"}
             </button>
+            </span>
           </div>
         ))}
       </div>
@@ -188,7 +202,8 @@ function CreateDictionary({ csrf, onCreated }: { csrf: string; onCreated: (id: s
             const f = e.target.files?.[0] ?? null;
             setFile(f);
             if (f && f.size > LEXICON_MAX_BYTES) setError({ field: "file", message: dictionaryMessages.fileTooLarge });
-            else if (error?.field === "file") setError(null);
+            // Another file, or none: the last upload's error (on the file or the form) no longer applies.
+            else if (error?.field === "file" || error?.field === "form") setError(null);
           }}
           aria-invalid={error?.field === "file" || undefined}
           aria-describedby={error?.field === "file" ? `${fileId}-error` : `${fileId}-hint`}

@@ -13,6 +13,8 @@ export interface RulePreview {
   status(key: string): PreviewStatus;
   error(key: string, signature: string): string | null;
   voiceError: string | null;
+  /** The last preview's audio (the player draws its waveform). */
+  blob: Blob | null;
   toggle(key: string, signature: string, rule: RuleRequest, voiceId: string, modelId: string | null): void;
   clearVoiceError(): void;
 }
@@ -21,6 +23,7 @@ export function useRulePreview(dictionaryId: string, csrf: string, audio: RefObj
   const [current, setCurrent] = useState<{ key: string; status: PreviewStatus } | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [voiceError, setVoiceError] = useState<string | null>(null);
+  const [blob, setBlob] = useState<Blob | null>(null);
   const url = useRef<string | null>(null);
   const request = useRef<AbortController | null>(null);
 
@@ -79,9 +82,10 @@ export function useRulePreview(dictionaryId: string, csrf: string, audio: RefObj
         try {
           const res = await fetch(`/app/dictionaries/${encodeURIComponent(dictionaryId)}/preview`, { method: "POST", body: form, signal: controller.signal });
           if (!res.ok) throw new Error("preview failed");
-          const blob = await res.blob();
+          const audioBlob = await res.blob();
           if (controller.signal.aborted) return;
-          url.current = URL.createObjectURL(blob);
+          url.current = URL.createObjectURL(audioBlob);
+          setBlob(audioBlob);
           const el = audio.current;
           if (!el) return;
           el.src = url.current;
@@ -100,6 +104,7 @@ export function useRulePreview(dictionaryId: string, csrf: string, audio: RefObj
     status: (key) => (current?.key === key ? current.status : "paused"),
     error: (key, signature) => errors[`${key}\n${signature}`] ?? null,
     voiceError,
+    blob,
     toggle,
     clearVoiceError: () => setVoiceError(null),
   };

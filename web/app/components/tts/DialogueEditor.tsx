@@ -1,4 +1,5 @@
 import type { ClipboardEvent } from "react";
+import { countCharacters, sliceCharacters } from "../../lib/characters.js";
 import { formatNumber } from "../../lib/format.js";
 import {
   assignSpeakerVoices,
@@ -43,12 +44,14 @@ export function DialogueEditor({ blocks, voices, starterVoiceIds, limit, warning
 
   function setText(index: number, text: string) {
     const before = blocks[index]!;
-    const others = total - before.text.length;
+    const beforeCount = countCharacters(before.text);
+    const count = countCharacters(text);
+    const others = total - beforeCount;
     // Typing past the cap is cut; shortening text that is already over it is allowed.
-    if (others + text.length > limit && text.length > before.text.length) {
-      const room = Math.max(before.text.length, limit - others);
+    if (others + count > limit && count > beforeCount) {
+      const room = Math.max(beforeCount, limit - others);
       onChange(
-        blocks.map((b, i) => (i === index ? { ...b, text: text.slice(0, room) } : b)),
+        blocks.map((b, i) => (i === index ? { ...b, text: sliceCharacters(text, room) } : b)),
         [dialogueMessages.tooManyCharacters(limit)],
       );
       return;

@@ -1,10 +1,16 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { formatNumber } from "../../lib/format.js";
 import { apiCallError, v1Fetch, v1Json } from "../../lib/tts-client.js";
 import { downloadFileName, extensionForContentType, formatDateTime } from "../../lib/tts-text.js";
 import { voiceDisplayName } from "../../lib/tts-voices.js";
 import { HistoryPageWire, type HistoryItem } from "../../lib/tts-wire.js";
+import { AudioPlayer } from "../audio/AudioPlayer.js";
 import { Dialog } from "../Dialog.js";
+import { Icon } from "../Icon.js";
+import { Pagination } from "../Pagination.js";
+import { EmptyState } from "../ui/EmptyState.js";
+import { SkeletonRows } from "../ui/Skeleton.js";
+import { useToast } from "../ui/Toast.js";
 
 const PAGE_SIZE = 20;
 
@@ -14,40 +20,46 @@ const historyPath = (cursor: string | null) => {
   return `/v1/history?${p}`;
 };
 
-const voiceNames = (item: HistoryItem) => (item.dialogue?.length ? item.dialogue.map((d) => d.voice_name ?? "Unknown") : [item.voice_name ?? "Unknown"]).map(voiceDisplayName);
+export const historyVoiceNames = (item: HistoryItem) => (item.dialogue?.length ? item.dialogue.map((d) => d.voice_name ?? "Unknown") : [item.voice_name ?? "Unknown"]).map(voiceDisplayName);
+
+/** The audio of a history item, fetched as the user. */
+export async function historyAudio(item: Pick<HistoryItem, "history_item_id">): Promise<Blob> {
+  const res = await v1Fetch(`/v1/history/${encodeURIComponent(item.history_item_id)}/audio`);
+  if (!res.ok) throw await apiCallError(res);
+  return res.blob();
+}
 
 /**
- * The user's text-to-speech generations, newest first, a page at a time (start_after_history_item_id):
- * text, voice, date, cost, and play, download and delete. Audio is fetched on demand; its
- * object URLs are revoked when the list goes away.
+ * The user's text-to-speech generations, newest first, a page at a time. /v1/history pages by
+ * cursor and has no total, so the page buttons (at most 8, as on the API keys page) cover the
+ * pages seen so far plus the next one. Each item plays in the shared player (audio fetched on
+ * the first Play), downloads and deletes.
  */
-export function HistoryList() {
+export function HistoryList({ onGenerate }: { onGenerate?: () => void }) {
+  // cursors[i] is where page i + 1 starts (null: the beginning).
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const [page, setPage] = useState(1);
   const [items, setItems] = useState<HistoryItem[]>([]);
-  const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
-  const [playing, setPlaying] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<HistoryItem | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
-  const audioUrls = useRef(new Map<string, string>());
-  const cursor = cursors[cursors.length - 1] ?? null;
+  const toast = useToast();
+  const cursor = cursors[page - 1] ?? null;
 
-  useEffect(
-    () => () => {
-      for (const url of audioUrls.current.values()) URL.revokeObjectURL(url);
-      audioUrls.current.clear();
-    },
-    [],
-  );
-
-  const load = useCallback(async (from: string | null) => {
+  /** Loads a page; `forgetLater` drops the pages after it (their starts moved after a delete). */
+  const load = useCallback(async (from: string | null, pageNumber: number, forgetLater = false) => {
     setLoading(true);
     setError(null);
     try {
-      const page = await v1Json(historyPath(from), HistoryPageWire);
-      setItems(page.history);
-      setNext(page.has_more ? page.last_history_item_id : null);
+      const result = await v1Json(historyPath(from), HistoryPageWire);
+      setItems(result.history);
+      setCursors((known) => {
+        const next = forgetLater ? known.slice(0, pageNumber) : known.slice();
+        if (result.has_more && result.last_history_item_id) next[pageNumber] = result.last_history_item_id;
+        else next.length = pageNumber;
+        return next;
+      });
     } catch (e) {
       setError(e instanceof Error ? e.message : "Could not load the history.");
     } finally {
@@ -56,36 +68,20 @@ export function HistoryList() {
   }, []);
 
   useEffect(() => {
-    void load(cursor);
-  }, [cursor, load]);
-
-  async function audioUrl(item: HistoryItem): Promise<string> {
-    const known = audioUrls.current.get(item.history_item_id);
-    if (known) return known;
-    const res = await v1Fetch(`/v1/history/${encodeURIComponent(item.history_item_id)}/audio`);
-    if (!res.ok) throw await apiCallError(res);
-    const url = URL.createObjectURL(await res.blob());
-    audioUrls.current.set(item.history_item_id, url);
-    return url;
-  }
-
-  async function play(item: HistoryItem) {
-    try {
-      await audioUrl(item);
-      setPlaying(item.history_item_id);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : "Could not load the audio.");
-    }
-  }
+    void load(cursor, page);
+  }, [cursor, page, load]);
 
   async function download(item: HistoryItem) {
     try {
+      const url = URL.createObjectURL(await historyAudio(item));
       const a = document.createElement("a");
-      a.href = await audioUrl(item);
-      a.download = downloadFileName(voiceNames(item), new Date(item.date_unix * 1000), extensionForContentType(item.content_type));
+      a.href = url;
+      a.download = downloadFileName(historyVoiceNames(item), new Date(item.date_unix * 1000), extensionForContentType(item.content_type));
       document.body.append(a);
       a.click();
       a.remove();
+      // The click has started the download; the URL is not needed after this task.
+      setTimeout(() => URL.revokeObjectURL(url), 0);
     } catch (e) {
       setError(e instanceof Error ? e.message : "Could not download the audio.");
     }
@@ -95,13 +91,14 @@ export function HistoryList() {
     setDeleteError(null);
     const res = await v1Fetch(`/v1/history/${encodeURIComponent(item.history_item_id)}`, { method: "DELETE" });
     if (!res.ok) return setDeleteError((await apiCallError(res)).message);
-    const url = audioUrls.current.get(item.history_item_id);
-    if (url) URL.revokeObjectURL(url);
-    audioUrls.current.delete(item.history_item_id);
     setConfirming(null);
-    await load(cursor);
+    toast.show({ message: "Generation deleted." });
+    // The page may now be empty: go back one when it was the last item on a later page.
+    if (items.length === 1 && page > 1) setPage(page - 1);
+    else await load(cursor, page, true);
   }
 
+  const pageCount = cursors.length;
   return (
     <section className="tts-history" aria-labelledby="tts-history-title" aria-busy={loading}>
       <h2 id="tts-history-title" className="visually-hidden">
@@ -112,66 +109,55 @@ export function HistoryList() {
           {error}
         </p>
       )}
-      {!loading && items.length === 0 && !error && (
-        <div className="empty-state">
-          <p>{cursors.length > 1 ? "No more generations." : "No generations yet. Generated speech appears here."}</p>
-        </div>
+      {loading && items.length === 0 ? (
+        <SkeletonRows rows={4} label="Loading history" />
+      ) : !error && items.length === 0 ? (
+        <EmptyState
+          icon="waveform"
+          title="No generations yet"
+          id="history-empty"
+          action={
+            onGenerate && (
+              <button type="button" className="button button-primary" onClick={onGenerate}>
+                Generate speech
+              </button>
+            )
+          }
+        >
+          <p>No generations yet. Generated speech appears here, ready to play and download.</p>
+        </EmptyState>
+      ) : (
+        <ul className="history-list" aria-label="Generations">
+          {items.map((item) => (
+            <li key={item.history_item_id} className="history-item" data-testid="history-item">
+              <p className="history-text" title={item.text}>
+                {item.text}
+              </p>
+              <p className="history-meta muted">
+                <span>{[...new Set(historyVoiceNames(item))].join(", ")}</span>
+                <span aria-hidden="true">·</span>
+                <span>{formatDateTime(item.date_unix)}</span>
+                <span aria-hidden="true">·</span>
+                <span>{formatNumber(Math.max(0, item.character_count_change_to - item.character_count_change_from))} credits</span>
+              </p>
+              <div className="history-actions">
+                <AudioPlayer label={`generation “${item.text.slice(0, 40)}”`} load={() => historyAudio(item)} variant="compact" />
+                <span className="row-actions">
+                  <button type="button" className="button button-small" onClick={() => download(item)}>
+                    <Icon name="download" size={16} />
+                    Download
+                  </button>
+                  <button type="button" className="button button-small button-danger-outline" onClick={() => setConfirming(item)}>
+                    <Icon name="trash" size={16} />
+                    Delete
+                  </button>
+                </span>
+              </div>
+            </li>
+          ))}
+        </ul>
       )}
-      {items.length > 0 && (
-        <table className="table history-table">
-          <thead>
-            <tr>
-              <th scope="col">Text</th>
-              <th scope="col">Voice</th>
-              <th scope="col">Date</th>
-              <th scope="col">Credits</th>
-              <th scope="col" className="table-actions">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((item) => {
-              const url = audioUrls.current.get(item.history_item_id);
-              return (
-                <tr key={item.history_item_id} data-testid="history-item">
-                  <td className="history-text">
-                    <span title={item.text}>{item.text}</span>
-                    {playing === item.history_item_id && url && <audio controls autoPlay src={url} aria-label={`Audio of ${item.text.slice(0, 40)}`} />}
-                  </td>
-                  <td>{[...new Set(voiceNames(item))].join(", ")}</td>
-                  <td>{formatDateTime(item.date_unix)}</td>
-                  <td>{formatNumber(Math.max(0, item.character_count_change_to - item.character_count_change_from))}</td>
-                  <td className="table-actions">
-                    <span className="row-actions">
-                      <button type="button" className="button button-small" onClick={() => play(item)}>
-                        Play
-                      </button>
-                      <button type="button" className="button button-small" onClick={() => download(item)}>
-                        Download
-                      </button>
-                      <button type="button" className="button button-small button-danger-outline" onClick={() => setConfirming(item)}>
-                        Delete
-                      </button>
-                    </span>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-      {(cursors.length > 1 || next) && (
-        <nav className="pagination" aria-label="History pages">
-          <button type="button" className="button button-small" disabled={cursors.length <= 1 || loading} onClick={() => setCursors((c) => c.slice(0, -1))}>
-            Previous
-          </button>
-          <span className="muted">Page {cursors.length}</span>
-          <button type="button" className="button button-small" disabled={!next || loading} onClick={() => next && setCursors((c) => [...c, next])}>
-            Next
-          </button>
-        </nav>
-      )}
+      <Pagination page={page} pageCount={pageCount} onPageChange={(n) => setPage(Math.max(1, Math.min(n, pageCount)))} label="History pages" />
       {confirming && (
         <Dialog
           title="Delete generation"

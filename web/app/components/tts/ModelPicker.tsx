@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { formatMultiplier, summariseLanguages } from "../../lib/tts-models.js";
 import type { Model } from "../../lib/tts-wire.js";
+import { useInViewport } from "../ui/useInViewport.js";
 
 /**
  * The model picker: a button and a listbox of the models that can do text to speech, each with
@@ -11,7 +12,9 @@ export function ModelPicker({ models, value, onChange, warning }: { models: read
   const [active, setActive] = useState(0);
   const root = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
-  const listbox = useRef<HTMLUListElement>(null);
+  const listbox = useRef<HTMLUListElement | null>(null);
+  const popover = useRef<HTMLElement | null>(null);
+  const shift = useInViewport(popover, open);
   const baseId = useId();
   const current = models.find((m) => m.model_id === value);
 
@@ -50,17 +53,25 @@ export function ModelPicker({ models, value, onChange, warning }: { models: read
 
   return (
     <div className="model-picker" ref={root}>
-      <span className="control-label" id={`${baseId}-label`}>
+      <span className="control-label" aria-hidden="true">
         Model
       </span>
-      <button ref={trigger} type="button" className="model-trigger" aria-haspopup="listbox" aria-expanded={open} aria-labelledby={`${baseId}-label ${baseId}-value`} onClick={() => setOpen((o) => !o)}>
-        <span id={`${baseId}-value`}>{current?.name ?? "Select a model"}</span>
+      {/* Named by its visible text with "Model" before it, so the name contains what is shown. */}
+      <button ref={trigger} type="button" className="model-trigger" aria-haspopup="listbox" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        <span className="model-trigger-name">
+          <span className="visually-hidden">Model: </span>
+          {current?.name ?? "Select a model"}
+        </span>
         {current && <span className="badge">{formatMultiplier(current.model_rates.character_cost_multiplier)}</span>}
-        <span aria-hidden="true">▾</span>
+        <span aria-hidden="true" className="caret">▾</span>
       </button>
       {open && (
         <ul
-          ref={listbox}
+          ref={(el) => {
+            listbox.current = el;
+            popover.current = el;
+          }}
+          style={shift}
           className="model-list"
           role="listbox"
           tabIndex={-1}

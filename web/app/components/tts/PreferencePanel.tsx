@@ -1,4 +1,5 @@
 import type { Preference } from "../../lib/tts-dialogue.js";
+import { AudioPlayer } from "../audio/AudioPlayer.js";
 import type { Generation } from "./useSpeechGeneration.js";
 
 /**
@@ -15,7 +16,7 @@ export function PreferencePanel({ a, b, preference, onChoose, onDismiss }: {
   const column = (g: Generation, which: Preference, label: string) => (
     <div className="preference-option" data-preferred={preference === which || undefined}>
       <h3>{label}</h3>
-      {g.url && <audio controls preload="metadata" src={g.url} aria-label={label} />}
+      {g.url && <AudioPlayer label={label} src={g.url} waveform={g.blob} variant="compact" />}
       <div className="preference-actions">
         {g.url && (
           <a className="button button-small" href={g.url} download={g.fileName} onClick={() => onChoose(which)} aria-label={`Download ${label}`}>

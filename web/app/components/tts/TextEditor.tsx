@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { countCharacters } from "../../lib/characters.js";
 import { formatNumber } from "../../lib/format.js";
 import { limitText, textMessages } from "../../lib/tts-text.js";
 
@@ -15,7 +16,8 @@ export function TextEditor({ text, limit, notice, onChange, disabled }: {
   disabled?: boolean;
 }) {
   const id = useId();
-  const over = text.length > limit;
+  const count = countCharacters(text);
+  const over = count > limit;
   const message = over ? textMessages.tooManyCharacters(limit) : notice;
   return (
     <div className="tts-editor">
@@ -32,9 +34,10 @@ export function TextEditor({ text, limit, notice, onChange, disabled }: {
         aria-describedby={`${id}-count${message ? ` ${id}-notice` : ""}`}
         onChange={(e) => {
           const next = e.target.value;
+          const nextCount = countCharacters(next);
           // Growing past the limit is cut; editing text that is already over it is allowed.
-          if (next.length > limit && next.length > text.length) {
-            const cut = limitText(next, Math.max(limit, text.length));
+          if (nextCount > limit && nextCount > count) {
+            const cut = limitText(next, Math.max(limit, count));
             onChange(cut.text, textMessages.tooManyCharacters(limit));
           } else onChange(next, null);
         }}
@@ -48,7 +51,7 @@ export function TextEditor({ text, limit, notice, onChange, disabled }: {
           <span />
         )}
         <span className="char-count" id={`${id}-count`} data-over={over || undefined}>
-          {formatNumber(text.length)} / {formatNumber(limit)}<span className="visually-hidden"> characters</span>
+          {formatNumber(count)} / {formatNumber(limit)}<span className="visually-hidden"> characters</span>
         </span>
       </div>
     </div>

@@ -1,6 +1,8 @@
-import { useRevalidator, useSearchParams } from "@remix-run/react";
+import { Link, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { enhanceMessages } from "../../../../functions/domain/dialogueEnhance.js";
+import { countCharacters } from "../../lib/characters.js";
+import { useShell } from "../../lib/shell.js";
 import { v1Fetch, v1Json } from "../../lib/tts-client.js";
 import {
   capDialogue,
@@ -15,8 +17,11 @@ import {
 } from "../../lib/tts-dialogue.js";
 import { creditCost, DEFAULT_DIALOGUE_MODEL_ID, DEFAULT_MODEL_FOR_TASK, modelForTask, modelForVoice, textLimit } from "../../lib/tts-models.js";
 import { DEFAULT_VOICE_SETTINGS } from "../../lib/tts-settings.js";
-import { bracketWarning, requestText } from "../../lib/tts-text.js";
+import { bracketWarning, requestText, SAMPLE_TEXTS } from "../../lib/tts-text.js";
+import { QUOTA_DIALOG_TITLE, quotaCheck } from "../../lib/tts-quota.js";
 import { voiceDisplayName } from "../../lib/tts-voices.js";
+import { SUBSCRIPTION_PATH, speechErrorMessages } from "../../lib/tts-errors.js";
+import { Icon } from "../Icon.js";
 import { EnhanceWire, PreferenceWire, VoiceSettingsWire, type Model, type Voice, type VoiceSettings } from "../../lib/tts-wire.js";
 import { markVoicesUsed } from "../voices/recentVoices.js";
 import { VoicePicker } from "../voices/VoicePicker.js";
@@ -29,7 +34,7 @@ import { PreferencePanel } from "./PreferencePanel.js";
 import { SpeechErrorDialog } from "./SpeechErrorDialog.js";
 import { TextEditor } from "./TextEditor.js";
 import { isRegeneration, useSpeechGeneration, type Generation, type SpeechRequest } from "./useSpeechGeneration.js";
-import { VoicePreviewButton } from "./VoicePreviewButton.js";
+import { VoicePreview } from "./VoicePreview.js";
 import { VoiceSettingsPanel } from "./VoiceSettingsPanel.js";
 
 export interface TextToSpeechProps {
@@ -86,6 +91,8 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
   const audio = useRef<HTMLAudioElement>(null);
   const generation = useSpeechGeneration(audio);
   const revalidator = useRevalidator();
+  const shell = useShell();
+  const [quotaDialog, setQuotaDialog] = useState<string | null>(null);
 
   const model = models.find((m) => m.model_id === modelId) ?? null;
   const limit = model ? textLimit(model) : 0;
@@ -124,6 +131,15 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
       // The defaults stay; generating still works.
     }
   }
+
+  // ?mode=dialogue (Home's Dialogue action) starts in dialogue mode; the parameter then goes.
+  useEffect(() => {
+    if (params.get("mode") !== "dialogue") return;
+    setDialogueMode(true);
+    const p = new URLSearchParams(params);
+    p.delete("mode");
+    setParams(p, { replace: true, preventScrollReset: true });
+  }, []); // once, on arrival
 
   // Arriving again with another ?voice_id (a link to this page) selects that voice.
   const loadedId = loadedVoice?.voice_id;
@@ -185,13 +201,18 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
     };
   }, [model, dialogue, text, voice, settings, blocks, knownVoices]);
 
-  const characters = dialogue ? dialogueInputs(blocks).reduce((n, i) => n + i.text.length, 0) : requestText(text).length;
-  const overLimit = dialogue ? dialogueCharacters(blocks) > limit : text.length > limit;
+  // Characters are code points (an emoji is one), as the server counts them for limits and credits.
+  const characters = dialogue ? dialogueInputs(blocks).reduce((n, i) => n + countCharacters(i.text), 0) : countCharacters(requestText(text));
+  const overLimit = dialogue ? dialogueCharacters(blocks) > limit : countCharacters(text) > limit;
   const cost = model ? creditCost(characters, model.model_rates.character_cost_multiplier) : 0;
   const last = generation.current;
-  const regenerating = request !== null && isRegeneration(last, request.key);
-  const free = regenerating && last !== null && last.freeRegenerationsRemaining > 0;
   const busy = generation.status !== "idle";
+  const regenerating = request !== null && isRegeneration(last, request.key);
+  // While a generation runs, the label shows what that generation costs (its own headers), not the next click.
+  const inFlight = busy && last && !last.url ? last : null;
+  const free = inFlight ? inFlight.cost === 0 && inFlight.regenerationCount > 0 : regenerating && last !== null && last.freeRegenerationsRemaining > 0;
+  const shownCost = inFlight ? inFlight.cost : cost;
+  const quota = quotaCheck({ cost: free ? 0 : cost, tier: shell?.subscription.tier ?? "free", used: shell?.subscription.used ?? 0, limit: shell?.subscription.limit ?? Number.POSITIVE_INFINITY });
   const brackets = dialogue
     ? bracketWarning(blocks.map((b) => b.text).join("\n"), { v3Dialogue: modelId === DEFAULT_DIALOGUE_MODEL_ID })
     : bracketWarning(text, { v3Dialogue: false });
@@ -210,7 +231,9 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
   }
 
   async function onGenerate() {
-    if (!request || overLimit || busy) return;
+    if (!request || overLimit || busy || quota.blocked) return;
+    // Paid tiers get the quota dialog before anything is sent (speech-generation.md §6).
+    if (quota.dialog) return setQuotaDialog(quota.message);
     const previous = generation.current;
     const result = await generation.generate(request, previous);
     if (!result) return;
@@ -281,7 +304,7 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
       </div>
 
       <div role="tabpanel" id={`${tabId("history")}-panel`} aria-labelledby={tabId("history")} hidden={tab !== "history"}>
-        {tab === "history" && <HistoryList />}
+        {tab === "history" && <HistoryList onGenerate={() => setTab("generate")} />}
       </div>
 
       {/* The generate view stays mounted behind the history tab: text, settings and audio survive. */}
@@ -298,6 +321,17 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
               </button>
             )}
           </div>
+
+          {!dialogue && !text && (
+            <div className="sample-texts" role="group" aria-label="Start with a sample text">
+              <span className="muted">Try a sample:</span>
+              {SAMPLE_TEXTS.map((sample) => (
+                <button key={sample.label} type="button" className="chip" onClick={() => setText(sample.text)}>
+                  {sample.label}
+                </button>
+              ))}
+            </div>
+          )}
 
           {dialogue ? (
             <DialogueEditor
@@ -361,13 +395,37 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
           )}
 
           <div className="tts-generate-bar">
-            <CostIndicator cost={cost} free={free} />
-            <button type="button" className="button button-primary generate-button" onClick={onGenerate} disabled={!request || overLimit || busy || enhance.status === "loading"}>
-              {busy ? "Generating…" : regenerating ? "Regenerate" : "Generate speech"}
-            </button>
+            <CostIndicator cost={shownCost} free={free} />
+            {busy ? (
+              <div className="generate-progress" role="status" aria-live="polite">
+                <span className="spinner" aria-hidden="true" />
+                <span data-testid="generation-progress">
+                  {generation.status === "streaming" ? `Generating… ${generation.received.toFixed(1)} s of audio received` : "Generating…"}
+                </span>
+                <button type="button" className="button button-small" onClick={generation.stop}>
+                  <Icon name="stop" size={16} />
+                  Stop
+                </button>
+              </div>
+            ) : (
+              <button type="button" className="button button-primary generate-button" onClick={onGenerate} disabled={!request || overLimit || quota.blocked || enhance.status === "loading"}>
+                {regenerating ? "Regenerate" : "Generate speech"}
+              </button>
+            )}
           </div>
+          {quota.blocked && (
+            <p className="inline-warning quota-blocked" role="status" data-testid="quota-blocked">
+              {quota.message}{" "}
+              <Link to={SUBSCRIPTION_PATH}>{speechErrorMessages.updateSubscription}</Link>
+            </p>
+          )}
+          {generation.stopped && !busy && (
+            <p className="muted" role="status">
+              Generation stopped.
+            </p>
+          )}
 
-          <GenerationPlayer audio={audio} current={last} streaming={busy} />
+          <GenerationPlayer audio={audio} current={last} streaming={busy} receivedSeconds={generation.received} />
           {pair && pair.a.url && pair.b.url && (
             <PreferencePanel
               a={pair.a}
@@ -383,10 +441,8 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
           {!dialogue && (
             <div className="control">
               <span className="control-label">Voice</span>
-              <div className="voice-row">
-                <VoicePicker value={voice} onChange={(v) => void pickVoice(v)} label="Voice" />
-                {voice?.preview_url && <VoicePreviewButton url={voice.preview_url} name={voiceDisplayName(voice.name)} />}
-              </div>
+              <VoicePicker value={voice} onChange={(v) => void pickVoice(v)} label="Voice" />
+              {voice?.preview_url && <VoicePreview url={voice.preview_url} name={voiceDisplayName(voice.name)} />}
             </div>
           )}
           <ModelPicker
@@ -403,6 +459,7 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
       </div>
 
       {generation.error && <SpeechErrorDialog error={generation.error} onClose={generation.clearError} />}
+      {quotaDialog && <SpeechErrorDialog error={{ kind: "subscription", title: QUOTA_DIALOG_TITLE, message: quotaDialog }} onClose={() => setQuotaDialog(null)} />}
     </div>
   );
 }

@@ -35,18 +35,32 @@ async function readAll(reader: ReadableStreamDefaultReader<Uint8Array>, chunks: 
   }
 }
 
+/** Bytes per second of audio at the bitrate the page asks for (mp3_44100_128), for estimates without MSE. */
+const ESTIMATE_BYTES_PER_SECOND = 128_000 / 8;
+
+/** How much audio has arrived: what the element has buffered, or an estimate from the bytes. */
+function receivedSeconds(audio: HTMLAudioElement, bytes: number, buffered: boolean): number {
+  if (buffered && audio.buffered.length) return audio.buffered.end(audio.buffered.length - 1);
+  return bytes / ESTIMATE_BYTES_PER_SECOND;
+}
+
 /**
  * Streams `body` into `audio` and resolves with the finished Blob. The element plays from the
- * first chunk; the caller owns the Blob (and any object URL made from it).
+ * first chunk; `onProgress` hears the seconds of audio received so far. The caller owns the
+ * Blob (and any object URL made from it). An abort ends the stream early: check the signal.
  */
-export async function streamIntoAudio(body: ReadableStream<Uint8Array>, audio: HTMLAudioElement, mime: string, signal: AbortSignal): Promise<Blob> {
+export async function streamIntoAudio(body: ReadableStream<Uint8Array>, audio: HTMLAudioElement, mime: string, signal: AbortSignal, onProgress?: (seconds: number) => void): Promise<Blob> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   const abort = () => void reader.cancel().catch(() => undefined);
   signal.addEventListener("abort", abort);
   try {
+    let bytes = 0;
     if (!canStreamAudio(mime)) {
-      await readAll(reader, chunks);
+      await readAll(reader, chunks, async (chunk) => {
+        bytes += chunk.byteLength;
+        onProgress?.(receivedSeconds(audio, bytes, false));
+      });
       return new Blob(chunks as Uint8Array<ArrayBuffer>[], { type: mime });
     }
     const source = new MediaSource();
@@ -58,8 +72,10 @@ export async function streamIntoAudio(body: ReadableStream<Uint8Array>, audio: H
     const buffer = source.addSourceBuffer(mime);
     let started = false;
     await readAll(reader, chunks, async (chunk) => {
-      if (source.readyState !== "open") return;
+      bytes += chunk.byteLength;
+      if (source.readyState !== "open" || signal.aborted) return;
       await appendChunk(buffer, chunk);
+      onProgress?.(receivedSeconds(audio, bytes, true));
       if (!started) {
         started = true;
         // Autoplay may be refused without a recent user gesture; the controls stay usable.

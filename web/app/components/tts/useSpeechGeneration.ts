@@ -30,6 +30,8 @@ export interface Generation {
   warnings: string[];
   /** The finished audio (an object URL owned by this hook); null while it streams. */
   url: string | null;
+  /** The finished file itself (the player draws its waveform from it); null while it streams. */
+  blob: Blob | null;
   fileName: string;
   startedAt: number;
 }
@@ -52,14 +54,18 @@ function warningsOf(header: string | null): string[] {
 const KEPT = 3;
 
 /**
- * Generating speech: the streaming request, playback while it streams, the finished Blob as a
- * download, the response headers (cost, regeneration count, free regenerations left) and errors
- * as the catalogue shows them. Object URLs are revoked when a generation is dropped or on unmount.
+ * Generating speech: the streaming request, playback while it streams (with the seconds of
+ * audio received so far), Stop (aborting the request ends the server's synthesis), the finished
+ * Blob as a download, the response headers (cost, regeneration count, free regenerations left)
+ * and errors as the catalogue shows them. Object URLs are revoked when a generation is dropped
+ * or on unmount.
  */
 export function useSpeechGeneration(audio: RefObject<HTMLAudioElement>) {
   const [generations, setGenerations] = useState<Generation[]>([]);
   const [status, setStatus] = useState<"idle" | "generating" | "streaming">("idle");
   const [error, setError] = useState<SpeechErrorView | null>(null);
+  const [received, setReceived] = useState(0);
+  const [stopped, setStopped] = useState(false);
   const controller = useRef<AbortController | null>(null);
   const urls = useRef(new Map<number, string>());
   const settle = useRef<() => void>(() => undefined);
@@ -95,6 +101,8 @@ export function useSpeechGeneration(audio: RefObject<HTMLAudioElement>) {
       const abort = new AbortController();
       controller.current = abort;
       setError(null);
+      setStopped(false);
+      setReceived(0);
       setStatus("generating");
       settle.current();
       try {
@@ -117,15 +125,24 @@ export function useSpeechGeneration(audio: RefObject<HTMLAudioElement>) {
           generationInfo: res.headers.get("generation-info"),
           warnings: warningsOf(res.headers.get("x-timbre-warnings")),
           url: null,
+          blob: null,
           fileName: downloadFileName(req.voiceNames, new Date(started), extensionForContentType(contentType)),
           startedAt: started,
         };
         setStatus("streaming");
         keep(g);
-        const blob = await streamIntoAudio(res.body, element, contentType, abort.signal);
+        const blob = await streamIntoAudio(res.body, element, contentType, abort.signal, setReceived);
+        if (abort.signal.aborted) {
+          // Stopped: the partial audio is not a result; the element lets it go.
+          setGenerations((prev) => prev.filter((p) => p.id !== g.id));
+          element.pause();
+          element.removeAttribute("src");
+          element.load();
+          return null;
+        }
         const url = URL.createObjectURL(blob);
         urls.current.set(g.id, url);
-        const done = { ...g, url };
+        const done = { ...g, url, blob };
         keep(done);
         settle.current = settleOnBlob(element, url);
         return done;
@@ -141,8 +158,15 @@ export function useSpeechGeneration(audio: RefObject<HTMLAudioElement>) {
     [audio, keep],
   );
 
+  /** Stops the generation in progress: the request is aborted, so the server stops synthesising. */
+  const stop = useCallback(() => {
+    if (!controller.current) return;
+    setStopped(true);
+    controller.current.abort();
+  }, []);
+
   const current = generations.at(-1) ?? null;
-  return { generate, status, error, clearError: () => setError(null), current, generations };
+  return { generate, stop, stopped, received, status, error, clearError: () => setError(null), current, generations };
 }
 
 /** True when `key` would regenerate `last` (same request, within the window). */

@@ -3,6 +3,8 @@ import { groupVoices, voiceBadges, voiceDisplayName, voicePickerEmptyState, type
 import type { Voice } from "../../lib/tts-wire.js";
 import { markVoicesUsed, readRecentVoices } from "./recentVoices.js";
 import { useVoiceSearch } from "./useVoiceSearch.js";
+import { useInViewport } from "../ui/useInViewport.js";
+import { Icon } from "../Icon.js";
 
 export interface VoicePickerProps {
   value: Pick<Voice, "voice_id" | "name"> | null;
@@ -31,6 +33,8 @@ export function VoicePicker({ value, onChange, label = "Voice", variant = "field
   const trigger = useRef<HTMLButtonElement>(null);
   const searchBox = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLDivElement>(null);
+  const popover = useRef<HTMLDivElement>(null);
+  const shift = useInViewport(popover, open);
   const baseId = useId();
   const listId = `${baseId}-list`;
 
@@ -105,20 +109,30 @@ export function VoicePicker({ value, onChange, label = "Voice", variant = "field
         className={variant === "compact" ? "voice-chip" : "voice-trigger"}
         aria-haspopup="dialog"
         aria-expanded={open}
-        aria-label={`${label}: ${name}`}
         disabled={disabled}
         onClick={() => (open ? close() : setOpen(true))}
       >
         <span className="voice-avatar" aria-hidden="true">
           {name.slice(0, 1).toUpperCase()}
         </span>
-        <span className="voice-trigger-name">{name}</span>
+        {/* The accessible name is the visible name with the field's label before it ("Voice: Avery"). */}
+        <span className="voice-trigger-name">
+          <span className="visually-hidden">{label}: </span>
+          {name}
+        </span>
         <span className="voice-trigger-caret" aria-hidden="true">
           ▾
         </span>
       </button>
+      {open && <div className="sheet-backdrop" aria-hidden="true" onClick={() => close()} />}
       {open && (
-        <div className="voice-popover" role="dialog" aria-label="Select a voice">
+        <div ref={popover} className="voice-popover" role="dialog" aria-label="Select a voice" style={shift}>
+          <div className="voice-popover-header">
+            <span className="voice-popover-title">Select a voice</span>
+            <button type="button" className="icon-button icon-button-sm" aria-label="Close voice picker" onClick={() => close()}>
+              <Icon name="close" />
+            </button>
+          </div>
           <input
             ref={searchBox}
             className="voice-search"

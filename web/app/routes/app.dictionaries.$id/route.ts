@@ -1,13 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { RuleRequest, dictionaryMessages } from "../../../../functions/contract/dictionaries.js";
+import { LEXICON_EXTENSIONS, LEXICON_MAX_BYTES, RuleRequest, dictionaryMessages } from "../../../../functions/contract/dictionaries.js";
 import { ApiFailure } from "../../lib/api.server.js";
 import { answer, dictionariesFor, editorForm, failed } from "../app.dictionaries/dictionaries.server.js";
 
 /**
  * GET /app/dictionaries/:id: the latest version with its rules, plus what the detail view
  * needs around it (voices and models for previews, the workspace's applied dictionaries).
- * POST: rename, archive, restore, save (a new version), apply across the workspace, remove.
+ * POST: rename, archive, restore, save (a new version), upload a lexicon into it (a new
+ * version: its rules added to, or replacing, the current ones), apply across the workspace, remove.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { client } = await dictionariesFor(request, context);
@@ -58,6 +59,21 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         }
         return answer({ saved });
       }
+      case "upload": {
+        const file = form.get("file");
+        if (!(file instanceof File) || file.size === 0) return answer({ error: dictionaryMessages.uploadFailed, field: "file" }, 400);
+        // Bounded before anything reads it (the reader is linear in the bytes).
+        if (file.size > LEXICON_MAX_BYTES) return answer({ error: dictionaryMessages.fileTooLarge, field: "file" }, 413);
+        if (!LEXICON_EXTENSIONS.some((ext) => file.name.toLowerCase().endsWith(ext))) return answer({ error: dictionaryMessages.fileType, field: "file" }, 415);
+        try {
+          const saved = await client.uploadInto(id, file, form.get("mode") === "replace" ? "replace" : "add");
+          return answer({ saved, uploaded: saved.uploaded_rules_num });
+        } catch (e) {
+          // The reader's own explanation (line numbers, what is refused) helps more than a generic line.
+          if (e instanceof ApiFailure && e.status < 500) return answer({ error: `${dictionaryMessages.uploadFailed} ${e.message}`, field: "file" }, e.status);
+          throw e;
+        }
+      }
       case "apply":
       case "remove": {
         const ws = await client.workspace();
@@ -76,6 +92,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         return answer({ error: "Unknown action" }, 400);
     }
   } catch (e) {
-    return failed(e, intent === "save" ? "We were unable to save the pronunciation dictionary." : dictionaryMessages.fetchFailed);
+    return failed(e, intent === "save" ? "We were unable to save the pronunciation dictionary." : intent === "upload" ? dictionaryMessages.uploadFailed : dictionaryMessages.fetchFailed);
   }
 }

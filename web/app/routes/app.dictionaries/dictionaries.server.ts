@@ -102,9 +102,24 @@ export function dictionaries(context: AppLoadContext, request: Request, auth: We
       }
       return AddedWire.parse(body);
     },
+    /** A lexicon into an existing dictionary: a new version, its rules added or replacing (parsed by /v1, off its request loop). */
+    async uploadInto(id: string, file: File, mode: "add" | "replace") {
+      const form = new FormData();
+      form.set("mode", mode);
+      form.set("file", file, file.name);
+      const res = await raw(`${base}/${encodeURIComponent(id)}/add-from-file`, { method: "POST", body: form });
+      const body: unknown = await res.json().catch(() => undefined);
+      if (!res.ok) {
+        const message = z.object({ detail: z.object({ message: z.string() }) }).safeParse(body);
+        throw new ApiFailure(res.status, undefined, message.success ? message.data.detail.message : `The server answered ${res.status}.`);
+      }
+      return RulesResultWire.extend({ uploaded_rules_num: z.number().int() }).parse(body);
+    },
     rename: (id: string, name: string) => client.call(`${base}/${encodeURIComponent(id)}`, { method: "PATCH", body: { name }, schema: DictionaryItemWire }),
     archive: (id: string, archived: boolean) => client.call(`${base}/${encodeURIComponent(id)}`, { method: "PATCH", body: { archived }, schema: DictionaryItemWire }),
     setRules: (id: string, rules: RuleRequest[]) => client.call(`${base}/${encodeURIComponent(id)}/set-rules`, { method: "POST", body: { rules }, schema: RulesResultWire }),
+    /** Adds rules as a new version; a rule for an input already there replaces it. */
+    addRules: (id: string, rules: RuleRequest[]) => client.call(`${base}/${encodeURIComponent(id)}/add-rules`, { method: "POST", body: { rules }, schema: RulesResultWire }),
     download: (id: string, versionId: string) => raw(`${base}/${encodeURIComponent(id)}/${encodeURIComponent(versionId)}/download`, { method: "GET" }),
     preview: (id: string, body: { rule: RuleRequest; voice_id: string; model_id: string | null }) =>
       raw(`${base}/${encodeURIComponent(id)}/text-to-speech?output_format=mp3_44100_64`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } }),

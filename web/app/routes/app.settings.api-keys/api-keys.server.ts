@@ -15,6 +15,16 @@ const CreatedApiKeyWire = ApiKeyWire.omit({ last_used_at_unix: true }).extend({ 
 
 export type ApiKey = z.infer<typeof ApiKeyWire>;
 
+const byName = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
+
+/**
+ * Newest first. Creation times are whole seconds, so keys made in the same second are ordered
+ * by name, highest first ("Bulk 10" before "Bulk 9"), which is how such batches are usually named.
+ */
+export function newestFirst<T extends { created_at_unix: number; name: string }>(keys: readonly T[]): T[] {
+  return [...keys].sort((a, b) => b.created_at_unix - a.created_at_unix || byName.compare(b.name, a.name));
+}
+
 /** The signed-in user's API keys in this workspace, through /v1/user/api-keys. */
 export function apiKeys(context: AppLoadContext, request: Request, auth: WebSession) {
   const client = api(context, request, auth);

@@ -11,11 +11,13 @@ import { Page, PermissionGate } from "../../components/Page.js";
 import { Pagination } from "../../components/Pagination.js";
 import { ApiFailure } from "../../lib/api.server.js";
 import { requireCsrf } from "../../lib/csrf.server.js";
-import { formatDate } from "../../lib/format.js";
+import { formatDate, formatDateTimeFull } from "../../lib/format.js";
 import { fieldErrors, formFields, type FieldErrors } from "../../lib/forms.js";
 import { pageCount } from "../../lib/pagination.js";
 import { requireAuth } from "../../lib/session.server.js";
-import { apiKeys, type ApiKey } from "./api-keys.server.js";
+import { apiKeys, newestFirst, type ApiKey } from "./api-keys.server.js";
+import { EmptyState } from "../../components/ui/EmptyState.js";
+import { useToast } from "../../components/ui/Toast.js";
 
 export const meta: MetaFunction = () => [{ title: "API Keys · Timbre" }];
 
@@ -23,7 +25,7 @@ const PAGE_SIZE = 10;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
-  return { keys: await apiKeys(context, request, auth).list() };
+  return { keys: newestFirst(await apiKeys(context, request, auth).list()) };
 }
 
 const RevokeSchema = z.object({ key_id: z.string().min(1).max(64) });
@@ -100,8 +102,11 @@ function CreateKeyForm({ result }: { result: Extract<ActionResult, { intent: "cr
 }
 
 function NewKey({ name, value }: { name: string; value: string }) {
+  const section = useRef<HTMLElement>(null);
+  // Focus moves to the new key's Copy button: the one thing to do next.
+  useEffect(() => section.current?.querySelector<HTMLButtonElement>("button")?.focus(), [value]);
   return (
-    <section className="card new-key" aria-labelledby="new-key-title">
+    <section ref={section} className="card new-key" aria-labelledby="new-key-title">
       <h2 id="new-key-title">API key “{name}” created</h2>
       <p className="warning" role="status">
         Copy this key now and keep it somewhere safe. It will not be shown again.
@@ -125,6 +130,16 @@ export default function ApiKeys() {
   const current = Math.min(page, pages);
   const shown = keys.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
   const createResult = result?.intent === "create" ? result : undefined;
+  const keysHeading = useRef<HTMLHeadingElement>(null);
+  const toast = useToast();
+  const revoked = result?.intent === "revoke" ? result.revoked : null;
+
+  useEffect(() => {
+    if (!revoked) return;
+    toast.show({ message: "API key revoked." });
+    // The revoked row is gone: focus its list, not the top of the page.
+    keysHeading.current?.focus();
+  }, [revoked, result, toast]);
 
   return (
     <Page title="API Keys" description="API keys let programs call the Timbre API (/v1) as you. Send one in the xi-api-key header.">
@@ -137,18 +152,17 @@ export default function ApiKeys() {
 
       {createResult?.created && <NewKey name={createResult.created.name} value={createResult.created.value} />}
       {result?.intent === "revoke" && <FormError id="revoke-error" message={result.formError} />}
-      {result?.intent === "revoke" && result.revoked && (
-        <p className="notice" role="status">
-          API key revoked.
-        </p>
-      )}
 
       <section aria-labelledby="keys-title">
-        <h2 id="keys-title">Your API keys</h2>
+        <h2 id="keys-title" ref={keysHeading} tabIndex={-1}>
+          Your API keys
+        </h2>
         {keys.length === 0 ? (
-          <p className="muted">You have no API keys yet.</p>
+          <EmptyState icon="key" title="No API keys" headingLevel={3} id="keys-empty">
+            <p>You have no API keys yet. Create one above to call the Timbre API from your programs.</p>
+          </EmptyState>
         ) : (
-          <table className="table">
+          <table className="table table-responsive">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -163,12 +177,24 @@ export default function ApiKeys() {
             <tbody>
               {shown.map((k) => (
                 <tr key={k.key_id}>
-                  <td>{k.name}</td>
-                  <td>
+                  <td data-label="Name">{k.name}</td>
+                  <td data-label="Key">
                     <code>{k.hint}</code>
                   </td>
-                  <td>{formatDate(k.created_at_unix)}</td>
-                  <td>{formatDate(k.last_used_at_unix)}</td>
+                  <td data-label="Created">
+                    <time dateTime={new Date(k.created_at_unix * 1000).toISOString()} title={formatDateTimeFull(k.created_at_unix)}>
+                      {formatDate(k.created_at_unix)}
+                    </time>
+                  </td>
+                  <td data-label="Last used">
+                    {k.last_used_at_unix ? (
+                      <time dateTime={new Date(k.last_used_at_unix * 1000).toISOString()} title={formatDateTimeFull(k.last_used_at_unix)}>
+                        {formatDate(k.last_used_at_unix)}
+                      </time>
+                    ) : (
+                      formatDate(null)
+                    )}
+                  </td>
                   <td className="table-actions">
                     <button type="button" className="button button-small button-danger-outline" onClick={() => setConfirming(k)} aria-label={`Revoke ${k.name}`}>
                       Revoke
