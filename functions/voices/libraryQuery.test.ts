@@ -23,6 +23,17 @@ describe("shared-voices access patterns: which index serves which filters", () =
     expect(planLibrarySearch({ owner_id: "abc" })).toMatchObject({ index: "lib_owner", partitions: [["abc"]] });
   });
 
+  it("serves the counter sorts from the single-filter indexes, filtering the rest", () => {
+    const plan = planLibrarySearch({ language: "en", gender: "female", age: "young" }, "cloned_by_count");
+    expect(plan.index).toBe("lib_language");
+    expect(plan.filters).toEqual([
+      { kind: "eq", field: "gender", value: "female" },
+      { kind: "eq", field: "age", value: "young" },
+    ]);
+    expect(planLibrarySearch({ gender: "male", featured: true }, "usage_character_count_1y").index).toBe("lib_featured");
+    expect(planLibrarySearch({ age: "old", accent: "british" }, "created_date").index).toBe("lib_age");
+  });
+
   it("runs one Query per repeated use case and merges them", () => {
     const plan = planLibrarySearch({ use_cases: ["narrative_story", "advertisement"] });
     expect(plan.index).toBe("lib_use_case");

@@ -47,7 +47,7 @@ const FIELD: Record<LibraryDimension, keyof SortEntryFields> = {
 
 export const MAX_SEARCH_WORDS = 10;
 
-export function planLibrarySearch(f: SharedVoicesFilters): LibraryPlan {
+export function planLibrarySearch(f: SharedVoicesFilters, sort: LibrarySort = "trending"): LibraryPlan {
   const eq = new Map<LibraryDimension, string[]>();
   const one = (d: LibraryDimension, v: string | undefined) => {
     if (v !== undefined && v.trim() !== "") eq.set(d, [d === "owner" || d === "category" ? v.trim() : normaliseLabel(v)]);
@@ -62,10 +62,10 @@ export function planLibrarySearch(f: SharedVoicesFilters): LibraryPlan {
   if (useCases.length) eq.set("use_case", useCases);
   if (f.featured === true) eq.set("featured", ["featured"]);
 
-  // The index naming the most of the request's filters; earlier entries win ties.
+  // The index naming the most of the request's filters for this sort; earlier entries win ties.
   let best = LIBRARY_INDEXES[0];
   for (const index of LIBRARY_INDEXES) {
-    if (index.dims.every((d) => eq.has(d)) && index.dims.length > best.dims.length) best = index;
+    if (index.sorts.includes(sort) && index.dims.every((d) => eq.has(d)) && index.dims.length > best.dims.length) best = index;
   }
   let partitions: string[][] = [[]];
   for (const d of best.dims) partitions = partitions.flatMap((p) => eq.get(d)!.map((v) => [...p, v]));

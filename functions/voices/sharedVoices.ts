@@ -7,8 +7,9 @@ import { planLibrarySearch, type SharedVoicesFilters } from "./libraryQuery.js";
 import { libraryVoiceWire } from "./wire.js";
 
 /**
- * GET /v1/shared-voices: one indexed Query (or a few merged, for repeated use cases), one
- * BatchGet of the page's listings, one projection Query of what the caller already added.
+ * GET /v1/shared-voices: one indexed Query (or a few merged, for repeated use cases) and, beside
+ * it, one projection Query of what the caller already added; then one BatchGet of the page's
+ * listings (only the fields the page shows).
  */
 export interface SharedVoicesRequest extends SharedVoicesFilters {
   page_size: number;
@@ -19,16 +20,15 @@ export interface SharedVoicesRequest extends SharedVoicesFilters {
 }
 
 export async function searchSharedVoices(ctx: AppContext, caller: Caller, base: string, q: SharedVoicesRequest) {
-  const plan = planLibrarySearch(q);
+  const sort = q.sort ?? "trending";
+  const plan = planLibrarySearch(q, sort);
   const skip = q.last_sort_id ? 0 : q.page * q.page_size;
   if (skip + q.page_size > LIBRARY_MAX_OFFSET) {
     throw new ApiError(400, "page_too_deep", `Pages beyond the first ${LIBRARY_MAX_OFFSET} voices are not served by number; continue with last_sort_id.`);
   }
-  const result = await ctx.stores.library.search({ sort: q.sort ?? "trending", ...plan, after: q.last_sort_id, skip, limit: q.page_size });
-  const [listings, added] = await Promise.all([
-    ctx.stores.library.listings(result.rows.map((r) => r.voice_id)),
-    ctx.stores.voices.libraryCopies(caller.workspaceId),
-  ]);
+  const addedQuery = ctx.stores.voices.libraryCopies(caller.workspaceId);
+  const result = await ctx.stores.library.search({ sort, ...plan, after: q.last_sort_id, skip, limit: q.page_size });
+  const [listings, added] = await Promise.all([ctx.stores.library.summaries(result.rows.map((r) => r.voice_id)), addedQuery]);
   const nowUnix = Math.floor(ctx.now() / 1000);
   const voices = result.rows
     .map((r) => listings.get(r.voice_id))

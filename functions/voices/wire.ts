@@ -1,6 +1,6 @@
 import type { Caller } from "../domain/caller.js";
 import type { VoiceRecord } from "../adapters/dynamo/voices.js";
-import type { LibraryListing } from "../adapters/dynamo/library.js";
+import type { LibraryListing, LibraryListingSummary } from "../adapters/dynamo/library.js";
 import type { CollectionRecord } from "../adapters/dynamo/collections.js";
 import type { ResourceRole } from "../contract/dictionaries.js";
 import { isLibraryCopy } from "./records.js";
@@ -146,7 +146,7 @@ function attemptWire(a: VoiceRecord["verification"]["attempts"][number]) {
 }
 
 /** LibraryVoiceResponse: every required field present, as the SDK insists. */
-export function libraryVoiceWire(l: LibraryListing, w: { base: string; nowUnix: number; addedByCaller: Map<string, string> }) {
+export function libraryVoiceWire(l: LibraryListingSummary, w: { base: string; nowUnix: number; addedByCaller: Map<string, string> }) {
   const usage = usageWindows(l, w.nowUnix);
   const preview = l.preview_object_key ? `${w.base}/v1/voices/${l.voice_id}/preview` : null;
   return {

@@ -27,7 +27,7 @@ function tone(seconds: number, hz = 220): Blob {
   const rate = 22_050;
   const pcm = new Int16Array(Math.round(seconds * rate));
   for (let i = 0; i < pcm.length; i++) pcm[i] = Math.round(8000 * Math.sin((2 * Math.PI * hz * i) / rate));
-  return new Blob([encodeWav(pcm, rate)], { type: "audio/wav" });
+  return new Blob([Buffer.from(encodeWav(pcm, rate))], { type: "audio/wav" });
 }
 
 const errorOf = async (p: Promise<unknown>) => {
@@ -108,7 +108,7 @@ describe("SDK contract: edit, samples, delete", () => {
 
   it("refuses a blank name with a 422 on the field, and premade voices", async () => {
     const v = await insertOwnVoice(stack, acct.workspace.workspace_id, acct.user.user_id, "Named");
-    const e = await client.voices.update(v.voice_id, { name: "   " }).catch((x: unknown) => x as ElevenLabsError);
+    const e = (await client.voices.update(v.voice_id, { name: "   " }).then(() => undefined, (x: unknown) => x)) as ElevenLabsError;
     expect(e.statusCode).toBe(422);
     expect((e.body as { detail: Array<{ loc: string[]; msg: string }> }).detail[0]).toMatchObject({ loc: ["body", "name"], msg: "Please give your voice a name" });
     expect((await errorOf(client.voices.update(premadeVoiceId("Avery"), { name: "Mine now" }))).status).toBe(403);

@@ -59,6 +59,14 @@ export interface LibraryListing {
   rev: number;
 }
 
+/** What a search page shows of a listing (read with a projection: the page's one BatchGet). */
+export const LISTING_SUMMARY_FIELDS = [
+  "voice_id", "public_owner_id", "owner_name", "made_by_timbre", "status", "date_unix", "name", "description", "category",
+  "language", "accent", "locale", "gender", "age", "use_case", "descriptives", "preview_object_key", "rate", "notice_period",
+  "free_users_allowed", "live_moderation_enabled", "featured", "cloned_by_count", "usage_days", "usage_months",
+] as const satisfies ReadonlyArray<keyof LibraryListing>;
+export type LibraryListingSummary = Pick<LibraryListing, (typeof LISTING_SUMMARY_FIELDS)[number]>;
+
 /** A workspace that added a library voice, under the listing. */
 export interface LibraryAdder {
   workspace_id: string;
@@ -192,6 +200,7 @@ function sortEntry(l: LibraryListing, sort: LibrarySort): Stored<SortEntryFields
     [LIBRARY_SORT_ATTRIBUTE]: sortKeyOf(l, sort),
   };
   for (const index of LIBRARY_INDEXES) {
+    if (!index.sorts.includes(sort)) continue;
     const values = index.dims.map((d) => dimensionValue(l, d));
     // Sparse: a voice without a value for a dimension is simply absent from that index.
     if (values.every((v) => v !== null)) item[libraryIndexKey(index.name)] = partitionKey(sort, values as string[]);
@@ -249,6 +258,14 @@ export class Library {
     const unique = [...new Set(voiceIds)];
     const items = unique.length ? await this.table.batchGet<Stored<LibraryListing>>(unique.map(keys.listing)) : [];
     return new Map(items.map((i) => [i.voice_id, withoutKeys<LibraryListing>(i)]));
+  }
+
+  async summaries(voiceIds: string[]): Promise<Map<string, LibraryListingSummary>> {
+    const unique = [...new Set(voiceIds)];
+    if (!unique.length) return new Map();
+    const names = Object.fromEntries(LISTING_SUMMARY_FIELDS.map((f, i) => [`#p${i}`, f]));
+    const items = await this.table.batchGet<LibraryListingSummary>(unique.map(keys.listing), { projection: Object.keys(names).join(", "), names });
+    return new Map(items.map((i) => [i.voice_id, i]));
   }
 
   /**
