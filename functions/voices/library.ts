@@ -146,19 +146,25 @@ export async function unpublishVoice(ctx: AppContext, ownerWorkspaceId: string, 
     return { ...current, status: "unpublished", updated_at_unix: now, disable_at_unix: now + current.notice_period * DAY };
   });
   if (!listing || !removedNow) return listing;
-  for (const adder of await ctx.stores.library.adders(voiceId)) {
-    const copy = await ctx.stores.voices.get(adder.workspace_id, adder.voice_id);
-    if (!copy) continue;
-    await emitEvent(ctx, adder.workspace_id, "voice_library_removal_notice", {
-      voice_id: copy.voice_id,
-      original_voice_id: voiceId,
-      public_owner_id: listing.public_owner_id,
-      name: copy.name,
-      library_name: listing.name,
-      notice_period_days: listing.notice_period,
-      removed_at_unix: now,
-      disable_at_unix: listing.disable_at_unix,
-    });
+  const adders = await ctx.stores.library.adders(voiceId);
+  // A popular voice has many adders: notify them a batch at a time.
+  for (let i = 0; i < adders.length; i += 25) {
+    await Promise.all(
+      adders.slice(i, i + 25).map(async (adder) => {
+        const copy = await ctx.stores.voices.get(adder.workspace_id, adder.voice_id);
+        if (!copy) return;
+        await emitEvent(ctx, adder.workspace_id, "voice_library_removal_notice", {
+          voice_id: copy.voice_id,
+          original_voice_id: voiceId,
+          public_owner_id: listing.public_owner_id,
+          name: copy.name,
+          library_name: listing.name,
+          notice_period_days: listing.notice_period,
+          removed_at_unix: now,
+          disable_at_unix: listing.disable_at_unix,
+        });
+      }),
+    );
   }
   return listing;
 }

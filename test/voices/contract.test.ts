@@ -114,6 +114,23 @@ describe("SDK contract: edit, samples, delete", () => {
     expect((await errorOf(client.voices.update(premadeVoiceId("Avery"), { name: "Mine now" }))).status).toBe(403);
   });
 
+  it("keeps a workspace's samples and voices out of another workspace's reach", async () => {
+    const v = await insertOwnVoice(stack, acct.workspace.workspace_id, acct.user.user_id, "Private");
+    await client.voices.update(v.voice_id, { name: "Private", files: [tone(5.5)] });
+    const sampleId = (await client.voices.get(v.voice_id)).samples![0].sampleId!;
+    const other = await createTestAccount(stack, "creator");
+    const theirs = new ElevenLabsClient({ baseUrl: stack.url, apiKey: other.apiKey, maxRetries: 0 });
+    expect((await errorOf(theirs.voices.samples.audio.get(v.voice_id, sampleId))).detail.status).toBe("voice_not_found");
+    expect((await errorOf(theirs.samples.delete(v.voice_id, sampleId))).detail.status).toBe("voice_not_found");
+    expect((await errorOf(theirs.voices.update(v.voice_id, { name: "Stolen" }))).detail.status).toBe("voice_not_found");
+    const publish = await apiFetch(stack, other.apiKey, `/v1/voices/${v.voice_id}/sharing`, {
+      method: "POST",
+      body: JSON.stringify({ use_case: "conversational", descriptives: ["calm"], notice_period: 30 }),
+    });
+    expect(publish.status).toBe(404);
+    expect((await client.voices.get(v.voice_id)).samples).toHaveLength(1);
+  });
+
   it("frees the voice slot when a voice is deleted", async () => {
     const before = (await client.user.subscription.get()).voiceSlotsUsed;
     const v = await insertOwnVoice(stack, acct.workspace.workspace_id, acct.user.user_id, "Temporary");
