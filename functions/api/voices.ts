@@ -28,7 +28,7 @@ export function publicBase(ctx: AppContext, req: ApiRequest): string {
 /** Voices as the wire shows them to this caller, with their listings and collections. */
 async function wireAll(rc: RouteContext, req: ApiRequest, caller: Caller, voices: VoiceRecord[]) {
   const w = await wireContext(rc.app, caller, publicBase(rc.app, req), voices);
-  return { wire: voices.map((v) => voiceWire(v, w)), listings: w.listings! };
+  return voices.map((v) => voiceWire(v, w));
 }
 
 const LabelFilters = {
@@ -67,7 +67,7 @@ export function registerVoices(r: ApiRouter): void {
     const { show_legacy } = queryParams(req, z.object({ show_legacy: q.bool().optional() }));
     const voices = (await visibleVoices(rc.app, caller)).filter((v) => show_legacy || !v.is_legacy);
     voices.sort((a, b) => a.name.localeCompare(b.name));
-    return json({ voices: (await wireAll(rc, req, caller, voices)).wire });
+    return json({ voices: await wireAll(rc, req, caller, voices) });
   });
 
   r.get("/v2/voices", async (req, rc) => {
@@ -115,7 +115,7 @@ export function registerVoices(r: ApiRouter): void {
     const v = await rc.app.stores.voices.visibleTo(caller.workspaceId, req.params.voice_id);
     if (!v) throw voiceNotFound(req.params.voice_id);
     const settings = await settingsFor(rc.app, caller, v);
-    return json({ ...(await wireAll(rc, req, caller, [v])).wire[0], settings });
+    return json({ ...(await wireAll(rc, req, caller, [v]))[0], settings });
   });
 
   // Preview audio is what <audio src> loads, so premade and library previews need no

@@ -113,7 +113,8 @@ export async function publishVoice(ctx: AppContext, caller: Caller, voiceId: str
     throw new ApiError(400, "voice_not_verified", `The voice ${v.name} must be verified before it can be shared.`);
   }
   if (v.safety_control === "BAN" || v.safety_control === "ENTERPRISE_BAN") throw new ApiError(403, "detected_blocked_voice", `The voice ${v.name} is blocked and cannot be shared.`);
-  const user = await caller.user();
+  const ownerUserId = v.owner_user_id ?? caller.userId;
+  const ownerUser = ownerUserId === caller.userId ? await caller.user() : await ctx.stores.users.get(ownerUserId);
   // The library plays previews to anyone: a voice without one gets it now (in the engine's workers).
   let preview = v.preview_object_key;
   if (!preview) {
@@ -121,7 +122,7 @@ export async function publishVoice(ctx: AppContext, caller: Caller, voiceId: str
     await ctx.stores.voices.patch(caller.workspaceId, voiceId, { preview_object_key: preview });
   }
   const fields = listingFields(v, input);
-  const owner = { workspaceId: caller.workspaceId, userId: v.owner_user_id ?? caller.userId, publicOwnerId: publicOwnerId(v.owner_user_id ?? caller.userId), name: user.first_name, madeByTimbre: false };
+  const owner = { workspaceId: caller.workspaceId, userId: ownerUserId, publicOwnerId: publicOwnerId(ownerUserId), name: ownerUser?.first_name ?? null, madeByTimbre: false };
   const now = nowUnix(ctx);
   const listing = await updateListing(ctx, voiceId, (current) => {
     if (current && current.owner_workspace_id !== caller.workspaceId) throw voiceNotFound(voiceId);
