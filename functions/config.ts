@@ -44,6 +44,7 @@ const EnvSchema = z.object({
   TABLE_MAIN: z.string().default("timbre-main"),
   TABLE_HISTORY: z.string().default("timbre-history"),
   TABLE_LEDGER: z.string().default("timbre-ledger"),
+  TABLE_LIBRARY: z.string().default("timbre-library"),
   BUCKET: z.string().default("timbre-data"),
   STATE_MACHINES: optionalString,
   DYNAMODB_ENDPOINT: optionalString,
@@ -85,7 +86,7 @@ export interface Config {
   apiInternalUrl: string | undefined;
   aws: {
     region: string;
-    tables: { main: string; history: string; ledger: string };
+    tables: { main: string; history: string; ledger: string; library: string };
     bucket: string;
     /** JSON map of workflow name -> state machine ARN (aws/localstack modes). */
     stateMachines: Record<string, string>;
@@ -149,7 +150,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     apiInternalUrl: e.API_INTERNAL_URL?.replace(/\/+$/, ""),
     aws: {
       region: e.AWS_REGION,
-      tables: { main: e.TABLE_MAIN, history: e.TABLE_HISTORY, ledger: e.TABLE_LEDGER },
+      tables: { main: e.TABLE_MAIN, history: e.TABLE_HISTORY, ledger: e.TABLE_LEDGER, library: e.TABLE_LIBRARY },
       bucket: e.BUCKET,
       stateMachines,
       dynamoEndpoint: e.DYNAMODB_ENDPOINT ?? localstack,

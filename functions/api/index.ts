@@ -8,6 +8,8 @@ import { registerDictionaries } from "./dictionaries.js";
 import { registerModels } from "./models.js";
 import { registerUser } from "./user.js";
 import { registerVoices } from "./voices.js";
+import { registerLibrary } from "./library.js";
+import { registerCollections } from "./collections.js";
 import { registerWorkspace } from "./workspace.js";
 
 /** Every /v1 and /v2 route. */
@@ -18,6 +20,8 @@ export function registerRoutes(r: ApiRouter): void {
   registerApiKeys(r);
   registerWorkspace(r);
   registerVoices(r);
+  registerLibrary(r);
+  registerCollections(r);
   registerHistory(r);
   registerTextToSpeech(r);
   registerDialogue(r);

@@ -24,18 +24,22 @@ import { bytes, json, stream, type ApiRequest, type ApiResponse } from "../http/
 import { jsonBody, queryParams } from "../http/validate.js";
 import { settingsFor, voiceNotFound } from "./voices.js";
 import type { VoiceRecord } from "../adapters/dynamo/voices.js";
+import { libraryTerms, recordLibraryUsage } from "../voices/library.js";
 
 interface Mode {
   streaming: boolean;
   timestamps: boolean;
 }
 
-async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string): Promise<VoiceRecord> {
+/** A voice the caller may speak with now, and its credit rate (a library voice's custom rate). */
+async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string): Promise<{ voice: VoiceRecord; rate: number }> {
   const v = await ctx.stores.voices.visibleTo(caller.workspaceId, voiceId);
   if (!v) throw voiceNotFound(voiceId);
   assertVoiceUsable(v);
-  return v;
+  return { voice: v, rate: (await libraryTerms(ctx, caller, v)).rate };
 }
+
+const generationDeps = (caller: Caller) => ({ pronunciation: dictionaryPronunciation(caller), onGenerated: recordLibraryUsage });
 
 /**
  * The client's Idempotency-Key and what it is bound to: who asked, at which endpoint, with
@@ -144,17 +148,17 @@ async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Prom
   if (length > limit) {
     throw new ApiError(400, "max_character_limit_exceeded", `The text is ${length} characters long; ${model.model_id} accepts at most ${limit} per request.`);
   }
-  const voice = await voiceFor(ctx, caller, req.params.voice_id);
+  const { voice, rate } = await voiceFor(ctx, caller, req.params.voice_id);
   const settings = mergeSettings(await settingsFor(ctx, caller, voice), body.voice_settings);
   const g: GenerationRequest = {
     kind: "tts",
-    parts: [{ voice, text: body.text, settings }],
+    parts: [{ voice, text: body.text, settings, rate }],
     model,
     ...sharedFields(req, caller, body, query),
     nextText: body.next_text ?? null,
     optimizeStreamingLatency: query.optimize_streaming_latency ?? null,
   };
-  return respond(await startGeneration(ctx, caller, g, { pronunciation: dictionaryPronunciation(caller) }), mode, false);
+  return respond(await startGeneration(ctx, caller, g, generationDeps(caller)), mode, false);
 }
 
 /** Stability in dialogue moves in steps of 0.5 (speech-generation.md §5). */
@@ -171,15 +175,16 @@ async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Pr
   const total = inputs.reduce((n, i) => n + codePointLength(i.text.trim()), 0);
   if (total > limit) throw new ApiError(400, "max_character_limit_exceeded", dialogueMessages.tooManyCharacters(limit));
 
-  const voices = new Map<string, VoiceRecord>();
+  const voices = new Map<string, { voice: VoiceRecord; rate: number }>();
   for (const id of new Set(inputs.map((i) => i.voice_id))) voices.set(id, await voiceFor(ctx, caller, id));
   const parts: SpeechPart[] = [];
   for (const input of inputs) {
-    const voice = voices.get(input.voice_id)!;
+    const { voice, rate } = voices.get(input.voice_id)!;
     const base = await settingsFor(ctx, caller, voice);
     const stability = body.settings?.stability;
     parts.push({
       voice,
+      rate,
       text: input.text,
       settings: mergeSettings(base, {
         stability: roundHalf(stability ?? base.stability),
@@ -195,7 +200,7 @@ async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Pr
     nextText: body.future_text ?? null,
     optimizeStreamingLatency: null,
   };
-  return respond(await startGeneration(ctx, caller, g, { pronunciation: dictionaryPronunciation(caller) }), mode, true);
+  return respond(await startGeneration(ctx, caller, g, generationDeps(caller)), mode, true);
 }
 
 export function registerTextToSpeech(r: ApiRouter): void {

@@ -7,9 +7,8 @@ import { json } from "../http/types.js";
 
 /** The Subscription wire object (every field the SDK requires, plus the limits our UI reads). */
 export async function subscriptionWire(ctx: AppContext, caller: Caller) {
-  const [ws, usage, voices] = await Promise.all([caller.workspace(), currentUsage(ctx, caller.workspaceId), ctx.stores.voices.ofWorkspace(caller.workspaceId)]);
+  const [ws, usage, slots] = await Promise.all([caller.workspace(), currentUsage(ctx, caller.workspaceId), ctx.stores.voices.slots(caller.workspaceId)]);
   const tier = TIERS[ws.tier];
-  const professional = voices.filter((v) => v.category === "professional").length;
   return {
     tier: tier.id,
     character_count: usage.character_count,
@@ -19,9 +18,9 @@ export async function subscriptionWire(ctx: AppContext, caller: Caller) {
     can_extend_character_limit: tier.canExtendCharacterLimit,
     allowed_to_extend_character_limit: false,
     next_character_count_reset_unix: usage.next_reset_unix,
-    voice_slots_used: voices.length,
-    professional_voice_slots_used: professional,
-    professional_voice_slots_used_in_workspace: professional,
+    voice_slots_used: slots.used,
+    professional_voice_slots_used: slots.professional_used,
+    professional_voice_slots_used_in_workspace: slots.professional_used,
     voice_limit: tier.voiceLimit,
     max_voice_add_edits: null,
     voice_add_edit_counter: usage.voice_add_edit_counter,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { StoredVoiceProfile, VoiceRecord } from "../adapters/dynamo/voices.js";
+import { blankFineTuning, blankVerification, type StoredVoiceProfile, type VoiceRecord } from "../adapters/dynamo/voices.js";
 
 /**
  * The premade voices every workspace sees. Ids are derived from the names so they are the
@@ -96,10 +96,11 @@ export function premadeVoiceRecords(): VoiceRecord[] {
       is_legacy: false,
       high_quality_base_model_ids: ["eleven_multilingual_v2", "eleven_flash_v2_5", "eleven_turbo_v2_5", "eleven_v3"],
       available_for_tiers: [],
-      requires_verification: false,
-      is_verified: true,
-      verification_failures: [],
-      verification_attempts_count: 0,
+      fine_tuning: blankFineTuning(spec.labels.language),
+      verification: blankVerification(spec.labels.language),
+      sharing: null,
+      safety_control: null,
+      is_mixed: false,
       engine_refs: {},
     };
   });

@@ -3,57 +3,38 @@ import { randomToken } from "../adapters/ids.js";
 import { createAccount, createApiKey } from "./accounts.js";
 import { premadeVoiceRecords } from "./premadeVoices.js";
 import type { TierId } from "./tiers.js";
-import { publicKey } from "../adapters/s3.js";
-import { DEFAULT_VOICE_SETTINGS } from "./voiceSettings.js";
+// Seeding writes every capability's system data, so it reaches up into the voice library (the
+// one import here that points outward; the embedded stack and the seed Lambda both call this).
+import { makePreview } from "../voices/previews.js";
+import { generateCommunityPreviews, seedCommunityLibrary } from "../voices/community.js";
 
-/** What each premade voice says in its preview, in its own language. */
-const PREVIEW_TEXT: Record<string, (name: string) => string> = {
-  en: (n) => `Hi, I'm ${n}. I can read your stories, explain your products and bring your characters to life.`,
-  de: (n) => `Hallo, ich bin ${n}. Ich lese Ihre Geschichten vor und erkläre Ihre Produkte.`,
-  fr: (n) => `Bonjour, je suis ${n}. Je peux lire vos histoires et présenter vos produits.`,
-  es: (n) => `Hola, soy ${n}. Puedo leer tus historias y presentar tus productos.`,
-  it: (n) => `Ciao, sono ${n}. Posso leggere le tue storie e presentare i tuoi prodotti.`,
-  pt: (n) => `Olá, eu sou ${n}. Posso ler as suas histórias e apresentar os seus produtos.`,
-  pl: (n) => `Cześć, jestem ${n}. Mogę czytać twoje historie i przedstawiać twoje produkty.`,
-  nl: (n) => `Hallo, ik ben ${n}. Ik kan je verhalen voorlezen en je producten presenteren.`,
-  sv: (n) => `Hej, jag heter ${n}. Jag kan läsa dina berättelser och presentera dina produkter.`,
-  hi: (n) => `नमस्ते, मैं ${n} हूँ। मैं आपकी कहानियाँ पढ़ सकती हूँ।`,
-};
-
-export const PREVIEW_FORMAT = "mp3_44100_128";
+export { PREVIEW_FORMAT } from "../voices/previews.js";
 
 /**
- * Synthesises the preview of every premade voice that has none yet (first start, or after its
- * profile changed). Runs in the background: a voice without a preview just has no preview_url.
+ * Synthesises the preview of every system voice that has none yet (first start, or after its
+ * profile changed): the premade voices first, then the community library's. Runs in the
+ * background: a voice without a preview just has no preview_url yet.
  */
 export async function generatePremadePreviews(ctx: AppContext, signal?: AbortSignal): Promise<number> {
   const missing = (await ctx.stores.voices.premade()).filter((v) => !v.preview_object_key);
-  if (!missing.length) return 0;
-  const engine = await ctx.engine();
   let made = 0;
   for (const v of missing) {
     if (signal?.aborted) break;
-    const say = PREVIEW_TEXT[v.profile.language] ?? PREVIEW_TEXT.en;
-    const parts: Uint8Array[] = [];
-    for await (const c of engine.synthesizeEncoded(
-      { text: say(v.name), voice: v.profile, settings: DEFAULT_VOICE_SETTINGS, seed: v.profile.seed, model: { id: "eleven_multilingual_v2", quality: "standard", supportsPhonemes: false } },
-      PREVIEW_FORMAT,
-      signal,
-    )) {
-      parts.push(c.audio);
-    }
-    const key = publicKey("voices", v.voice_id, "preview.mp3");
-    await ctx.blobs.put(key, Buffer.concat(parts), "audio/mpeg");
+    const key = await makePreview(ctx, v, signal);
     await ctx.stores.voices.patch(null, v.voice_id, { preview_object_key: key });
     made++;
   }
+  if (!signal?.aborted) made += await generateCommunityPreviews(ctx, signal);
   return made;
 }
 
 export const DEMO_EMAIL = "demo@timbre.local";
 export const DEMO_TIER: TierId = "pro";
 
-/** Writes the premade voices; existing records are refreshed so a code change reaches old installs. */
+/**
+ * Writes the premade voices and the community library; existing records are refreshed so a code
+ * change reaches old installs.
+ */
 export async function seedSystem(ctx: AppContext): Promise<void> {
   const existing = new Map((await ctx.stores.voices.premade()).map((v) => [v.voice_id, v]));
   for (const v of premadeVoiceRecords()) {
@@ -62,6 +43,7 @@ export async function seedSystem(ctx: AppContext): Promise<void> {
     const keepPreview = old && JSON.stringify(old.profile) === JSON.stringify(v.profile) ? old.preview_object_key : null;
     await ctx.stores.voices.put({ ...v, preview_object_key: keepPreview });
   }
+  await seedCommunityLibrary(ctx);
 }
 
 export interface DemoCredentials {

@@ -45,11 +45,19 @@ export function assertOutputFormat(tier: Tier, format: string): void {
 }
 
 /**
- * A voice is usable when it is not a clone awaiting verification. (Library safety controls
- * such as BAN/CAPTCHA arrive with the voice library.)
+ * A voice is usable (speech-generation.md §5) when it needs no verification or is verified, and
+ * its safety control allows it: BAN never, CAPTCHA once verified. (Library terms, such as the end
+ * of a notice period, are checked by the voice library.)
  */
 export function assertVoiceUsable(voice: VoiceRecord): void {
-  if (voice.requires_verification && !voice.is_verified) {
+  const { requires_verification, is_verified } = voice.verification;
+  if (voice.safety_control === "BAN" || voice.safety_control === "ENTERPRISE_BAN") {
+    throw new ApiError(403, "detected_blocked_voice", `The voice ${voice.name} has been blocked and cannot be used.`);
+  }
+  if ((voice.safety_control === "CAPTCHA" || voice.safety_control === "ENTERPRISE_CAPTCHA") && !is_verified) {
+    throw new ApiError(403, "detected_captcha_voice", `The voice ${voice.name} must pass a voice captcha before it can be used.`);
+  }
+  if (requires_verification && !is_verified) {
     throw new ApiError(403, "voice_not_verified", `The voice ${voice.name} must be verified before it can be used.`);
   }
 }

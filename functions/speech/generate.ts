@@ -42,6 +42,8 @@ export interface SpeechPart {
   /** The text exactly as the caller sent it. */
   text: string;
   settings: StoredVoiceSettings;
+  /** Credit multiplier of the voice (a library voice's custom rate); 1 when absent. */
+  rate?: number;
 }
 
 export interface GenerationRequest {
@@ -112,6 +114,8 @@ interface PreparedPart {
 
 export interface GenerationDeps {
   pronunciation?: PronunciationHook;
+  /** Told the parts of every finished, charged generation (the voice library's usage counters). */
+  onGenerated?: (ctx: AppContext, parts: SpeechPart[]) => Promise<void>;
 }
 
 function engineModel(m: ModelInfo, optimizeStreamingLatency: number | null): EngineModel {
@@ -207,10 +211,13 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     offset += codePointLength(part.text);
   }
 
-  // 2. Cost: characters the caller sent (trimmed) times the model's rate, or the workspace's own rate.
+  // 2. Cost: characters the caller sent (trimmed) times the model's rate, or the workspace's own
+  //    rate, times each voice's rate (library voices may set one).
   const rate = ws.custom_model_rates[req.model.model_id] ?? req.model.character_cost_multiplier;
   const characters = req.parts.reduce((n, p) => n + codePointLength(p.text.trim()), 0);
-  const cost = Math.ceil(characters * rate);
+  const weighted = req.parts.reduce((n, p) => n + codePointLength(p.text.trim()) * (p.rate ?? 1), 0);
+  // Rounded to a millionth first: 10 characters at 1.1 are 11 credits, not 11.000000000000002 -> 12.
+  const cost = Math.ceil(Math.round(weighted * rate * 1e6) / 1e6);
 
   // 3. Free regeneration of an identical request.
   const zeroRetention = !req.enableLogging || ws.force_logging_disabled;
@@ -329,6 +336,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
         });
       }
       finished = true;
+      if (!free && deps.onGenerated) await deps.onGenerated(ctx, req.parts).catch((e: unknown) => ctx.log.error("usage counters failed", { error: e }));
       if (historyItemId) {
         await storeHistory(ctx, caller, {
           historyItemId,

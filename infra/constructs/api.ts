@@ -46,6 +46,7 @@ export class TimbreApi extends Construct {
       .bindTable(data.main, "write")
       .bindTable(data.history, "write")
       .bindTable(data.ledger, "write")
+      .bindTable(data.library, "write")
       .bindBucket(data.bucket, "write", "ws/")
       .bindBucket(data.bucket, "read", "public/")
       .bindSecret(props.sessionSecret, "SESSION_SECRET_ARN")

@@ -2,6 +2,7 @@ import { RemovalPolicy, Duration } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
+import { LIBRARY_INDEXES, LIBRARY_SORT_ATTRIBUTE, libraryIndexKey } from "../../functions/adapters/dynamo/libraryIndexes.js";
 
 /**
  * The tables and the bucket. The embedded stack creates its tables and bucket from the
@@ -18,6 +19,16 @@ import { Construct } from "constructs";
  *         gsi2: reserved for list-by-time views (dictionaries, library)
  * history pk WS#{id}, sk H#{time}#{id}: generations newest first; gsi1 by history item id
  * ledger  pk WS#{id}/USAGE (credits), WS#{id}/CHARGE#{key} (idempotency), RL#{scope}#{id}/W#{start} (rate windows)
+ * main also: WS#{id}/VOICESLOTS (voice slot counters), WS#{id}/COLL#{c} (a voice collection),
+ *         WS#{id}/COLLV#{c}#{voice} (a voice in a collection), WS#{id}/EVENT#{time}#{id} (an event
+ *         for webhooks, listed by time)
+ * library pk V#{voice}/LISTING (a published voice: public settings, counters), V#{voice}/SORT#{sort}
+ *         (one small sort entry per sort order, carrying the index keys and filter fields),
+ *         V#{voice}/ADDER#{ws} (a workspace that added it: notice events, exact clone counts).
+ *         Its 14 GSIs, one per filter combination, are listed with the filter each serves in
+ *         functions/adapters/dynamo/libraryIndexes.ts. A table of its own: CloudFormation adds
+ *         one GSI per update to an existing table, and dynalite none, so a new table is the way
+ *         an existing install gets all of them at once.
  */
 export interface TimbreDataProps {
   /** Keep data when the stack is deleted (default true). */
@@ -32,6 +43,7 @@ export class TimbreData extends Construct {
   readonly main: dynamodb.TableV2;
   readonly history: dynamodb.TableV2;
   readonly ledger: dynamodb.TableV2;
+  readonly library: dynamodb.TableV2;
   readonly bucket: s3.Bucket;
 
   constructor(scope: Construct, id: string, props: TimbreDataProps = {}) {
@@ -57,6 +69,16 @@ export class TimbreData extends Construct {
     this.main = new dynamodb.TableV2(this, "Main", { ...common, globalSecondaryIndexes: [gsi("gsi1"), gsi("gsi2")] });
     this.history = new dynamodb.TableV2(this, "History", { ...common, globalSecondaryIndexes: [gsi("gsi1")] });
     this.ledger = new dynamodb.TableV2(this, "Ledger", common);
+    this.library = new dynamodb.TableV2(this, "Library", {
+      ...common,
+      globalSecondaryIndexes: LIBRARY_INDEXES.map((i) => ({
+        indexName: i.name,
+        partitionKey: { name: libraryIndexKey(i.name), type: dynamodb.AttributeType.STRING },
+        sortKey: { name: LIBRARY_SORT_ATTRIBUTE, type: dynamodb.AttributeType.STRING },
+        // Only sort entries carry index keys, and they are small: project them whole.
+        projectionType: dynamodb.ProjectionType.ALL,
+      })),
+    });
 
     this.bucket = new s3.Bucket(this, "Data", {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,

@@ -101,6 +101,7 @@ export class TimbreFunction extends Construct {
         TABLE_MAIN: props.data.main.tableName,
         TABLE_HISTORY: props.data.history.tableName,
         TABLE_LEDGER: props.data.ledger.tableName,
+        TABLE_LIBRARY: props.data.library.tableName,
         BUCKET: props.data.bucket.bucketName,
         ...props.environment,
       },

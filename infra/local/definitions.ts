@@ -8,7 +8,7 @@ import { join } from "node:path";
  * result is cached on disk, keyed by the sources that shape it.
  */
 export interface TableDefinition {
-  logicalName: "main" | "history" | "ledger";
+  logicalName: "main" | "history" | "ledger" | "library";
   keySchema: Array<{ AttributeName: string; KeyType: "HASH" | "RANGE" }>;
   attributeDefinitions: Array<{ AttributeName: string; AttributeType: "S" | "N" | "B" }>;
   globalSecondaryIndexes: Array<{
@@ -27,7 +27,13 @@ export interface Definitions {
 }
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const SOURCES = [join(ROOT, "infra", "constructs"), join(ROOT, "workflows"), join(ROOT, "infra", "local", "definitions.ts")];
+const SOURCES = [
+  join(ROOT, "infra", "constructs"),
+  join(ROOT, "workflows"),
+  join(ROOT, "infra", "local", "definitions.ts"),
+  // The library table's indexes are declared beside the store that queries them.
+  join(ROOT, "functions", "adapters", "dynamo", "libraryIndexes.ts"),
+];
 
 function sourceHash(): string {
   const h = createHash("sha256");
@@ -81,7 +87,7 @@ export async function renderDefinitions(): Promise<Definitions> {
   const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
   const logicalId = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as never);
 
-  const tables: TableDefinition[] = (["main", "history", "ledger"] as const).map((name) => {
+  const tables: TableDefinition[] = (["main", "history", "ledger", "library"] as const).map((name) => {
     const props = template.Resources[logicalId(data[name])].Properties as {
       KeySchema: TableDefinition["keySchema"];
       AttributeDefinitions: TableDefinition["attributeDefinitions"];

@@ -134,7 +134,7 @@ describe("pronunciation dictionaries through the SDK", () => {
     const replaced = (await (await upload("GIF = jif\n", "replace")).json()) as { version_rules_num: number };
     expect(replaced.version_rules_num).toBe(1);
     // The earlier version stays readable; a bad file changes nothing.
-    expect((await client.pronunciationDictionaries.get(d.id)).versionId).not.toBe(a.version_id);
+    expect((await client.pronunciationDictionaries.get(d.id)).latestVersionId).not.toBe(a.version_id);
     const bad = await upload("this line has no rule in it\n");
     expect(bad.status).toBe(400);
     expect((await client.pronunciationDictionaries.get(d.id)).rules).toHaveLength(1);

@@ -85,7 +85,7 @@ afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
 describe("data", () => {
   it("keeps every table point-in-time recoverable, encrypted at rest, with TTL on 'ttl'", () => {
     const tables = ofType("AWS::DynamoDB::GlobalTable");
-    expect(tables).toHaveLength(3);
+    expect(tables).toHaveLength(4);
     for (const [, t] of tables) {
       expect(t.Properties.SSESpecification).toMatchObject({ SSEEnabled: true });
       const replicas = t.Properties.Replicas as Array<{ PointInTimeRecoverySpecification?: { PointInTimeRecoveryEnabled: boolean } }>;

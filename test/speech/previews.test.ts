@@ -4,6 +4,7 @@ import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount } from "../support/stack.js";
 import { probe, hasFfmpeg } from "../support/audio.js";
 import { PREMADE_VOICES } from "../../functions/domain/premadeVoices.js";
+import { COMMUNITY_VOICES } from "../../functions/voices/community.js";
 
 let stack: EmbeddedStack;
 let client: ElevenLabsClient;
@@ -44,5 +45,22 @@ describe("premade voices", () => {
     const acct = await createTestAccount(stack, "free");
     const r = await fetch(`${stack.url}/v1/voices/no-such-voice/preview`, { headers: { "xi-api-key": acct.apiKey } });
     expect(r.status).toBe(404);
+  });
+});
+
+describe("community library voices", () => {
+  it("each gets a real preview in the background, played without credentials", async () => {
+    const { voices } = await client.voices.getShared({ pageSize: 100 });
+    expect(voices).toHaveLength(COMMUNITY_VOICES.length);
+    const durations: number[] = [];
+    for (const v of voices) {
+      expect(v.previewUrl, v.name).toMatch(new RegExp(`/v1/voices/${v.voiceId}/preview$`));
+      const r = await fetch(v.previewUrl!);
+      expect(r.status).toBe(200);
+      expect(r.headers.get("content-type")).toBe("audio/mpeg");
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      if (hasFfmpeg && durations.length < 3) durations.push(probe(bytes).duration);
+    }
+    for (const d of durations) expect(d).toBeGreaterThan(1.5);
   });
 });

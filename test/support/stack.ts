@@ -2,7 +2,10 @@ import { parseConfig, type Config } from "../../functions/config.js";
 import { startEmbedded, type EmbeddedStack } from "../../infra/local/stack.js";
 import type { FrontLimits } from "../../infra/local/front.js";
 import { createAccount, createApiKey } from "../../functions/domain/accounts.js";
-import type { TierId } from "../../functions/domain/tiers.js";
+import { TIERS, type TierId } from "../../functions/domain/tiers.js";
+import { newId } from "../../functions/adapters/ids.js";
+import { blankFineTuning, blankVerification, type VoiceRecord } from "../../functions/adapters/dynamo/voices.js";
+import { createVoice } from "../../functions/voices/records.js";
 
 /** A fresh in-memory embedded stack on a random port; close it in afterAll. */
 export async function startTestStack(
@@ -30,19 +33,21 @@ export function apiFetch(stack: EmbeddedStack, apiKey: string | undefined, path:
   return fetch(new URL(path, stack.url), { ...init, headers });
 }
 
-/** A workspace's own voice, written straight to the store (cloning endpoints arrive in a later issue). */
-export async function insertOwnVoice(stack: EmbeddedStack, workspaceId: string, userId: string, name = "My clone") {
-  const { newId } = await import("../../functions/adapters/ids.js");
-  const voice = {
+/**
+ * A workspace's own voice, created through the domain (it takes a voice slot like any voice;
+ * cloning endpoints arrive in a later issue). `fields` overrides parts of the record.
+ */
+export async function insertOwnVoice(stack: EmbeddedStack, workspaceId: string, userId: string, name = "My clone", fields: Partial<VoiceRecord> = {}) {
+  const voice: VoiceRecord = {
     voice_id: newId(),
     workspace_id: workspaceId,
     owner_user_id: userId,
     name,
     description: "A test voice",
-    category: "cloned" as const,
+    category: "cloned",
     labels: { language: "en", accent: "american", gender: "female", age: "young" },
     created_at_unix: Math.floor(Date.now() / 1000),
-    profile: { language: "en", gender: "female" as const, age: "young" as const, pitch: 55, pitchRange: 50, rate: 170, timbre: 0, seed: 7 },
+    profile: { language: "en", gender: "female", age: "young", pitch: 55, pitchRange: 50, rate: 170, timbre: 0, seed: 7 },
     version: 1,
     settings: null,
     preview_object_key: null,
@@ -50,12 +55,15 @@ export async function insertOwnVoice(stack: EmbeddedStack, workspaceId: string, 
     is_legacy: false,
     high_quality_base_model_ids: [],
     available_for_tiers: [],
-    requires_verification: false,
-    is_verified: true,
-    verification_failures: [],
-    verification_attempts_count: 0,
+    fine_tuning: blankFineTuning("en"),
+    verification: blankVerification("en"),
+    sharing: null,
+    safety_control: null,
+    is_mixed: false,
     engine_refs: {},
+    ...fields,
   };
-  await stack.ctx.stores.voices.put(voice);
+  const ws = await stack.ctx.stores.workspaces.get(workspaceId);
+  await createVoice(stack.ctx, TIERS[ws!.tier], voice);
   return voice;
 }

@@ -7,10 +7,13 @@ import { Ledger } from "./ledger.js";
 import { Voices } from "./voices.js";
 import { History } from "./history.js";
 import { Dictionaries } from "./dictionaries.js";
+import { Library } from "./library.js";
+import { Collections } from "./collections.js";
+import { Events } from "./events.js";
 
 /** Every entity store, bound to the configured tables. */
 export interface Stores {
-  tables: { main: Table; history: Table; ledger: Table };
+  tables: { main: Table; history: Table; ledger: Table; library: Table };
   users: Users;
   workspaces: Workspaces;
   apiKeys: ApiKeys;
@@ -19,14 +22,18 @@ export interface Stores {
   voices: Voices;
   history: History;
   dictionaries: Dictionaries;
+  library: Library;
+  collections: Collections;
+  events: Events;
 }
 
-export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string }): Stores {
+export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string; library: string }): Stores {
   const main = new Table(doc, names.main);
   const history = new Table(doc, names.history);
   const ledger = new Table(doc, names.ledger);
+  const library = new Table(doc, names.library);
   return {
-    tables: { main, history, ledger },
+    tables: { main, history, ledger, library },
     users: new Users(main),
     workspaces: new Workspaces(main),
     apiKeys: new ApiKeys(main),
@@ -35,5 +42,8 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     voices: new Voices(main),
     history: new History(history),
     dictionaries: new Dictionaries(main),
+    library: new Library(library),
+    collections: new Collections(main),
+    events: new Events(main),
   };
 }

@@ -5,6 +5,7 @@ import {
   QueryCommand,
   UpdateCommand,
   BatchWriteCommand,
+  BatchGetCommand,
   type DynamoDBDocumentClient,
   type QueryCommandInput,
   type UpdateCommandInput,
@@ -142,6 +143,35 @@ export class Table {
       limit: opts.limit,
     });
     return r.items;
+  }
+
+  /** Items by key, in no particular order; missing keys are absent from the result. */
+  async batchGet<T extends object>(keys: Key[], opts: { projection?: string; names?: Record<string, string> } = {}): Promise<T[]> {
+    const out: T[] = [];
+    for (let i = 0; i < keys.length; i += 100) {
+      let pending: Key[] = keys.slice(i, i + 100);
+      for (let attempt = 0; pending.length && attempt < 5; attempt++) {
+        const r = await this.doc.send(
+          new BatchGetCommand({
+            RequestItems: { [this.name]: { Keys: pending, ProjectionExpression: opts.projection, ExpressionAttributeNames: opts.names } },
+          }),
+        );
+        out.push(...((r.Responses?.[this.name] ?? []) as T[]));
+        pending = (r.UnprocessedKeys?.[this.name]?.Keys ?? []) as Key[];
+      }
+    }
+    return out;
+  }
+
+  /** Unconditional puts, 25 per request, retrying what DynamoDB leaves unprocessed. */
+  async batchPut(items: Array<Item & Key>): Promise<void> {
+    for (let i = 0; i < items.length; i += 25) {
+      let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; pending.length && attempt < 5; attempt++) {
+        const r = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.name]: pending } }));
+        pending = (r.UnprocessedItems?.[this.name] ?? []) as typeof pending;
+      }
+    }
   }
 
   async batchDelete(keys: Key[]): Promise<void> {

@@ -2,23 +2,102 @@ import type { Table } from "./table.js";
 import type { VoiceProfile, VoiceSettings } from "../../engine/port.js";
 import { withoutKeys, type Stored } from "./table.js";
 
-export type VoiceCategory = "premade" | "cloned" | "generated" | "professional";
+/**
+ * Voices in the main table: premade ones under PREMADE, every other voice under the workspace
+ * that holds it (its own creations and the library voices it added). The record is shaped once
+ * for every issue that creates voices (design, instant and professional cloning, the library):
+ * samples with their objects, fine-tuning per model, verification, the library reference,
+ * safety control. Wire names are kept where the contract has them (§2 `Voice`).
+ */
+export type VoiceCategory = "premade" | "cloned" | "generated" | "professional" | "famous" | "high_quality";
+export type FineTuningState = "not_started" | "queued" | "fine_tuning" | "fine_tuned" | "failed" | "delayed";
+export type SafetyControl = "NONE" | "BAN" | "CAPTCHA" | "ENTERPRISE_BAN" | "ENTERPRISE_CAPTCHA";
 
 /** Stored exactly as the engine port describes them (engine-agnostic). */
 export type StoredVoiceSettings = VoiceSettings;
 export type StoredVoiceProfile = VoiceProfile;
+
+export interface SpeakerRecord {
+  speaker_id: string;
+  duration_secs: number;
+  /** Stretches of the sample this speaker talks in, seconds. */
+  utterances: Array<{ start: number; end: number }>;
+}
+
+export interface SpeakerSeparationRecord {
+  status: "not_started" | "pending" | "completed" | "failed";
+  speakers: Record<string, SpeakerRecord> | null;
+  selected_speaker_ids: string[] | null;
+}
 
 export interface VoiceSampleRecord {
   sample_id: string;
   file_name: string;
   mime_type: string;
   size_bytes: number;
+  /** sha256 of the uploaded bytes, hex. */
   hash: string;
-  duration_secs: number;
+  /** Null when the container does not say and nothing has decoded it yet. */
+  duration_secs: number | null;
   object_key: string;
   remove_background_noise: boolean;
+  /** The denoised audio, once a denoiser has made it. */
+  isolated_object_key: string | null;
+  /** Milliseconds into the sample. */
   trim_start: number | null;
   trim_end: number | null;
+  speaker_separation: SpeakerSeparationRecord | null;
+  created_at_unix: number;
+}
+
+export interface FineTuningRecord {
+  is_allowed_to_fine_tune: boolean;
+  /** A professional clone still being set up (pvc-create wizard) has not been submitted. */
+  is_draft: boolean;
+  /** model id -> state */
+  state: Record<string, FineTuningState>;
+  /** model id -> 0..1 */
+  progress: Record<string, number>;
+  /** model id -> message */
+  message: Record<string, string>;
+  language: string | null;
+  dataset_duration_seconds: number | null;
+  slice_ids: string[];
+  manual_verification_requested: boolean;
+}
+
+export interface VerificationAttemptRecord {
+  text: string;
+  date_unix: number;
+  accepted: boolean;
+  similarity: number;
+  levenshtein_distance: number;
+  recording: { recording_id: string; object_key: string; mime_type: string; size_bytes: number; upload_date_unix: number; transcription: string } | null;
+}
+
+export interface VerificationRecord {
+  requires_verification: boolean;
+  is_verified: boolean;
+  failures: string[];
+  attempts: VerificationAttemptRecord[];
+  max_attempts: number;
+  language: string | null;
+  /** When the attempt counter resets, ms since the epoch. */
+  next_attempts_reset_unix_ms: number | null;
+}
+
+/**
+ * The voice's tie to the voice library. The listing (library table) is the one source of the
+ * public settings, the notice period and the counters; this only says which listing and how.
+ */
+export interface VoiceSharingRef {
+  /** The publisher's public id (`LibraryVoiceResponse.public_owner_id`). */
+  public_owner_id: string;
+  /** Set on a voice added from the library: the listing it came from. Null on the publisher's own voice. */
+  original_voice_id: string | null;
+  /** Published (own voice) or added (copy), unix seconds. */
+  date_unix: number;
+  bookmarked: boolean;
 }
 
 export interface VoiceRecord {
@@ -40,12 +119,31 @@ export interface VoiceRecord {
   is_legacy: boolean;
   high_quality_base_model_ids: string[];
   available_for_tiers: string[];
-  requires_verification: boolean;
-  is_verified: boolean;
-  verification_failures: string[];
-  verification_attempts_count: number;
+  fine_tuning: FineTuningRecord;
+  verification: VerificationRecord;
+  sharing: VoiceSharingRef | null;
+  safety_control: SafetyControl | null;
+  /** Made by mixing other voices (remix): libraries may forbid it. */
+  is_mixed: boolean;
   /** Engine-specific references (a reference-audio key, a neural speaker id). */
   engine_refs: Record<string, string>;
+}
+
+export const MAX_VERIFICATION_ATTEMPTS = 5;
+
+/** The record parts a new voice starts with (nothing fine-tuned, nothing to verify). */
+export function blankFineTuning(language: string | null): FineTuningRecord {
+  return { is_allowed_to_fine_tune: false, is_draft: false, state: {}, progress: {}, message: {}, language, dataset_duration_seconds: null, slice_ids: [], manual_verification_requested: false };
+}
+
+export function blankVerification(language: string | null, requires = false): VerificationRecord {
+  return { requires_verification: requires, is_verified: !requires, failures: [], attempts: [], max_attempts: MAX_VERIFICATION_ATTEMPTS, language, next_attempts_reset_unix_ms: null };
+}
+
+/** Slots a workspace holds: every non-premade voice, and professional clones counted again apart. */
+export interface VoiceSlots {
+  used: number;
+  professional_used: number;
 }
 
 const PREMADE = "PREMADE";
@@ -53,6 +151,7 @@ const keys = {
   voice: (ws: string | null, voiceId: string) => ({ pk: ws ? `WS#${ws}` : PREMADE, sk: `VOICE#${voiceId}` }),
   byId: (voiceId: string) => ({ gsi1pk: `VOICE#${voiceId}`, gsi1sk: "VOICE" }),
   settings: (ws: string, voiceId: string) => ({ pk: `WS#${ws}`, sk: `VOICESETTINGS#${voiceId}` }),
+  slots: (ws: string) => ({ pk: `WS#${ws}`, sk: "VOICESLOTS" }),
 };
 
 const strip = (i: Stored<VoiceRecord>) => withoutKeys<VoiceRecord>(i);
@@ -68,6 +167,11 @@ export class Voices {
   async put(v: VoiceRecord): Promise<void> {
     await this.main.put({ ...keys.voice(v.workspace_id, v.voice_id), ...keys.byId(v.voice_id), ...v });
     if (v.workspace_id === null) this.premadeCache = undefined;
+  }
+
+  /** Writes a new voice; false when its id is taken. */
+  async create(v: VoiceRecord): Promise<boolean> {
+    return this.main.put({ ...keys.voice(v.workspace_id, v.voice_id), ...keys.byId(v.voice_id), ...v }, { ifAbsent: true });
   }
 
   async premade(): Promise<VoiceRecord[]> {
@@ -86,12 +190,29 @@ export class Voices {
     return (await this.main.queryPrefix<Stored<VoiceRecord>>(`WS#${ws}`, "VOICE#")).map(strip);
   }
 
+  /** The workspace's voice (not premade); another workspace's reads as absent. */
+  async get(ws: string, voiceId: string): Promise<VoiceRecord | undefined> {
+    const own = await this.main.get<Stored<VoiceRecord>>(keys.voice(ws, voiceId));
+    return own ? strip(own) : undefined;
+  }
+
   /** A voice the workspace may see: its own or a premade one. Another workspace's voice reads as absent. */
   async visibleTo(ws: string, voiceId: string): Promise<VoiceRecord | undefined> {
     const premade = (await this.premadeIndex()).byId.get(voiceId);
     if (premade) return premade;
-    const own = await this.main.get<Stored<VoiceRecord>>(keys.voice(ws, voiceId));
-    return own ? strip(own) : undefined;
+    return this.get(ws, voiceId);
+  }
+
+  /** original voice id -> the workspace's copy, for every library voice the workspace added. */
+  async libraryCopies(ws: string): Promise<Map<string, string>> {
+    const r = await this.main.query<{ voice_id: string; sharing?: VoiceSharingRef | null }>({
+      KeyConditionExpression: "pk = :p AND begins_with(sk, :s)",
+      ProjectionExpression: "voice_id, sharing",
+      ExpressionAttributeValues: { ":p": `WS#${ws}`, ":s": "VOICE#" },
+    });
+    const out = new Map<string, string>();
+    for (const i of r.items) if (i.sharing?.original_voice_id) out.set(i.sharing.original_voice_id, i.voice_id);
+    return out;
   }
 
   async delete(ws: string, voiceId: string): Promise<boolean> {
@@ -102,6 +223,18 @@ export class Voices {
     if (ws === null) this.premadeCache = undefined;
     const item = await this.main.patch<Stored<VoiceRecord>>(keys.voice(ws, voiceId), fields);
     return item ? strip(item) : undefined;
+  }
+
+  /**
+   * Changes a voice only if it is still at `version` (optimistic concurrency for edits that
+   * read, change and write back, such as adding samples). False when someone else won.
+   */
+  async replace(v: VoiceRecord, expectedVersion: number): Promise<boolean> {
+    if (v.workspace_id === null) throw new Error("premade voices are seeded, not replaced");
+    return this.main.put(
+      { ...keys.voice(v.workspace_id, v.voice_id), ...keys.byId(v.voice_id), ...v },
+      { condition: "attribute_exists(pk) AND #v = :v", names: { "#v": "version" }, values: { ":v": expectedVersion } },
+    );
   }
 
   /** A workspace's own settings for a voice it does not own (premade ones). */
@@ -116,5 +249,36 @@ export class Voices {
 
   async deleteWorkspaceSettings(ws: string, voiceId: string): Promise<void> {
     await this.main.delete(keys.settings(ws, voiceId));
+  }
+
+  async slots(ws: string): Promise<VoiceSlots> {
+    const item = await this.main.get<Stored<VoiceSlots>>(keys.slots(ws));
+    return { used: item?.used ?? 0, professional_used: item?.professional_used ?? 0 };
+  }
+
+  /**
+   * Takes a voice slot (and a professional one) with one conditional update, so concurrent
+   * creations can never hold more than the limits. Says which limit stopped it.
+   */
+  async reserveSlot(ws: string, limit: number, professional: { limit: number } | null): Promise<"ok" | "voice_limit" | "professional_limit"> {
+    const r = await this.main.update(keys.slots(ws), {
+      UpdateExpression: professional ? "ADD used :one, professional_used :one" : "ADD used :one",
+      ConditionExpression: professional
+        ? "(attribute_not_exists(used) OR used < :limit) AND (attribute_not_exists(professional_used) OR professional_used < :plimit)"
+        : "attribute_not_exists(used) OR used < :limit",
+      ExpressionAttributeValues: professional ? { ":one": 1, ":limit": limit, ":plimit": professional.limit } : { ":one": 1, ":limit": limit },
+    });
+    if (r) return "ok";
+    if (!professional) return "voice_limit";
+    const now = await this.slots(ws);
+    return now.used >= limit ? "voice_limit" : "professional_limit";
+  }
+
+  async releaseSlot(ws: string, professional: boolean): Promise<void> {
+    await this.main.update(keys.slots(ws), {
+      UpdateExpression: professional ? "ADD used :minus, professional_used :minus" : "ADD used :minus",
+      ConditionExpression: "used > :zero",
+      ExpressionAttributeValues: { ":minus": -1, ":zero": 0 },
+    });
   }
 }

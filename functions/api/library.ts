@@ -1,0 +1,67 @@
+import { z } from "zod";
+import type { ApiRouter } from "../http/app.js";
+import { json } from "../http/types.js";
+import { jsonBody, q, queryParams } from "../http/validate.js";
+import { ValidationError } from "../http/errors.js";
+import { AddSharedVoiceBody, LIBRARY_CATEGORIES, LIBRARY_PAGE_SIZE_DEFAULT, LIBRARY_PAGE_SIZE_MAX, LIBRARY_SORT_VALUES, PublishVoiceBody } from "../contract/voices.js";
+import { addLibraryVoice, publishVoice, unpublishOwnVoice } from "../voices/library.js";
+import { searchSharedVoices } from "../voices/sharedVoices.js";
+import { voiceWire } from "../voices/wire.js";
+import { wireContext } from "../voices/manage.js";
+import { publicBase } from "./voices.js";
+
+/** The voice library: search, add to My Voices, publish and unpublish one's own voice. */
+const SharedVoicesQuery = z.object({
+  page_size: q.int(1, LIBRARY_PAGE_SIZE_MAX).default(LIBRARY_PAGE_SIZE_DEFAULT),
+  page: q.int(0, 10_000).default(0),
+  category: z.enum(LIBRARY_CATEGORIES).optional(),
+  gender: z.string().max(50).optional(),
+  age: z.string().max(50).optional(),
+  accent: z.string().max(50).optional(),
+  language: z.string().max(20).optional(),
+  locale: z.string().max(20).optional(),
+  search: z.string().max(200).optional(),
+  use_cases: q.list().refine((l) => l.length <= 10, "At most 10 use cases").optional(),
+  descriptives: q.list().refine((l) => l.length <= 10, "At most 10 descriptives").optional(),
+  featured: q.bool().optional(),
+  min_notice_period_days: q.int(0, 10_000).optional(),
+  include_custom_rates: q.bool().optional(),
+  include_live_moderated: q.bool().optional(),
+  reader_app_enabled: q.bool().optional(),
+  owner_id: z.string().max(64).optional(),
+  sort: z.enum(LIBRARY_SORT_VALUES).optional(),
+  last_sort_id: z.string().regex(/^\d{15}#\d{12}#[A-Za-z0-9]{1,64}$/, "Not a last_sort_id this API answered").optional(),
+});
+
+export function registerLibrary(r: ApiRouter): void {
+  r.get("/v1/shared-voices", async (req, rc) => {
+    const caller = await rc.caller();
+    const p = queryParams(req, SharedVoicesQuery);
+    return json(await searchSharedVoices(rc.app, caller, publicBase(rc.app, req), p));
+  });
+
+  r.post("/v1/voices/add/:public_user_id/:voice_id", async (req, rc) => {
+    const caller = await rc.caller();
+    const body = jsonBody(req, AddSharedVoiceBody);
+    const voiceId = await addLibraryVoice(rc.app, caller, req.params.public_user_id, req.params.voice_id, body);
+    return json({ voice_id: voiceId });
+  });
+
+  // Timbre's own: the SDK has no call for sharing one's voice (contract §2).
+  r.post("/v1/voices/:voice_id/sharing", async (req, rc) => {
+    const caller = await rc.caller();
+    const body = jsonBody(req, PublishVoiceBody);
+    if (body.labels && Object.keys(body.labels).some((k) => !["language", "accent", "gender", "age"].includes(k))) {
+      throw new ValidationError([{ loc: ["body", "labels"], msg: "Labels can be language, accent, gender or age", type: "value_error" }]);
+    }
+    await publishVoice(rc.app, caller, req.params.voice_id, body);
+    const v = (await rc.app.stores.voices.get(caller.workspaceId, req.params.voice_id))!;
+    return json(voiceWire(v, await wireContext(rc.app, caller, publicBase(rc.app, req), [v])));
+  });
+
+  r.delete("/v1/voices/:voice_id/sharing", async (req, rc) => {
+    const caller = await rc.caller();
+    const listing = await unpublishOwnVoice(rc.app, caller, req.params.voice_id);
+    return json({ status: "ok", disable_at_unix: listing.disable_at_unix });
+  });
+}
