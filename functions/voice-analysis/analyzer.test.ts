@@ -69,6 +69,10 @@ describe("createVoiceAnalyzer", () => {
     const embeddings = await analyzer.embedSegments(decoded.samples, 16000, segments);
     expect(embeddings).toHaveLength(segments.length);
     expect(embeddings.every((e) => e.length === 60)).toBe(true);
+    // Caller-given segments are bounded before any work.
+    const whole = { start: 0, end: decoded.durationSecs };
+    await expect(analyzer.embedSegments(decoded.samples, 16000, [whole, whole, whole])).rejects.toThrow("segments cover more than twice the audio");
+    await expect(analyzer.embedSegments(decoded.samples, 16000, Array.from({ length: 2001 }, () => ({ start: 0, end: 0.1 })))).rejects.toThrow(RangeError);
   });
 
   it("aborts a queued or running job and keeps working afterwards", async () => {

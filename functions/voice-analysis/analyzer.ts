@@ -8,7 +8,7 @@
  */
 import { AudioLimitError, DEFAULT_DECODE_LIMITS } from "../audio/decode/index.js";
 import { AnalysisPool, type AnalysisPoolOptions } from "./pool.js";
-import type { VoiceAnalyzer } from "./port.js";
+import type { SpeechSegment, VoiceAnalyzer } from "./port.js";
 
 /** A copy in a buffer of its own, so it can be moved to a worker without detaching the caller's. */
 function own(bytes: Uint8Array): Uint8Array {
@@ -17,6 +17,19 @@ function own(bytes: Uint8Array): Uint8Array {
 
 function checkBytes(bytes: Uint8Array, maxBytes = DEFAULT_DECODE_LIMITS.maxBytes): void {
   if (bytes.length > maxBytes) throw new AudioLimitError("bytes", maxBytes, bytes.length);
+}
+
+/** Segments are caller data: bound their number and their total length (overlaps would multiply the work). */
+export const MAX_SEGMENTS = 2000;
+
+function checkSegments(segments: readonly SpeechSegment[], seconds: number): void {
+  if (segments.length > MAX_SEGMENTS) throw new RangeError(`at most ${MAX_SEGMENTS} segments per call`);
+  let total = 0;
+  for (const s of segments) {
+    if (!(Number.isFinite(s.start) && Number.isFinite(s.end) && s.end >= s.start)) throw new RangeError("a segment needs finite start <= end");
+    total += Math.min(s.end, seconds) - Math.max(0, s.start);
+  }
+  if (total > 2 * seconds + 1) throw new RangeError("segments cover more than twice the audio");
 }
 
 export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyzer {
@@ -46,6 +59,7 @@ export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyz
       return pool.run({ kind: "detect", samples: copy, sampleRate }, [copy.buffer as ArrayBuffer], o.signal);
     },
     async embedSegments(samples, sampleRate, segments, o = {}) {
+      checkSegments(segments, samples.length / sampleRate);
       const copy = samples.slice();
       return pool.run({ kind: "embed", samples: copy, sampleRate, segments: segments.map((s) => ({ start: s.start, end: s.end })) }, [copy.buffer as ArrayBuffer], o.signal);
     },

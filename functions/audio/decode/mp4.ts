@@ -242,7 +242,10 @@ function readFragments(b: Uint8Array, top: Box[], moov: Box, trackId: number, tr
         }
         if (flags & 0x4) p += 4;
         const per = ((flags & 0x100 ? 1 : 0) + (flags & 0x200 ? 1 : 0) + (flags & 0x400 ? 1 : 0) + (flags & 0x800 ? 1 : 0)) * 4;
-        for (let i = 0; i < count && p + per <= trun.end; i++) {
+        // Without per-sample fields the count alone would drive the loop: bound it by the bytes left.
+        if (per === 0 && defSize === 0) continue;
+        const n = per === 0 ? Math.min(count, Math.ceil((b.length - offset) / defSize)) : count;
+        for (let i = 0; i < n && p + per <= trun.end; i++) {
           let duration = defDuration;
           let size = defSize;
           if (flags & 0x100) {
