@@ -27,6 +27,8 @@ export const VAD_DEFAULTS: Required<VadOptions> = { bridge: 0.3, minSpeech: 0.1,
 export function activityThreshold(energyDb: Float64Array): number {
   const floor = quantile(energyDb, 0.1);
   const loud = quantile(energyDb, 0.98);
+  // A steady signal (one level throughout) is all activity if it is audible at all.
+  if (loud - floor < 10) return loud > -70 ? floor - 10 : loud + 1;
   // Halfway up the floor-to-speech span on noisy audio; on clean audio, 40 dB under the loud frames.
   return Math.max(floor + Math.max(6, 0.35 * (loud - floor)), loud - 40);
 }
