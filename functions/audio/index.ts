@@ -7,3 +7,19 @@ export { sniffAudioType, type SniffedAudioType } from "./sniff.js";
 export { Mp3Stream } from "./mp3.js";
 export { OggOpusStream } from "./opus.js";
 export { concatBytes } from "./bytes.js";
+export {
+  decodeAudio,
+  probeAudio,
+  toAnalysisRate,
+  ANALYSIS_SAMPLE_RATE,
+  AudioDecodeError,
+  AudioLimitError,
+  UNREADABLE_AUDIO_MESSAGE,
+  DEFAULT_DECODE_LIMITS,
+  type AudioCodec,
+  type AudioContainer,
+  type AudioProbe,
+  type DecodedAudioFile,
+  type DecodeLimits,
+  type DecodeOptions,
+} from "./decode/index.js";

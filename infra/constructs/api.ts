@@ -39,6 +39,8 @@ export class TimbreApi extends Construct {
       // Long texts stream for a while; the client sees bytes from the first sentence on.
       timeout: Duration.minutes(5),
       runtimePackages: ENGINE_RUNTIME_PACKAGES,
+      // Uploads are decoded and analysed on worker threads (functions/voice-analysis/pool.ts).
+      workers: ["analysis-worker.js"],
       environment: {
         STATE_MACHINES: Stack.of(this).toJsonString(Object.fromEntries([...props.machines].map(([name, m]) => [name, m.stateMachineArn]))),
       },

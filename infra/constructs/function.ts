@@ -55,8 +55,21 @@ export interface TimbreFunctionProps {
    * engine and audio codecs): esbuild cannot inline those, so they are copied beside the bundle.
    */
   runtimePackages?: string[];
+  /** Worker-thread entries to bundle beside index.mjs (the speech engine's follows from runtimePackages). */
+  workers?: BundledWorker[];
   logRetention?: logs.RetentionDays;
 }
+
+/**
+ * Worker threads start from a file beside the bundle (each pool's spawnWorker resolves it next to
+ * import.meta.url): output file name -> TypeScript entry.
+ */
+export const WORKER_ENTRIES = {
+  "worker.js": "functions/engine/espeak/worker.ts",
+  "analysis-worker.js": "functions/voice-analysis/analysis-worker.ts",
+} as const;
+
+export type BundledWorker = keyof typeof WORKER_ENTRIES;
 
 /**
  * The defaults of every Timbre Lambda function in one place (Node.js 22 on arm64, ESM bundle built
@@ -81,6 +94,8 @@ export class TimbreFunction extends Construct {
     );
 
     const packages = props.runtimePackages ?? [];
+    // The engine's worker threads start from worker.js beside the bundle (see espeak/pool.ts).
+    const workers = [...new Set<BundledWorker>([...(packages.includes("espeak-ng") ? (["worker.js"] as const) : []), ...(props.workers ?? [])])];
     this.fn = new NodejsFunction(this, "Function", {
       entry: props.entry,
       handler: "handler",
@@ -121,20 +136,18 @@ export class TimbreFunction extends Construct {
           ...(props.quietWarnings?.length ? { "--log-override": props.quietWarnings.map((id) => `${id}=silent`) } : {}),
         },
         forceDockerBundling: false,
-        commandHooks: packages.length
+        commandHooks: packages.length || workers.length
           ? {
               beforeBundling: () => [],
               beforeInstall: () => [],
               afterBundling: (inputDir, outputDir) => [
                 ...packages.flatMap((p) => [`mkdir -p "${outputDir}/node_modules/${p}"`, `cp -R "${inputDir}/node_modules/${p}/." "${outputDir}/node_modules/${p}/"`]),
-                // The engine's worker threads start from worker.js beside the bundle (see espeak/pool.ts).
-                ...(packages.includes("espeak-ng")
-                  ? [
-                      `"${inputDir}/node_modules/.bin/esbuild" "${inputDir}/functions/engine/espeak/worker.ts" --bundle --platform=node --format=esm --target=node22 --minify ` +
-                        `--outfile="${outputDir}/worker.js" ${packages.map((p) => `--external:${p}`).join(" ")} ` +
-                        `"--banner:js=import{createRequire as __timbreRequire}from'node:module';const require=__timbreRequire(import.meta.url);"`,
-                    ]
-                  : []),
+                ...workers.map(
+                  (file) =>
+                    `"${inputDir}/node_modules/.bin/esbuild" "${inputDir}/${WORKER_ENTRIES[file]}" --bundle --platform=node --format=esm --target=node22 --minify ` +
+                    `--outfile="${outputDir}/${file}" ${packages.map((p) => `--external:${p}`).join(" ")} ` +
+                    `"--banner:js=import{createRequire as __timbreRequire}from'node:module';const require=__timbreRequire(import.meta.url);"`,
+                ),
               ],
             }
           : undefined,

@@ -1,0 +1,60 @@
+/**
+ * Voice-analysis worker: decodes and analyses off the request loop. Bundled for Lambda as
+ * analysis-worker.js beside the function's bundle (infra/constructs/function.ts).
+ */
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
+import { parentPort } from "node:worker_threads";
+import { AudioDecodeError, AudioLimitError, decodeAudio, probeAudio } from "../audio/decode/index.js";
+import { analyzeVoice, detectSpeech, embedSegment } from "./analyze.js";
+import type { FromWorker, Job, ToWorker, WorkerError } from "./protocol.js";
+
+// Analysis is batch work: a lower scheduling priority for this thread keeps the request loop
+// (and the in-process stores) responsive on a busy machine. Linux only; elsewhere it runs as is.
+try {
+  const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
+} catch {
+  // Not Linux, or not permitted.
+}
+
+const port = parentPort!;
+const post = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+
+async function run(job: Job): Promise<{ result: unknown; transfer: ArrayBuffer[] }> {
+  switch (job.kind) {
+    case "probe":
+      return { result: probeAudio(job.bytes), transfer: [] };
+    case "decode": {
+      const d = await decodeAudio(job.bytes, { ...job.limits, sampleRate: job.sampleRate });
+      // The samples may be a view on a larger buffer (trimmed Opus): send exactly them.
+      const samples = d.samples.byteOffset === 0 && d.samples.byteLength === d.samples.buffer.byteLength ? d.samples : d.samples.slice();
+      return { result: { ...d, samples }, transfer: [samples.buffer as ArrayBuffer] };
+    }
+    case "analyze": {
+      const d = await decodeAudio(job.bytes, job.limits);
+      const a = analyzeVoice(d.samples, d.sampleRate);
+      return { result: { ...a, container: d.container, codec: d.codec, sampleRate: d.sampleRate, channels: d.channels }, transfer: [] };
+    }
+    case "analyze-samples":
+      return { result: analyzeVoice(job.samples, job.sampleRate), transfer: [] };
+    case "detect":
+      return { result: detectSpeech(job.samples, job.sampleRate), transfer: [] };
+    case "embed":
+      return { result: job.segments.map((s) => embedSegment(job.samples, job.sampleRate, s)), transfer: [] };
+  }
+}
+
+function asWorkerError(e: unknown): WorkerError {
+  if (e instanceof AudioDecodeError) return { name: "AudioDecodeError", reason: e.reason };
+  if (e instanceof AudioLimitError) return { name: "AudioLimitError", limit: e.limit, max: e.max, actual: e.actual };
+  return { name: "Error", message: e instanceof Error ? e.message : String(e) };
+}
+
+port.on("message", (m: ToWorker) => {
+  run(m.job).then(
+    ({ result, transfer }) => post({ kind: "done", id: m.id, result }, transfer),
+    (e: unknown) => post({ kind: "failed", id: m.id, error: asWorkerError(e) }),
+  );
+});
+post({ kind: "ready" });

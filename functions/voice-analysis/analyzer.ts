@@ -1,0 +1,68 @@
+/**
+ * The embedded VoiceAnalyzer: every decode and analysis runs on the worker pool; the request
+ * loop only checks the byte bound and copies the bytes it hands over.
+ *
+ *   const analyzer = createVoiceAnalyzer();
+ *   const a = await analyzer.analyze(bytes, { maxBytes: 10_000_000, maxSeconds: 300 });
+ *   await analyzer.close();
+ */
+import { AudioLimitError, DEFAULT_DECODE_LIMITS } from "../audio/decode/index.js";
+import { AnalysisPool, type AnalysisPoolOptions } from "./pool.js";
+import type { SpeechSegment, VoiceAnalyzer } from "./port.js";
+
+/** A copy in a buffer of its own, so it can be moved to a worker without detaching the caller's. */
+function own(bytes: Uint8Array): Uint8Array {
+  return bytes.slice();
+}
+
+function checkBytes(bytes: Uint8Array, maxBytes = DEFAULT_DECODE_LIMITS.maxBytes): void {
+  if (bytes.length > maxBytes) throw new AudioLimitError("bytes", maxBytes, bytes.length);
+}
+
+/** Segments are caller data: bound their number and their total length (overlaps would multiply the work). */
+export const MAX_SEGMENTS = 2000;
+
+function checkSegments(segments: readonly SpeechSegment[], seconds: number): void {
+  if (segments.length > MAX_SEGMENTS) throw new RangeError(`at most ${MAX_SEGMENTS} segments per call`);
+  let total = 0;
+  for (const s of segments) {
+    if (!(Number.isFinite(s.start) && Number.isFinite(s.end) && s.end >= s.start)) throw new RangeError("a segment needs finite start <= end");
+    total += Math.min(s.end, seconds) - Math.max(0, s.start);
+  }
+  if (total > 2 * seconds + 1) throw new RangeError("segments cover more than twice the audio");
+}
+
+export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyzer {
+  const pool = new AnalysisPool(opts);
+  return {
+    async analyze(bytes, o = {}) {
+      checkBytes(bytes, o.maxBytes);
+      const copy = own(bytes);
+      return pool.run({ kind: "analyze", bytes: copy, limits: { maxBytes: o.maxBytes, maxSeconds: o.maxSeconds } }, [copy.buffer as ArrayBuffer], o.signal);
+    },
+    async probe(bytes, o = {}) {
+      checkBytes(bytes, o.maxBytes);
+      const copy = own(bytes);
+      return pool.run({ kind: "probe", bytes: copy }, [copy.buffer as ArrayBuffer], o.signal);
+    },
+    async decode(bytes, o = {}) {
+      checkBytes(bytes, o.maxBytes);
+      const copy = own(bytes);
+      return pool.run({ kind: "decode", bytes: copy, limits: { maxBytes: o.maxBytes, maxSeconds: o.maxSeconds }, sampleRate: o.sampleRate }, [copy.buffer as ArrayBuffer], o.signal);
+    },
+    async analyzeSamples(samples, sampleRate, o = {}) {
+      const copy = samples.slice();
+      return pool.run({ kind: "analyze-samples", samples: copy, sampleRate }, [copy.buffer as ArrayBuffer], o.signal);
+    },
+    async detectSpeech(samples, sampleRate, o = {}) {
+      const copy = samples.slice();
+      return pool.run({ kind: "detect", samples: copy, sampleRate }, [copy.buffer as ArrayBuffer], o.signal);
+    },
+    async embedSegments(samples, sampleRate, segments, o = {}) {
+      checkSegments(segments, samples.length / sampleRate);
+      const copy = samples.slice();
+      return pool.run({ kind: "embed", samples: copy, sampleRate, segments: segments.map((s) => ({ start: s.start, end: s.end })) }, [copy.buffer as ArrayBuffer], o.signal);
+    },
+    close: () => pool.close(),
+  };
+}

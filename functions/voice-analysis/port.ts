@@ -1,0 +1,97 @@
+/**
+ * The voice-analysis port: what features need to know about a voice from its audio. Cloning fits
+ * the engine to samples (pitch, range, rate, timbre), verification compares a recording with a
+ * voice's samples (embedding), speaker separation clusters speech segments (segments and their
+ * embeddings), speech to speech measures pitch and timbre, and the voice library ranks similar
+ * voices (embedding + `EmbeddingIndex`). The embedded implementation is classical signal
+ * processing in TypeScript on a pool of worker threads (./analyzer.ts); a neural speaker encoder
+ * could implement the same shape (its embeddings would have their own `EMBEDDING_VERSION`).
+ *
+ * Why each method exists:
+ * - `analyze(bytes)`: an upload arrives as bytes in any container; decoding and analysis both
+ *   cost CPU, so both happen in a worker, and the caller's byte and duration bounds are checked
+ *   before any decoding (errors: AudioLimitError, AudioDecodeError with the spec's message).
+ * - `probe(bytes)`: the upload checks want the duration (at least 30 s, total minutes) without
+ *   paying for a decode; walking headers is linear for MP3 and live WebM, so it is a worker job too.
+ * - `decode(bytes)`: features that keep or transform the audio itself (trimming, waveform peaks,
+ *   noise removal, speech to speech) need the samples, bounded the same way.
+ * - `analyzeSamples(samples)`: audio the server already holds as PCM (engine output, a decoded
+ *   sample) is analysed without re-encoding.
+ * - `detectSpeech(samples)`: speaker separation and trimming need where speech is, not a summary.
+ * - `embedSegments(samples, segments)`: one embedding per segment, to cluster speakers or verify
+ *   a recording part by part.
+ * - `close()`: tests and shutdown end the workers; a closed analyzer refuses new work.
+ */
+import type { AudioCodec, AudioContainer, AudioProbe, DecodedAudioFile, DecodeLimits } from "../audio/decode/index.js";
+import type { SpeechSegment } from "./vad.js";
+
+export type { SpeechSegment } from "./vad.js";
+
+export interface VoiceAnalysis {
+  /** Identifies the embedding definition: embeddings of different versions must not be compared. */
+  embeddingVersion: number;
+  /** Fixed length (EMBEDDING_DIM), L2-normalised; all zeros when no speech was found. */
+  embedding: number[];
+  durationSecs: number;
+  /** Total length of the detected speech segments. */
+  speechSecs: number;
+  segments: SpeechSegment[];
+  /** Median F0 over voiced frames (YIN), Hz; null without voiced speech. */
+  f0MedianHz: number | null;
+  /** p90 - p10 of F0 over voiced frames, Hz. */
+  f0RangeHz: number | null;
+  /** The 10th and 90th percentiles themselves, Hz. */
+  f0P10Hz: number | null;
+  f0P90Hz: number | null;
+  /** Voiced frames / active (speech) frames. */
+  voicedRatio: number;
+  /** Syllable nuclei (voiced energy peaks) per second of speech, pauses excluded. */
+  speakingRate: number;
+  /** Integrated loudness, ITU-R BS.1770-4 (gated); null for silence. */
+  loudnessLufs: number | null;
+  /** RMS level of the speech frames, dBFS (a full-scale sine is -3 dBFS). */
+  rmsDbfs: number;
+  /** Peak sample level, dBFS. */
+  peakDbfs: number;
+  /** Speech power over the noise floor (the quietest 10% of frames), dB, within [-10, 60]. */
+  snrDb: number;
+  /** Share of samples at or beyond 99% of full scale. */
+  clippingRatio: number;
+  /** Long-term average spectrum of the speech: dB per band (LTAS_BANDS_HZ) relative to the mean of all bands. */
+  ltasDb: number[];
+  /** Power-weighted mean frequency of the speech, Hz. */
+  spectralCentroidHz: number;
+  /** Slope of the LTAS, dB per octave (darker voices fall faster). */
+  spectralTiltDbPerOctave: number;
+  /** Medians of F1, F2, F3 over voiced frames (LPC envelope peaks), Hz; null when not found. */
+  formantsHz: [number | null, number | null, number | null];
+}
+
+export interface AnalyzeOptions extends DecodeLimits {
+  signal?: AbortSignal;
+}
+
+/** `analyze(bytes)` also says what the file was. */
+export interface FileAnalysis extends VoiceAnalysis {
+  container: AudioContainer;
+  codec: AudioCodec;
+  sampleRate: number;
+  channels: number;
+}
+
+export interface VoiceAnalyzer {
+  analyze(bytes: Uint8Array, opts?: AnalyzeOptions): Promise<FileAnalysis>;
+  probe(bytes: Uint8Array, opts?: { maxBytes?: number; signal?: AbortSignal }): Promise<AudioProbe>;
+  decode(bytes: Uint8Array, opts?: AnalyzeOptions & { sampleRate?: number }): Promise<DecodedAudioFile>;
+  analyzeSamples(samples: Float32Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<VoiceAnalysis>;
+  detectSpeech(samples: Float32Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<SpeechSegment[]>;
+  embedSegments(samples: Float32Array, sampleRate: number, segments: readonly SpeechSegment[], opts?: { signal?: AbortSignal }): Promise<number[][]>;
+  close(): Promise<void>;
+}
+
+export class AnalysisAbortedError extends Error {
+  constructor() {
+    super("voice analysis aborted");
+    this.name = "AbortError";
+  }
+}

@@ -1,0 +1,42 @@
+/** Messages between the analyzer (request loop) and its workers. */
+import type { AudioProbe, DecodedAudioFile } from "../audio/decode/index.js";
+import type { FileAnalysis, SpeechSegment, VoiceAnalysis } from "./port.js";
+
+export interface Limits {
+  maxBytes?: number;
+  maxSeconds?: number;
+}
+
+export type Job =
+  | { kind: "analyze"; bytes: Uint8Array; limits: Limits }
+  | { kind: "probe"; bytes: Uint8Array }
+  | { kind: "decode"; bytes: Uint8Array; limits: Limits; sampleRate?: number }
+  | { kind: "analyze-samples"; samples: Float32Array; sampleRate: number }
+  | { kind: "detect"; samples: Float32Array; sampleRate: number }
+  | { kind: "embed"; samples: Float32Array; sampleRate: number; segments: SpeechSegment[] };
+
+export interface JobResults {
+  analyze: FileAnalysis;
+  probe: AudioProbe;
+  decode: DecodedAudioFile;
+  "analyze-samples": VoiceAnalysis;
+  detect: SpeechSegment[];
+  embed: number[][];
+}
+
+export type ToWorker = { id: number; job: Job };
+
+/** Errors cross the thread as data and are rebuilt as the same classes on the other side. */
+export type WorkerError =
+  | { name: "AudioDecodeError"; reason: string }
+  | { name: "AudioLimitError"; limit: "bytes" | "duration"; max: number; actual: number }
+  | { name: "Error"; message: string };
+
+export type FromWorker = { kind: "ready" } | { kind: "done"; id: number; result: unknown } | { kind: "failed"; id: number; error: WorkerError };
+
+const KINDS = new Set(["ready", "done", "failed"]);
+
+/** Worker messages are structured clones from our own code; this guards the discriminant. */
+export function isFromWorker(m: unknown): m is FromWorker {
+  return typeof m === "object" && m !== null && KINDS.has((m as { kind?: unknown }).kind as string);
+}
