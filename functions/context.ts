@@ -5,6 +5,8 @@ import { createLogger, type Logger } from "./adapters/log.js";
 import { BlobStore } from "./adapters/s3.js";
 import type { WorkflowStarter } from "./adapters/workflows.js";
 import type { SpeechEngine } from "./engine/port.js";
+import type { VoiceAnalyzer } from "./voice-analysis/port.js";
+import { createVoiceAnalyzer } from "./voice-analysis/analyzer.js";
 
 /**
  * Everything a handler needs, built once per process (a Lambda container or the embedded
@@ -22,7 +24,12 @@ export interface AppContext {
   secrets: { session: string };
   /** The speech engine, created on first use (its workers cost memory and start-up time). */
   engine(): Promise<SpeechEngine>;
-  /** Stops the engine's workers if it was created. */
+  /**
+   * Decoding, analysis and noise removal of uploaded audio, on its own worker pool, created on
+   * first use (cloning, verification, separation, speech to speech, similar voices).
+   */
+  analyzer(): VoiceAnalyzer;
+  /** Stops the engine's and the analyzer's workers if they were created. */
   closeEngine(): Promise<void>;
 }
 
@@ -45,6 +52,7 @@ export interface ContextOptions {
 export function createContext(cfg: Config, opts: ContextOptions): AppContext {
   const aws = createAwsClients(cfg);
   let engine: Promise<SpeechEngine> | undefined;
+  let analyzer: VoiceAnalyzer | undefined;
   const factory = opts.engine ?? defaultEngineFactory;
   return {
     config: cfg,
@@ -56,9 +64,12 @@ export function createContext(cfg: Config, opts: ContextOptions): AppContext {
     now: opts.now ?? Date.now,
     secrets: { session: opts.sessionSecret },
     engine: () => (engine ??= factory()),
+    analyzer: () => (analyzer ??= createVoiceAnalyzer()),
     closeEngine: async () => {
-      if (engine) await (await engine).close();
+      const [e, a] = [engine, analyzer];
       engine = undefined;
+      analyzer = undefined;
+      await Promise.all([e?.then((x) => x.close()), a?.close()]);
     },
   };
 }

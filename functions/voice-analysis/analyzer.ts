@@ -6,7 +6,9 @@
  *   const a = await analyzer.analyze(bytes, { maxBytes: 10_000_000, maxSeconds: 300 });
  *   await analyzer.close();
  */
-import { AudioLimitError, DEFAULT_DECODE_LIMITS } from "../audio/decode/index.js";
+// Not the decode index: the request loop must not load the WebAssembly codecs only workers use.
+import { AudioLimitError } from "../audio/decode/errors.js";
+import { DEFAULT_DECODE_LIMITS } from "../audio/decode/types.js";
 import { AnalysisPool, type AnalysisPoolOptions } from "./pool.js";
 import type { SpeechSegment, VoiceAnalyzer } from "./port.js";
 
@@ -62,6 +64,10 @@ export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyz
       checkSegments(segments, samples.length / sampleRate);
       const copy = samples.slice();
       return pool.run({ kind: "embed", samples: copy, sampleRate, segments: segments.map((s) => ({ start: s.start, end: s.end })) }, [copy.buffer as ArrayBuffer], o.signal);
+    },
+    async denoise(samples, sampleRate, o = {}) {
+      const copy = samples.slice();
+      return pool.run({ kind: "denoise", samples: copy, sampleRate, keepOriginal: o.keepOriginal ?? 0 }, [copy.buffer as ArrayBuffer], o.signal);
     },
     close: () => pool.close(),
   };

@@ -6,11 +6,9 @@
  * keep the process alive only while there is work, and close() ends them all.
  */
 import { availableParallelism } from "node:os";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
-import { AudioDecodeError, AudioLimitError } from "../audio/decode/index.js";
+import type { Worker } from "node:worker_threads";
+import { spawnWorker } from "../adapters/worker-threads.js";
+import { AudioDecodeError, AudioLimitError } from "../audio/decode/errors.js";
 import { AnalysisAbortedError } from "./port.js";
 import { isFromWorker, type Job, type JobResults, type WorkerError } from "./protocol.js";
 
@@ -122,7 +120,7 @@ export class AnalysisPool {
   }
 
   private spawn(): Slot {
-    const worker = spawnWorker();
+    const worker = startWorker();
     const slot: Slot = { worker, ready: false, busy: null };
     worker.on("message", (m: unknown) => {
       if (!isFromWorker(m)) return;
@@ -159,19 +157,11 @@ function rebuild(e: WorkerError): Error {
   return new Error(`voice analysis worker: ${e.message}`);
 }
 
-const sourceIsTs = import.meta.url.endsWith(".ts");
-
 /**
  * From compiled or bundled JavaScript the worker is analysis-worker.js next to this module (the
  * Lambda bundle puts it beside index.mjs). From TypeScript sources (tests, `node --import tsx`)
  * a small bootstrap registers tsx inside the worker first, as the engine's pool does.
  */
-function spawnWorker(): Worker {
-  const execArgv = process.execArgv.filter((a) => !a.startsWith("--inspect"));
-  if (!sourceIsTs) return new Worker(new URL("./analysis-worker.js", import.meta.url), { execArgv });
-  const tsxRoot = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
-  const tsxApi = pathToFileURL(join(tsxRoot, "dist/esm/api/index.mjs")).href;
-  const entry = new URL("./analysis-worker.ts", import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(bootstrap, { eval: true, execArgv });
+function startWorker(): Worker {
+  return spawnWorker({ ts: new URL("./analysis-worker.ts", import.meta.url), js: new URL("./analysis-worker.js", import.meta.url) }, import.meta.url);
 }

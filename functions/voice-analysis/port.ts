@@ -20,6 +20,8 @@
  * - `detectSpeech(samples)`: speaker separation and trimming need where speech is, not a summary.
  * - `embedSegments(samples, segments)`: one embedding per segment, to cluster speakers or verify
  *   a recording part by part.
+ * - `denoise(samples)`: "remove background noise" on clone samples and the voice isolator need the
+ *   audio itself cleaned (RNNoise, functions/audio/denoise), which is CPU work like the rest.
  * - `close()`: tests and shutdown end the workers; a closed analyzer refuses new work.
  */
 import type { AudioCodec, AudioContainer, AudioProbe, DecodedAudioFile, DecodeLimits } from "../audio/decode/index.js";
@@ -86,6 +88,7 @@ export interface VoiceAnalyzer {
   analyzeSamples(samples: Float32Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<VoiceAnalysis>;
   detectSpeech(samples: Float32Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<SpeechSegment[]>;
   embedSegments(samples: Float32Array, sampleRate: number, segments: readonly SpeechSegment[], opts?: { signal?: AbortSignal }): Promise<number[][]>;
+  denoise(samples: Float32Array, sampleRate: number, opts?: { keepOriginal?: number; signal?: AbortSignal }): Promise<Float32Array>;
   close(): Promise<void>;
 }
 

@@ -13,7 +13,8 @@ export type Job =
   | { kind: "decode"; bytes: Uint8Array; limits: Limits; sampleRate?: number }
   | { kind: "analyze-samples"; samples: Float32Array; sampleRate: number }
   | { kind: "detect"; samples: Float32Array; sampleRate: number }
-  | { kind: "embed"; samples: Float32Array; sampleRate: number; segments: SpeechSegment[] };
+  | { kind: "embed"; samples: Float32Array; sampleRate: number; segments: SpeechSegment[] }
+  | { kind: "denoise"; samples: Float32Array; sampleRate: number; keepOriginal: number };
 
 export interface JobResults {
   analyze: FileAnalysis;
@@ -22,6 +23,7 @@ export interface JobResults {
   "analyze-samples": VoiceAnalysis;
   detect: SpeechSegment[];
   embed: number[][];
+  denoise: Float32Array;
 }
 
 export type ToWorker = { id: number; job: Job };
