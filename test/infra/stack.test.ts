@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findWebBuild } from "../../infra/constructs/paths.js";
 import { grantsFor } from "../../infra/constructs/workflow-grants.js";
 import { TimbreStack } from "../../infra/stacks/timbre-stack.js";
+import { HSTS_MAX_AGE_SECONDS, RESOURCE_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "../../functions/http/security-headers.js";
 import { WORKFLOWS } from "../../workflows/index.js";
 
 type Json = Record<string, unknown>;
@@ -292,6 +293,27 @@ describe("edge", () => {
       expect(origin.OriginAccessControlId).toBeDefined();
       expect(b.CachePolicyId).toBe(CACHING_OPTIMIZED);
       expect(b.AllowedMethods).toEqual(["GET", "HEAD"]);
+    }
+  });
+
+  it("answers every behaviour with the security headers the embedded front sends, from the same definition", () => {
+    const [[policyId, policy]] = ofType("AWS::CloudFront::ResponseHeadersPolicy");
+    const cfg = policy.Properties.ResponseHeadersPolicyConfig as {
+      SecurityHeadersConfig: Record<string, Record<string, unknown>>;
+      CustomHeadersConfig: { Items: Array<{ Header: string; Value: string; Override: boolean }> };
+    };
+    const sec = cfg.SecurityHeadersConfig;
+    expect(sec.FrameOptions.FrameOption).toBe(STATIC_SECURITY_HEADERS["x-frame-options"]);
+    expect(String(sec.ReferrerPolicy.ReferrerPolicy)).toBe(STATIC_SECURITY_HEADERS["referrer-policy"]);
+    expect(sec.ContentTypeOptions.Override).toBe(true);
+    expect(sec.StrictTransportSecurity.AccessControlMaxAgeSec).toBe(HSTS_MAX_AGE_SECONDS);
+    // Pages set their own nonce-based policy; CloudFront's applies only where the origin sent none.
+    expect(sec.ContentSecurityPolicy).toMatchObject({ ContentSecurityPolicy: RESOURCE_CONTENT_SECURITY_POLICY, Override: false });
+    for (const name of ["permissions-policy", "cross-origin-opener-policy"] as const) {
+      expect(cfg.CustomHeadersConfig.Items.find((i) => i.Header === name)?.Value).toBe(STATIC_SECURITY_HEADERS[name]);
+    }
+    for (const b of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
+      expect(JSON.stringify((b as { ResponseHeadersPolicyId?: unknown }).ResponseHeadersPolicyId)).toContain(policyId);
     }
   });
 
