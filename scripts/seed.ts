@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { config, type Config } from "../functions/config.js";
 import { createContext } from "../functions/context.js";
 import { createLogger } from "../functions/adapters/log.js";
-import { seedUser } from "../functions/domain/seed.js";
+import { seedUser } from "../functions/seed/index.js";
 import { isTierId, TIER_IDS } from "../functions/domain/tiers.js";
 import { ApiError } from "../functions/http/errors.js";
 import { acquireLock, readLiveLock } from "../infra/local/lock.js";

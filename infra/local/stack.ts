@@ -11,7 +11,7 @@ import { createContext, type AppContext } from "../../functions/context.js";
 import { createLogger, type Logger } from "../../functions/adapters/log.js";
 import { createApiStreamingHandler } from "../../functions/handlers/api.js";
 import { createWebStreamingHandler } from "../../functions/handlers/web.js";
-import { seedSystem, ensureDemoAccount, generatePremadePreviews, type DemoCredentials } from "../../functions/domain/seed.js";
+import { seedSystem, ensureDemoAccount, generatePremadePreviews, type DemoCredentials } from "../../functions/seed/index.js";
 import type { StreamingHandler } from "../../functions/http/lambda.js";
 import { installAwsLambdaShim } from "./awslambda-shim.js";
 import { loadDefinitions } from "./definitions.js";

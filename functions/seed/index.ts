@@ -1,10 +1,10 @@
 import type { AppContext } from "../context.js";
 import { randomToken } from "../adapters/ids.js";
-import { createAccount, createApiKey } from "./accounts.js";
-import { premadeVoiceRecords } from "./premadeVoices.js";
-import type { TierId } from "./tiers.js";
-// Seeding writes every capability's system data, so it reaches up into the voice library (the
-// one import here that points outward; the embedded stack and the seed Lambda both call this).
+import { createAccount, createApiKey } from "../domain/accounts.js";
+import { premadeVoiceRecords } from "../domain/premadeVoices.js";
+import type { TierId } from "../domain/tiers.js";
+// Seeding writes every capability's system data (a capability of its own, above the others:
+// the embedded stack and the seed Lambda both call it).
 import { makePreview } from "../voices/previews.js";
 import { generateCommunityPreviews, seedCommunityLibrary } from "../voices/community.js";
 
