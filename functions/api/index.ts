@@ -11,6 +11,8 @@ import { registerVoices } from "./voices.js";
 import { registerLibrary } from "./library.js";
 import { registerCollections } from "./collections.js";
 import { registerWorkspace } from "./workspace.js";
+import { registerPvc } from "./pvc.js";
+import { registerAlignment } from "./alignment.js";
 
 /** Every /v1 and /v2 route. */
 export function registerRoutes(r: ApiRouter): void {
@@ -26,4 +28,6 @@ export function registerRoutes(r: ApiRouter): void {
   registerTextToSpeech(r);
   registerDialogue(r);
   registerDictionaries(r);
+  registerPvc(r);
+  registerAlignment(r);
 }

@@ -7,7 +7,7 @@ import type { EventRecord } from "../adapters/dynamo/events.js";
  * event concerns); the webhook issue delivers pending records and marks them. Payloads are
  * documented in ./README.md, one section per type.
  */
-export const EVENT_TYPES = ["voice_library_removal_notice"] as const;
+export const EVENT_TYPES = ["voice_library_removal_notice", "speaker_separation_finished", "fine_tuning_finished", "fine_tuning_failed"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export async function emitEvent(ctx: AppContext, workspaceId: string, type: EventType, data: Record<string, unknown>): Promise<EventRecord> {

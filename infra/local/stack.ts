@@ -23,6 +23,7 @@ import { privateDir, startEmulators, type Emulators } from "./emulators.js";
 import { authenticateRequest } from "../../functions/http/auth.js";
 import { eventToRequest } from "../../functions/http/lambda.js";
 import { hasValidWebSession } from "./web-session.js";
+import { createStorageRoute } from "./storage-route.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const WEB_BUILD = join(ROOT, "build", "web");
@@ -131,6 +132,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     web,
     staticDir: web ? join(WEB_BUILD, "client") : undefined,
     onError: (e) => log.error("front error", { error: e }),
+    storage: config.mode === "embedded" ? createStorageRoute(ctx) : undefined,
     limits: { ...config.limits, ...opts.frontLimits },
     trustProxy: config.trustProxy,
     https: config.secureCookies,
