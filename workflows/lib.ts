@@ -16,6 +16,17 @@ export interface WorkflowDefinition {
   build(scope: Construct, fn: lambda.IFunction): sfn.IChainable;
   /** Upper bound for one execution. */
   timeout: Duration;
+  /** What its step function needs beyond the defaults (1 GB, 5 minutes, no engine or audio workers). */
+  lambda?: StepLambdaOptions;
+}
+
+export interface StepLambdaOptions {
+  memorySize?: number;
+  timeout?: Duration;
+  /** Decodes and analyses audio: the analysis worker and the codecs' WebAssembly ship with it. */
+  audio?: boolean;
+  /** Synthesises speech: the engine ships with it too. */
+  engine?: boolean;
 }
 
 export interface StepOptions {

@@ -2,9 +2,13 @@ import { z } from "zod";
 import type { AppContext } from "../context.js";
 import type { StepHandlers } from "./types.js";
 import { voicePurgeSteps } from "./voicePurge.js";
+import { speakerSeparationSteps } from "./speakerSeparation.js";
+import { voiceFineTuningSteps } from "./voiceFineTuning.js";
 
 export const STEP_HANDLERS: Record<string, StepHandlers> = {
   "voice-purge": voicePurgeSteps,
+  "speaker-separation": speakerSeparationSteps,
+  "voice-fine-tuning": voiceFineTuningSteps,
 };
 
 const StepEvent = z.object({ workflow: z.string(), step: z.string(), input: z.unknown() });

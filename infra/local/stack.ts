@@ -23,7 +23,7 @@ import { privateDir, startEmulators, type Emulators } from "./emulators.js";
 import { authenticateRequest } from "../../functions/http/auth.js";
 import { eventToRequest } from "../../functions/http/lambda.js";
 import { hasValidWebSession } from "./web-session.js";
-import { createStorageRoute } from "./storage-route.js";
+import { createStorageRoute, sweepTemporaryUploads } from "./storage-route.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const WEB_BUILD = join(ROOT, "build", "web");
@@ -175,6 +175,14 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     });
   }
 
+  // The embedded store has no lifecycle rules: abandoned uploads are swept at start and hourly.
+  const sweep = () => void sweepTemporaryUploads(ctx).catch((e: unknown) => log.warn("sweeping abandoned uploads failed", { error: e }));
+  let sweeper: NodeJS.Timeout | undefined;
+  if (config.mode === "embedded") {
+    sweep();
+    sweeper = setInterval(sweep, 3600_000).unref();
+  }
+
   let closed = false;
   return {
     url,
@@ -187,6 +195,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(sweeper);
       stopping.abort();
       await new Promise<void>((r) => {
         server.close(() => r());

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { Transform } from "node:stream";
 import type { AppContext } from "../../functions/context.js";
 import { EMBEDDED_STORAGE_ACCESS_KEY, EMBEDDED_STORAGE_PATH, embeddedStorageSecret } from "../../functions/adapters/presign.js";
 import { verifyPresigned } from "../../functions/storage/sigv4.js";
@@ -77,8 +78,17 @@ export function createStorageRoute(ctx: AppContext, limits: Partial<StorageRoute
           idle = setTimeout(() => req.destroy(new Error("upload stalled")), l.idleMs);
         };
         armIdle();
-        req.on("data", armIdle);
-        const { etag } = await ctx.blobs.putStream(objectKey, req, length, req.headers["content-type"] ?? "application/octet-stream");
+        // Every chunk re-arms the idle timer on its way through (a "data" listener on the request
+        // itself would start it flowing before the store reads it).
+        const body = new Transform({
+          transform(chunk, _enc, done) {
+            armIdle();
+            done(null, chunk);
+          },
+        });
+        req.on("error", (e) => body.destroy(e));
+        req.pipe(body);
+        const { etag } = await ctx.blobs.putStream(objectKey, body, length, req.headers["content-type"] ?? "application/octet-stream");
         res.writeHead(200, { etag: etag ?? "", "content-length": "0", "cache-control": "no-store" });
         res.end();
       } catch (e) {
@@ -116,4 +126,15 @@ export function createStorageRoute(ctx: AppContext, limits: Partial<StorageRoute
     }
     object.stream.pipe(res);
   };
+}
+
+/**
+ * What the bucket's lifecycle rules do on AWS (infra/constructs/data.ts: unfinished uploads and
+ * tmp/ expire after days), done for the embedded store, which has no lifecycle: objects under
+ * tmp/ older than `maxAgeMs` are deleted.
+ */
+export async function sweepTemporaryUploads(ctx: AppContext, maxAgeMs = 2 * 24 * 3600_000): Promise<number> {
+  const old = (await ctx.blobs.listWithSizes("tmp/")).filter((o) => Date.now() - o.modifiedMs > maxAgeMs).map((o) => o.key);
+  await ctx.blobs.deleteMany(old);
+  return old.length;
 }
