@@ -5,6 +5,7 @@ import { createLogger, type Logger } from "./adapters/log.js";
 import { BlobStore } from "./adapters/s3.js";
 import type { WorkflowStarter } from "./adapters/workflows.js";
 import type { SpeechEngine } from "./engine/port.js";
+import type { VoiceAnalyzer } from "./voice-analysis/port.js";
 
 /**
  * Everything a handler needs, built once per process (a Lambda container or the embedded
@@ -24,6 +25,10 @@ export interface AppContext {
   engine(): Promise<SpeechEngine>;
   /** Stops the engine's workers if it was created. */
   closeEngine(): Promise<void>;
+  /** Audio analysis (decoding, embeddings) on its own worker pool, created on first use. */
+  analyzer(): Promise<VoiceAnalyzer>;
+  /** Stops the analyzer's workers if it was created. */
+  closeAnalyzer(): Promise<void>;
 }
 
 export type EngineFactory = () => Promise<SpeechEngine>;
@@ -40,11 +45,16 @@ export interface ContextOptions {
   now?: () => number;
   log?: Logger;
   engine?: EngineFactory;
+  analyzer?: () => Promise<VoiceAnalyzer>;
 }
+
+/** The embedded analyzer: classical DSP on a worker pool (functions/voice-analysis). */
+export const defaultAnalyzerFactory = async (): Promise<VoiceAnalyzer> => (await import("./voice-analysis/analyzer.js")).createVoiceAnalyzer();
 
 export function createContext(cfg: Config, opts: ContextOptions): AppContext {
   const aws = createAwsClients(cfg);
   let engine: Promise<SpeechEngine> | undefined;
+  let analyzer: Promise<VoiceAnalyzer> | undefined;
   const factory = opts.engine ?? defaultEngineFactory;
   return {
     config: cfg,
@@ -59,6 +69,12 @@ export function createContext(cfg: Config, opts: ContextOptions): AppContext {
     closeEngine: async () => {
       if (engine) await (await engine).close();
       engine = undefined;
+    },
+    analyzer: () => (analyzer ??= (opts.analyzer ?? defaultAnalyzerFactory)()),
+    closeAnalyzer: async () => {
+      const a = analyzer;
+      analyzer = undefined;
+      if (a) await (await a).close();
     },
   };
 }
