@@ -26,7 +26,7 @@ type AddState = { step: "form"; error: string | null; adding: boolean } | { step
  * "Error Adding Voice!" for 10 s and, in the dialog, 'Failed to add voice to my voices.' with
  * the server's reason.
  */
-export function AddToMyVoicesDialog({ voice, onClose, onAdded }: { voice: LibraryVoice; onClose: () => void; onAdded: (voiceId: string) => void }) {
+export function AddToMyVoicesDialog({ voice, onClose, onAdded }: { voice: LibraryVoice; onClose: () => void; onAdded: (libraryVoiceId: string, newVoiceId: string) => void }) {
   const shell = useShell();
   const toast = useToast();
   const [state, setState] = useState<AddState>({ step: "form", error: null, adding: false });
@@ -53,7 +53,7 @@ export function AddToMyVoicesDialog({ voice, onClose, onAdded }: { voice: Librar
         json: parsed.data,
       });
       setState({ step: "added", voiceId: added.voice_id, name: parsed.data.new_name });
-      onAdded(added.voice_id);
+      onAdded(voice.voice_id, added.voice_id);
     } catch (err) {
       const reason = err instanceof ApiCallError ? err.message : null;
       toast.show({ message: voiceMessages.addErrorToast, kind: "error", durationMs: ADD_ERROR_TOAST_MS });

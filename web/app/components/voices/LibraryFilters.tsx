@@ -38,7 +38,7 @@ export function useAccents(): Array<{ accent: string; language: string | null }>
  * behind "Filters" language, accent, gender, age, category, quality, use cases, descriptive
  * tags, notice period, custom rates and live moderation.
  */
-export function LibraryFilters({ filters, onChange }: { filters: Filters; onChange: (next: Filters) => void }) {
+export function LibraryFilters({ filters, onChange }: { filters: Filters; onChange: (change: (current: Filters) => Filters) => void }) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState(filters.search);
@@ -51,11 +51,12 @@ export function LibraryFilters({ filters, onChange }: { filters: Filters; onChan
   latest.current = { filters, onChange };
   useEffect(() => {
     if (search.trim() === latest.current.filters.search.trim()) return;
-    const t = setTimeout(() => latest.current.onChange({ ...latest.current.filters, search }), LIBRARY_SEARCH_DEBOUNCE_MS);
+    const t = setTimeout(() => latest.current.onChange((f) => ({ ...f, search })), LIBRARY_SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [search]);
 
-  const set = <K extends keyof Filters>(key: K, value: Filters[K]) => onChange({ ...filters, [key]: value });
+  // Changes apply to the newest filters, so quick successive clicks never undo each other.
+  const set = <K extends keyof Filters>(key: K, value: Filters[K]) => onChange((f) => ({ ...f, [key]: value }));
   const toggleIn = <T extends string>(list: T[], v: T) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
   const shownAccents = [...new Set(accents.filter((a) => !filters.language || a.language === filters.language).map((a) => a.accent))].sort();
 
@@ -82,13 +83,16 @@ export function LibraryFilters({ filters, onChange }: { filters: Filters; onChan
           Filters{count > 0 ? ` (${count})` : ""}
         </button>
         {count > 0 && (
-          <button type="button" className="button button-small" onClick={() => onChange({ ...DEFAULT_FILTERS, search: filters.search, sort: filters.sort })}>
+          <button type="button" className="button button-small" onClick={() => onChange((f) => ({ ...DEFAULT_FILTERS, search: f.search, sort: f.sort }))}>
             Reset filters
           </button>
         )}
       </div>
       <div className="library-filter-panel" id={`${id}-panel`} hidden={!open}>
-        <SelectField label="Language" value={filters.language ?? ""} onChange={(e) => onChange({ ...filters, language: e.target.value || null, accent: null })}>
+        <SelectField label="Language" value={filters.language ?? ""} onChange={(e) => {
+            const language = e.target.value || null;
+            onChange((f) => ({ ...f, language, accent: null }));
+          }}>
             <option value="">Any language</option>
             {ENGINE_LANGUAGES.map((l) => (
               <option key={l.language_id} value={l.language_id}>
@@ -128,7 +132,10 @@ export function LibraryFilters({ filters, onChange }: { filters: Filters; onChan
               </option>
             ))}
           </SelectField>
-        <SelectField label="Quality" value={filters.quality} onChange={(e) => onChange({ ...filters, quality: e.target.value as Filters["quality"], category: e.target.value === "high_quality" ? null : filters.category })}>
+        <SelectField label="Quality" value={filters.quality} onChange={(e) => {
+            const quality = e.target.value as Filters["quality"];
+            onChange((f) => ({ ...f, quality, category: quality === "high_quality" ? null : f.category }));
+          }}>
             <option value="any">Any quality</option>
             <option value="high_quality">High quality</option>
           </SelectField>
@@ -144,7 +151,7 @@ export function LibraryFilters({ filters, onChange }: { filters: Filters; onChan
           <legend>Use cases</legend>
           {USE_CASES.map((u) => (
             <label key={u} className="toggle-row">
-              <input type="checkbox" checked={filters.useCases.includes(u)} onChange={() => set("useCases", toggleIn(filters.useCases, u))} />
+              <input type="checkbox" checked={filters.useCases.includes(u)} onChange={() => onChange((f) => ({ ...f, useCases: toggleIn(f.useCases, u) }))} />
               {title(u)}
             </label>
           ))}
@@ -153,7 +160,7 @@ export function LibraryFilters({ filters, onChange }: { filters: Filters; onChan
           <legend>Descriptives</legend>
           {DESCRIPTIVES.map((d) => (
             <label key={d} className="toggle-row">
-              <input type="checkbox" checked={filters.descriptives.includes(d)} onChange={() => set("descriptives", toggleIn(filters.descriptives, d))} />
+              <input type="checkbox" checked={filters.descriptives.includes(d)} onChange={() => onChange((f) => ({ ...f, descriptives: toggleIn(f.descriptives, d) }))} />
               {title(d)}
             </label>
           ))}

@@ -92,11 +92,14 @@ export function VoiceDetail({ voiceId, collections, onClose, onChanged, onDelete
 
   async function toggleCollection(c: Collection, member: boolean) {
     const path = `/v1/voices/collections/${encodeURIComponent(c.collection_id)}/voice/${encodeURIComponent(voiceId)}`;
+    const apply = (on: boolean) => setMemberships((m) => (on ? [...new Set([...m, c.collection_id])] : m.filter((id) => id !== c.collection_id)));
+    // Shown at once; put back if the server refuses.
+    apply(member);
     try {
       const res = await v1Fetch(path, { method: member ? "POST" : "DELETE" });
       if (!res.ok) throw await apiCallError(res);
-      setMemberships((m) => (member ? [...m, c.collection_id] : m.filter((id) => id !== c.collection_id)));
     } catch (e) {
+      apply(!member);
       toast.show({ message: e instanceof Error ? e.message : "The collection could not be changed.", kind: "error" });
     }
   }

@@ -63,7 +63,21 @@ export function VoiceLibrary({ opened, missing, slots }: VoiceLibraryProps) {
   const [params, setParams] = useSearchParams();
   const shell = useShell();
   const toast = useToast();
-  const filters = useMemo(() => parseLibraryFilters(params), [params]);
+  const urlFilters = useMemo(() => parseLibraryFilters(params), [params]);
+  // The filters shown are the ones last chosen; the URL follows a moment later (a navigation).
+  // While it has not caught up with what was written last, the URL does not overrule them;
+  // after that it leads again (back and forward buttons).
+  const [filters, setFilters] = useState(urlFilters);
+  const current = useRef(filters);
+  current.current = filters;
+  const lastWritten = useRef<string | null>(null);
+  useEffect(() => {
+    if (lastWritten.current !== null) {
+      if (writeLibraryFilters(urlFilters).toString() === lastWritten.current) lastWritten.current = null;
+      return;
+    }
+    setFilters(urlFilters);
+  }, [urlFilters]);
   const similar = useSimilarSearch();
   const library = useLibrarySearch(filters, similar.query === null);
   const preview = usePreviewPlayer();
@@ -85,17 +99,24 @@ export function VoiceLibrary({ opened, missing, slots }: VoiceLibraryProps) {
     return () => observer.disconnect();
   }, [loadMore, hasMore, loading, similar.query]);
 
-  function changeFilters(next: Filters) {
+  function writeFilters(next: Filters) {
+    current.current = next;
+    setFilters(next);
+    lastWritten.current = writeLibraryFilters(next).toString();
+    setParams((prev) => writeLibraryFilters(next, prev), { replace: true, preventScrollReset: true });
+  }
+
+  function changeFilters(change: Filters | ((current: Filters) => Filters)) {
+    writeFilters(typeof change === "function" ? change(current.current) : change);
     if (similar.query) {
       similar.clear();
       toast.show({ message: similarVoiceMessages.filtersReset, kind: "info" });
     }
-    setParams((prev) => writeLibraryFilters(next, prev), { replace: true, preventScrollReset: true });
   }
 
   function startSimilar(q: Parameters<typeof similar.search>[0]) {
     // A similar-voice search stands alone: the filters go (quietly; the user asked for this).
-    if (narrowsResults(filters)) setParams((prev) => writeLibraryFilters({ ...DEFAULT_FILTERS, sort: filters.sort }, prev), { replace: true, preventScrollReset: true });
+    if (narrowsResults(current.current)) writeFilters({ ...DEFAULT_FILTERS, sort: current.current.sort });
     similar.search(q);
     requestAnimationFrame(() => resultsHeading.current?.focus());
   }
