@@ -71,9 +71,12 @@ export function LibraryVoiceCard({ voice, actions, highlighted }: { voice: Libra
             <Icon name="check" size={14} /> Added
           </span>
         ) : (
-          <button type="button" className="button button-small button-primary" onClick={actions.onAdd} aria-label={`Add ${name} to my voices`}>
+          <button type="button" className="button button-small button-primary" onClick={actions.onAdd}>
             <Icon name="plus" size={16} />
-            Add to my voices
+            {/* Named "Add Nora to my voices"; the card's title says whose. */}
+            <span>
+              Add<span className="visually-hidden"> {name}</span> to my voices
+            </span>
           </button>
         )}
         <button type="button" className="button button-small" onClick={actions.onSimilar} aria-label={`Find voices similar to ${name}`}>

@@ -207,7 +207,8 @@ export function MyVoices({ slots, collections: initialCollections }: { slots: Vo
                   const name = voiceDisplayName(v.name);
                   return (
                     <li key={v.voice_id} className="my-voice-row" data-testid="my-voice" data-selected={openId === v.voice_id || undefined}>
-                      <button type="button" className="my-voice-open" onClick={() => openVoice(v.voice_id)} aria-label={`Open ${name}`} aria-current={openId === v.voice_id || undefined}>
+                      <button type="button" className="my-voice-open" onClick={() => openVoice(v.voice_id)} aria-current={openId === v.voice_id || undefined}>
+                        <span className="visually-hidden">Open </span>
                         <span className="voice-avatar" aria-hidden="true">
                           {name.slice(0, 1).toUpperCase()}
                         </span>
