@@ -85,7 +85,6 @@ export function VoiceLibrary({ opened, missing, slots }: VoiceLibraryProps) {
   const [openedVoice, setOpenedVoice] = useState(opened);
   const sentinel = useRef<HTMLDivElement>(null);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
-  const clipInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => setOpenedVoice(opened), [opened]);
 
@@ -167,7 +166,7 @@ export function VoiceLibrary({ opened, missing, slots }: VoiceLibraryProps) {
           <label className="button button-small">
             <Icon name="upload" size={16} />
             Find voices similar to a clip
-            <input ref={clipInput} type="file" accept="audio/*,video/webm" className="visually-hidden" onChange={onClip} aria-label="Find voices similar to a clip" />
+            <input type="file" accept="audio/*,video/webm" className="visually-hidden" onChange={onClip} aria-label="Find voices similar to a clip" />
           </label>
         </section>
 
