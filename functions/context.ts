@@ -31,6 +31,8 @@ export interface AppContext {
   analyzer(): VoiceAnalyzer;
   /** Stops the engine's and the analyzer's workers if they were created. */
   closeEngine(): Promise<void>;
+  /** Stops the analyzer's workers if it was created. */
+  closeAnalyzer(): Promise<void>;
 }
 
 export type EngineFactory = () => Promise<SpeechEngine>;
@@ -47,6 +49,8 @@ export interface ContextOptions {
   now?: () => number;
   log?: Logger;
   engine?: EngineFactory;
+  /** The analyzer to create on first use; default: classical DSP on a worker pool (functions/voice-analysis). */
+  analyzer?: () => VoiceAnalyzer;
 }
 
 export function createContext(cfg: Config, opts: ContextOptions): AppContext {
@@ -64,12 +68,18 @@ export function createContext(cfg: Config, opts: ContextOptions): AppContext {
     now: opts.now ?? Date.now,
     secrets: { session: opts.sessionSecret },
     engine: () => (engine ??= factory()),
-    analyzer: () => (analyzer ??= createVoiceAnalyzer()),
+    // Creating the analyzer only builds its pool object: workers start on its first job.
+    analyzer: () => (analyzer ??= (opts.analyzer ?? createVoiceAnalyzer)()),
     closeEngine: async () => {
       const [e, a] = [engine, analyzer];
       engine = undefined;
       analyzer = undefined;
       await Promise.all([e?.then((x) => x.close()), a?.close()]);
+    },
+    closeAnalyzer: async () => {
+      const a = analyzer;
+      analyzer = undefined;
+      await a?.close();
     },
   };
 }

@@ -193,6 +193,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
       await previewsDone;
       await workflows.idle().catch(() => undefined);
       await ctx.closeEngine();
+      await ctx.closeAnalyzer();
       ctx.aws.ddb.destroy();
       ctx.aws.s3.destroy();
       await emulators.close();
