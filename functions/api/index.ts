@@ -11,6 +11,7 @@ import { registerVoices } from "./voices.js";
 import { registerLibrary } from "./library.js";
 import { registerCollections } from "./collections.js";
 import { registerWorkspace } from "./workspace.js";
+import { registerWorkspaceMembers } from "./workspaceMembers.js";
 
 /** Every /v1 and /v2 route. */
 export function registerRoutes(r: ApiRouter): void {
@@ -19,6 +20,7 @@ export function registerRoutes(r: ApiRouter): void {
   registerUser(r);
   registerApiKeys(r);
   registerWorkspace(r);
+  registerWorkspaceMembers(r);
   registerVoices(r);
   registerLibrary(r);
   registerCollections(r);

@@ -18,6 +18,8 @@ export interface UserRecord {
   is_producer: boolean;
   is_onboarding_completed: boolean;
   onboarding_checklist: OnboardingChecklist;
+  /** Administers the server (plans, notifications, feedback); also SERVER_ADMIN_EMAILS. */
+  is_server_admin?: boolean;
 }
 
 /** Keys of the main table owned by this module. */
@@ -49,6 +51,14 @@ export class Users {
   async get(userId: string): Promise<UserRecord | undefined> {
     const item = await this.main.get<Stored<UserRecord>>(keys.user(userId));
     return item ? (withoutKeys<UserRecord>(item)) : undefined;
+  }
+
+  /** Several users by id, in no particular order; missing ids are absent. */
+  async many(userIds: string[]): Promise<UserRecord[]> {
+    const unique = [...new Set(userIds)];
+    if (!unique.length) return [];
+    const items = await this.main.batchGet<Stored<UserRecord>>(unique.map(keys.user));
+    return items.map((i) => withoutKeys<UserRecord>(i));
   }
 
   async findByEmail(email: string): Promise<UserRecord | undefined> {
