@@ -12,6 +12,7 @@ import { registerLibrary } from "./library.js";
 import { registerCollections } from "./collections.js";
 import { registerWorkspace } from "./workspace.js";
 import { registerWorkspaceMembers } from "./workspaceMembers.js";
+import { registerSharing } from "./sharing.js";
 
 /** Every /v1 and /v2 route. */
 export function registerRoutes(r: ApiRouter): void {
@@ -21,6 +22,7 @@ export function registerRoutes(r: ApiRouter): void {
   registerApiKeys(r);
   registerWorkspace(r);
   registerWorkspaceMembers(r);
+  registerSharing(r);
   registerVoices(r);
   registerLibrary(r);
   registerCollections(r);

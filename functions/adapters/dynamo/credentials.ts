@@ -66,6 +66,11 @@ export class ApiKeys {
     });
   }
 
+  async patch(hash: string, fields: Partial<Pick<ApiKeyRecord, "name" | "permissions" | "is_disabled" | "character_limit">>): Promise<ApiKeyRecord | undefined> {
+    const item = await this.main.patch<Stored<ApiKeyRecord>>(keys.apiKey(hash), fields);
+    return item ? withoutKeys<ApiKeyRecord>(item) : undefined;
+  }
+
   /** Records use at most once a minute, so a busy key does not write on every request. */
   async touch(hash: string, now: number): Promise<void> {
     await this.main.update(keys.apiKey(hash), {
