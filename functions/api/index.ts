@@ -13,6 +13,7 @@ import { registerCollections } from "./collections.js";
 import { registerWorkspace } from "./workspace.js";
 import { registerWorkspaceMembers } from "./workspaceMembers.js";
 import { registerSharing } from "./sharing.js";
+import { registerWebhooks } from "./webhooks.js";
 
 /** Every /v1 and /v2 route. */
 export function registerRoutes(r: ApiRouter): void {
@@ -23,6 +24,7 @@ export function registerRoutes(r: ApiRouter): void {
   registerWorkspace(r);
   registerWorkspaceMembers(r);
   registerSharing(r);
+  registerWebhooks(r);
   registerVoices(r);
   registerLibrary(r);
   registerCollections(r);

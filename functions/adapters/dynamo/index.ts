@@ -11,6 +11,7 @@ import { Library } from "./library.js";
 import { Collections } from "./collections.js";
 import { Events } from "./events.js";
 import { Invites } from "./invites.js";
+import { Webhooks } from "./webhooks.js";
 
 /** Every entity store, bound to the configured tables. */
 export interface Stores {
@@ -27,6 +28,7 @@ export interface Stores {
   collections: Collections;
   events: Events;
   invites: Invites;
+  webhooks: Webhooks;
 }
 
 export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string; library: string }): Stores {
@@ -48,5 +50,6 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     collections: new Collections(main),
     events: new Events(main),
     invites: new Invites(main),
+    webhooks: new Webhooks(main),
   };
 }
