@@ -14,6 +14,7 @@ import { registerWorkspace } from "./workspace.js";
 import { registerWorkspaceMembers } from "./workspaceMembers.js";
 import { registerSharing } from "./sharing.js";
 import { registerWebhooks } from "./webhooks.js";
+import { registerUsage } from "./usage.js";
 
 /** Every /v1 and /v2 route. */
 export function registerRoutes(r: ApiRouter): void {
@@ -25,6 +26,7 @@ export function registerRoutes(r: ApiRouter): void {
   registerWorkspaceMembers(r);
   registerSharing(r);
   registerWebhooks(r);
+  registerUsage(r);
   registerVoices(r);
   registerLibrary(r);
   registerCollections(r);

@@ -72,6 +72,7 @@ export function registerUser(r: ApiRouter): void {
       photo_url: user.photo_url,
       is_producer: user.is_producer,
       workspace_name: ws.name,
+      is_server_admin: await caller.isServerAdmin(),
       onboarding_checklist: user.onboarding_checklist,
     });
   });
