@@ -9,6 +9,7 @@ import { z } from "zod";
 import { normaliseEmail } from "../adapters/dynamo/users.js";
 import { acceptInvite, inviteByToken } from "../workspace/members.js";
 import { workspaceMessages } from "../workspace/messages.js";
+import { checkSecondFactor, issueChallenge, userOfChallenge } from "../account/service.js";
 
 const SIGN_UPS_PER_IP_PER_HOUR = 20;
 
@@ -44,6 +45,16 @@ export function registerAuth(r: ApiRouter): void {
   r.post("/v1/auth/sign-in", async (req, rc) => {
     const input = jsonBody(req, SignInSchema);
     const user = await authenticate(rc.app, { email: input.email, password: input.password, ip: clientIp(rc.app, req) });
+    // With two-factor on, the password only earns a challenge; the code then earns the session.
+    if (user.two_factor) return json({ two_factor_required: true, challenge: issueChallenge(rc.app, user) });
+    const { sessionId, session } = await createSession(rc.app, user, req.headers["user-agent"] ?? "");
+    return json({ session_id: sessionId, user_id: user.user_id, workspace_id: session.workspace_id, expires_at_unix: session.expires_at });
+  });
+
+  r.post("/v1/auth/sign-in/two-factor", async (req, rc) => {
+    const input = jsonBody(req, z.object({ challenge: z.string().min(1).max(1024), code: z.string().trim().min(1).max(32) }));
+    const user = await userOfChallenge(rc.app, input.challenge);
+    await checkSecondFactor(rc.app, user, input.code);
     const { sessionId, session } = await createSession(rc.app, user, req.headers["user-agent"] ?? "");
     return json({ session_id: sessionId, user_id: user.user_id, workspace_id: session.workspace_id, expires_at_unix: session.expires_at });
   });

@@ -15,6 +15,7 @@ import { registerWorkspaceMembers } from "./workspaceMembers.js";
 import { registerSharing } from "./sharing.js";
 import { registerWebhooks } from "./webhooks.js";
 import { registerUsage } from "./usage.js";
+import { registerAccount } from "./account.js";
 
 /** Every /v1 and /v2 route. */
 export function registerRoutes(r: ApiRouter): void {
@@ -27,6 +28,7 @@ export function registerRoutes(r: ApiRouter): void {
   registerSharing(r);
   registerWebhooks(r);
   registerUsage(r);
+  registerAccount(r);
   registerVoices(r);
   registerLibrary(r);
   registerCollections(r);

@@ -20,6 +20,16 @@ export interface UserRecord {
   onboarding_checklist: OnboardingChecklist;
   /** Administers the server (plans, notifications, feedback); also SERVER_ADMIN_EMAILS. */
   is_server_admin?: boolean;
+  /** Two-factor authentication (TOTP): the sealed secret and the last step used, when enabled. */
+  two_factor?: { secret_sealed: string; enabled_at: number; last_step: number | null } | null;
+  /** A secret being set up, until a first code confirms it. */
+  two_factor_pending?: string | null;
+  /** SHA-256 of each unused backup code. */
+  backup_code_hash?: string[];
+  /** The S3 key of the profile photo (its id is in photo_url). */
+  photo_key?: string | null;
+  /** Referral (affiliate) code, once generated. */
+  referral_link_code?: string | null;
 }
 
 /** Keys of the main table owned by this module. */
