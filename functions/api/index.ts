@@ -16,6 +16,7 @@ import { registerSharing } from "./sharing.js";
 import { registerWebhooks } from "./webhooks.js";
 import { registerUsage } from "./usage.js";
 import { registerAccount } from "./account.js";
+import { registerEngagement } from "./engagement.js";
 
 /** Every /v1 and /v2 route. */
 export function registerRoutes(r: ApiRouter): void {
@@ -29,6 +30,7 @@ export function registerRoutes(r: ApiRouter): void {
   registerWebhooks(r);
   registerUsage(r);
   registerAccount(r);
+  registerEngagement(r);
   registerVoices(r);
   registerLibrary(r);
   registerCollections(r);

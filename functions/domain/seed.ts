@@ -7,6 +7,7 @@ import type { TierId } from "./tiers.js";
 // one import here that points outward; the embedded stack and the seed Lambda both call this).
 import { makePreview } from "../voices/previews.js";
 import { generateCommunityPreviews, seedCommunityLibrary } from "../voices/community.js";
+import { seedReleaseNotes } from "../engagement/notifications.js";
 
 export { PREVIEW_FORMAT } from "../voices/previews.js";
 
@@ -44,6 +45,7 @@ export async function seedSystem(ctx: AppContext): Promise<void> {
     await ctx.stores.voices.put({ ...v, preview_object_key: keepPreview });
   }
   await seedCommunityLibrary(ctx);
+  await seedReleaseNotes(ctx);
 }
 
 export interface DemoCredentials {

@@ -8,6 +8,7 @@ import { ApiError } from "../http/errors.js";
 import { EVERYONE_GROUP_ID, type SeatType } from "../domain/permissions.js";
 import { TIERS } from "../domain/tiers.js";
 import { workspaceMessages as m } from "./messages.js";
+import { completeStep } from "../engagement/onboarding.js";
 
 /**
  * Members, seats and invites (contract §11). An invite reserves a seat until it is accepted,
@@ -120,6 +121,7 @@ export async function createInvites(ctx: AppContext, caller: Caller, input: Invi
     const delivery = await deliverInvite(ctx, caller.workspaceId, email, inviteMail(ctx, ws.name, inviter.first_name ?? inviter.email, url));
     out.push({ email, invite_url: url, delivery });
   }
+  await completeStep(ctx, caller.userId, "invite_member");
   return out;
 }
 

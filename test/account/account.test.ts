@@ -28,7 +28,7 @@ describe("profile", () => {
     expect((await as("/v1/user/profile", { method: "PATCH", body: JSON.stringify({ first_name: "Noor" }), headers: { "content-type": "application/json" } })).status).toBe(200);
     expect((await (await as("/v1/user")).json()).display_name).toBe("Noor");
 
-    const up = await as("/v1/user/photo", { method: "PUT", body: png(900, 600), headers: { "content-type": "image/png" } });
+    const up = await as("/v1/user/photo", { method: "PUT", body: new Uint8Array(png(900, 600)), headers: { "content-type": "image/png" } });
     expect(up.status).toBe(200);
     const { photo_url } = await up.json();
     expect((await (await as("/v1/user")).json()).photo_url).toBe(photo_url);
@@ -42,7 +42,7 @@ describe("profile", () => {
     expect((await text.json()).detail.message).toBe(accountMessages.photoType);
     const huge = png(1, 1);
     huge.writeUInt32BE(9000, 16);
-    expect((await as("/v1/user/photo", { method: "PUT", body: huge, headers: { "content-type": "image/png" } })).status).toBe(400);
+    expect((await as("/v1/user/photo", { method: "PUT", body: new Uint8Array(huge), headers: { "content-type": "image/png" } })).status).toBe(400);
     expect((await as("/v1/user/photo", { method: "PUT", body: Buffer.alloc(6 * 1024 * 1024), headers: { "content-type": "image/png" } })).status).toBe(413);
 
     expect((await as("/v1/user/photo", { method: "DELETE" })).status).toBe(200);

@@ -12,6 +12,7 @@ import { Collections } from "./collections.js";
 import { Events } from "./events.js";
 import { Invites } from "./invites.js";
 import { Webhooks } from "./webhooks.js";
+import { Engagement } from "./engagement.js";
 
 /** Every entity store, bound to the configured tables. */
 export interface Stores {
@@ -29,6 +30,7 @@ export interface Stores {
   events: Events;
   invites: Invites;
   webhooks: Webhooks;
+  engagement: Engagement;
 }
 
 export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string; library: string }): Stores {
@@ -51,5 +53,6 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     events: new Events(main),
     invites: new Invites(main),
     webhooks: new Webhooks(main),
+    engagement: new Engagement(main),
   };
 }
