@@ -8,18 +8,8 @@ import type { EventRecord } from "../adapters/dynamo/events.js";
  * itself never happens in the request that caused the event. Payloads are documented in
  * docs/webhooks.md, one section per type.
  */
-export const EVENT_TYPES = [
-  "voice_library_removal_notice",
-  "quota_threshold_reached",
-  "voice_verification_result",
-  "speaker_separation_finished",
-  "fine_tuning_finished",
-  "fine_tuning_failed",
-  "webhook_test",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export const isEventType = (v: string): v is EventType => (EVENT_TYPES as readonly string[]).includes(v);
+export { EVENT_TYPES, isEventType, type EventType } from "./types.js";
+import type { EventType } from "./types.js";
 
 export interface EmitOptions {
   /** The member the event concerns: their personal webhooks get it too. */

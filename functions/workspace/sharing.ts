@@ -128,7 +128,7 @@ export async function resourceMetadata(ctx: AppContext, caller: Caller, type: Sh
     if (!m) continue;
     principals.push(
       m.service_account
-        ? { id: userId, name: m.service_account.name, type: "key", role, is_owner: false, is_self: false }
+        ? { id: userId, name: m.service_account.name, type: "key", role, email: m.email, is_owner: false, is_self: false }
         : { id: userId, name: dir.names.get(userId) ?? m.email, type: "user", role, email: m.email, is_owner: false, is_self: userId === caller.userId },
     );
   }
