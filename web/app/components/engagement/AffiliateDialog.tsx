@@ -26,7 +26,10 @@ export function AffiliateDialog({ onClose }: { onClose: () => void }) {
     form.set("csrf", csrf);
     try {
       const res = await fetch("/app/affiliate-link", { method: "POST", body: form, headers: { accept: "application/json" } });
-      if (!res.ok) throw new Error(String(res.status));
+      if (!res.ok) {
+        await res.text();
+        throw new Error(String(res.status));
+      }
       setLink(((await res.json()) as { link: string }).link);
     } catch {
       toast.show({ message: AFFILIATE.failed, kind: "error" });

@@ -65,7 +65,10 @@ function Notifications({ shell }: { shell: ShellData }) {
     void (async () => {
       try {
         const res = await fetch("/app/notifications", { headers: { accept: "application/json" } });
-        if (!res.ok) return setError(notificationsFailed(res.status));
+        if (!res.ok) {
+          await res.text();
+          return setError(notificationsFailed(res.status));
+        }
         const body = (await res.json()) as { docs: Notification[] };
         cache = { at: Date.now(), docs: body.docs };
         setDocs(body.docs);
@@ -182,6 +185,7 @@ function Feedback() {
     form.set("feedback", text);
     try {
       const res = await fetch("/app/feedback", { method: "POST", body: form, headers: { accept: "application/json" } });
+      await res.text(); // the answer's classification is not shown; reading it ends the request
       // Too many requests counts as sent (app-shell.md §8).
       if (res.ok || res.status === 429) {
         setText("");

@@ -63,6 +63,7 @@ export function SharingDialog({ resourceType, resourceId, resourceName, onClose 
     for (const [k, v] of Object.entries(fields)) form.set(k, v);
     try {
       const res = await fetch(path, { method: "POST", body: form, headers: { accept: "application/json" } });
+      await res.text();
       return res.ok;
     } catch {
       return false;

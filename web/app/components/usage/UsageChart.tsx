@@ -28,6 +28,8 @@ export function UsageChart({ time, usage, interval, metricLabel }: { time: numbe
   const total = series.reduce((s, x) => s + sum(x.values), 0);
   return (
     <figure className="usage-figure">
+      {/* On a phone the chart keeps a readable size and scrolls sideways inside its frame. */}
+      <div className="chart-scroll" tabIndex={0} role="region" aria-label="Usage chart">
       <svg className="chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${metricLabel} per ${interval === "cumulative" ? "day, cumulative" : interval}: ${formatNumber(total)} in total`}>
         {[0, 0.5, 1].map((f) => {
           const y = PAD.top + plotH - f * plotH;
@@ -57,6 +59,7 @@ export function UsageChart({ time, usage, interval, metricLabel }: { time: numbe
           ) : null,
         )}
       </svg>
+      </div>
       <figcaption>
         <ul className="chart-legend">
           {series.map((s, k) => (

@@ -97,6 +97,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 const display = (m: Pick<Member, "first_name" | "email">) => m.first_name ?? m.email;
+/** The feature's name as a label ("The Voice Library", "Publishing Studio projects"). */
+const permissionLabel = (p: PermissionId) => FEATURE_NAMES[p].charAt(0).toUpperCase() + FEATURE_NAMES[p].slice(1);
 
 function Seats({ seats }: { seats: { used: number; max: number; members: number; invites: number } }) {
   return (
@@ -177,8 +179,12 @@ function MemberRow({ m, me }: { m: Member; me: string }) {
     <tr>
       <td data-label="Member">
         <span className="member-name">{display(m)}</span> {m.is_owner && <span className="badge badge-accent">Owner</span>} {m.is_locked && <span className="badge">Locked</span>}
-        <br />
-        <span className="muted small">{m.email}</span>
+        {m.first_name && (
+          <>
+            <br />
+            <span className="muted small">{m.email}</span>
+          </>
+        )}
       </td>
       <td data-label="Role">
         {m.is_owner ? (
@@ -239,7 +245,7 @@ function PermissionsForm({ group, everyone }: { group: Group; everyone: Group | 
               <li key={p}>
                 <label className="check" htmlFor={id}>
                   <input id={id} type="checkbox" name="permission" value={p} defaultChecked={group.permissions.includes(p)} disabled={locked} aria-describedby={locked ? `${id}-why` : undefined} />
-                  <span>{FEATURE_NAMES[p]}</span>
+                  <span>{permissionLabel(p)}</span>
                   <span className="muted small">{group.permissions.includes(p) || locked ? "Has access" : "No access"}</span>
                 </label>
                 {locked && (
