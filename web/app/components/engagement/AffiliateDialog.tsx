@@ -45,21 +45,25 @@ export function AffiliateDialog({ onClose }: { onClose: () => void }) {
   }, [shell?.user.referralCode]);
 
   return (
-    <Dialog title={hasCode ? "Affiliate program" : "Become an affiliate"} onClose={onClose}>
+    <Dialog title="Affiliate program" onClose={onClose}>
       <p>{AFFILIATE.commission}</p>
       {!hasCode ? (
         <>
+          <h3>Become an affiliate</h3>
           <p>Generate your referral link and share it. People who create an account through it are counted as your referrals.</p>
           <button type="button" className="button button-primary" disabled={busy} onClick={() => void generate()}>
             {busy ? "Generating…" : "Generate my affiliate link"}
           </button>
         </>
       ) : link ? (
-        <div className="secret-row">
+        <div>
+          <h3>Your referral link</h3>
+          <div className="secret-row">
           <code className="secret" data-testid="affiliate-link">
             {link}
           </code>
           <CopyButton value={link} label="Copy link" />
+          </div>
         </div>
       ) : (
         <p className="muted">Loading your link…</p>
