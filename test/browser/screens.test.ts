@@ -162,7 +162,7 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
     }
     // Issue 13's pages: usage with its chart, webhooks, workspace administration, two-factor, the checklist.
     for (const [path, name, primary] of [
-      ["/app/settings/usage", "usage", () => [page.getByLabel("Period"), page.getByRole("img", { name: /per day/ })]],
+      ["/app/settings/usage", "usage", () => [page.getByLabel("Period"), page.getByRole("region", { name: "Usage chart" })]],
       ["/app/settings/webhooks", "webhooks", () => [page.getByRole("button", { name: "Add webhook" })]],
       ["/app/settings/workspace", "workspace", () => [page.getByRole("button", { name: "Send invites" }), page.getByRole("button", { name: "Create group" }), page.getByRole("button", { name: "Save permissions" }).first()]],
       ["/app/settings/two-factor-authentication", "two-factor", () => [page.getByRole("button", { name: "Set up two-factor authentication" })]],

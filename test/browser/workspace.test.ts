@@ -5,7 +5,7 @@ import { createAccount, createApiKey } from "../../functions/domain/accounts.js"
 import { permissionDeniedMessage } from "../../functions/domain/permissions.js";
 import { stepOf, totpAt } from "../../functions/account/totp.js";
 import { revokeText, SHARING_FAILURES, SHARING_SUCCESS } from "../../web/app/components/sharing/sharing.js";
-import { FEEDBACK_MESSAGES } from "../../web/app/components/engagement/engagement.js";
+import { AFFILIATE, FEEDBACK_MESSAGES } from "../../web/app/components/engagement/engagement.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
 import { joinAsMember, uniqueEmail } from "../workspace/support.js";
 import { startReceiver } from "../webhooks/receiver.js";
@@ -217,6 +217,23 @@ describe("account security in the web", () => {
     await page.getByRole("button", { name: "Change plan" }).click();
     await expect.poll(() => toast(page, "The workspace is now on the Creator plan.").isVisible()).toBe(true);
     expect((await (await apiFetch(stack, value, "/v1/user/subscription")).json()).tier).toBe("creator");
+    await closeContext(page.context());
+  }, 60_000);
+
+  it("generates an affiliate link from the dialog's sign-up view, says so when it fails, and shows the link after", async () => {
+    const acct = await createTestAccount(stack, "creator");
+    const page = await pageFor(390);
+    await signIn(page, acct.email, acct.password);
+    await visit(page, "/app?affiliate=true");
+    const dialog = page.getByRole("dialog", { name: "Affiliate program" });
+    expect(await dialog.getByText(AFFILIATE.commission).isVisible()).toBe(true);
+    await page.route("**/app/affiliate-link", (route) => route.fulfill({ status: 500, body: "{}" }));
+    await dialog.getByRole("button", { name: "Generate my affiliate link" }).click();
+    await expect.poll(() => toast(page, AFFILIATE.failed).isVisible()).toBe(true);
+    await page.unroute("**/app/affiliate-link");
+    await dialog.getByRole("button", { name: "Generate my affiliate link" }).click();
+    await expect.poll(() => dialog.getByTestId("affiliate-link").textContent()).toMatch(/\/sign-up\?via=[A-Za-z0-9]{10}$/);
+    expect(await dialog.getByRole("heading", { name: "Your referral link" }).isVisible()).toBe(true);
     await closeContext(page.context());
   }, 60_000);
 });

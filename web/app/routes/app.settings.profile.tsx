@@ -137,6 +137,10 @@ export default function Profile() {
           <dd>{shell.workspace.name}</dd>
           <dt>Role</dt>
           <dd>{shell.workspace.isAdmin ? "Workspace admin" : "Workspace member"}</dd>
+          <dt>User ID</dt>
+          <dd>
+            <code>{shell.user.id}</code>
+          </dd>
         </dl>
       </section>
 
