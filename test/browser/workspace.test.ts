@@ -217,6 +217,16 @@ describe("account security in the web", () => {
     await page.getByRole("button", { name: "Change plan" }).click();
     await expect.poll(() => toast(page, "The workspace is now on the Creator plan.").isVisible()).toBe(true);
     expect((await (await apiFetch(stack, value, "/v1/user/subscription")).json()).tier).toBe("creator");
+
+    // Server administration: a notification posted here reaches other users' feeds.
+    await page.getByRole("link", { name: "Server administration" }).click();
+    await page.getByLabel("Title").fill("Maintenance on Sunday");
+    await page.getByLabel("Description").fill("The server restarts at 02:00 UTC.");
+    await page.getByRole("button", { name: "Post" }).click();
+    await expect.poll(() => toast(page, "Notification posted.").isVisible()).toBe(true);
+    const other = await createTestAccount(stack);
+    const feed = (await (await apiFetch(stack, other.apiKey, "/v1/notifications")).json()).docs as Array<{ title: string }>;
+    expect(feed[0].title).toBe("Maintenance on Sunday");
     await closeContext(page.context());
   }, 60_000);
 

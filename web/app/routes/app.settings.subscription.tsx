@@ -98,6 +98,11 @@ export default function Subscription() {
             <FormError id="tier-error" message={result && !result.ok ? result.error : null} />
           </Form>
         )}
+        {shell.user.isServerAdmin && (
+          <p>
+            <Link to="/app/settings/administration">Server administration</Link>: post notifications to every user and read their feedback.
+          </p>
+        )}
         <p className="muted">
           Out of credits now? They reset on the date shown above. Meanwhile, <Link to="/app/speech-synthesis/text-to-speech?tab=history">your history</Link> keeps
           every clip you generated.
