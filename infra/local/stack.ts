@@ -23,6 +23,7 @@ import { privateDir, startEmulators, type Emulators } from "./emulators.js";
 import { authenticateRequest } from "../../functions/http/auth.js";
 import { eventToRequest } from "../../functions/http/lambda.js";
 import { hasValidWebSession } from "./web-session.js";
+import { DISPATCH_WORKFLOW } from "../../functions/events/index.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const WEB_BUILD = join(ROOT, "build", "web");
@@ -41,6 +42,8 @@ export interface EmbeddedOptions {
   frontLimits?: Partial<FrontLimits>;
   /** Shorten Wait states in workflows (tests). */
   workflowWaitMs?: number;
+  /** How often scheduled workflows (the webhook dispatcher) start; 0 turns the schedule off (tests drive it). Default 5 s. */
+  scheduleMs?: number;
   log?: Logger;
   now?: () => number;
 }
@@ -107,7 +110,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     aws: { ...opts.config.aws, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, sfnEndpoint: undefined, emulatorKey: emulators.key || undefined },
   };
   const defs = await loadDefinitions();
-  const workflows = new LocalWorkflowRunner(defs, { waitOverrideMs: opts.workflowWaitMs });
+  const workflows = new LocalWorkflowRunner(defs, { waitOverrideMs: opts.workflowWaitMs, singletons: [DISPATCH_WORKFLOW] });
   const ctx = createContext(config, { workflows, sessionSecret: sessionSecret(config, dataDir), log, now: opts.now });
   workflows.bind(ctx);
   await provision(config, ctx.aws.ddb, ctx.aws.s3, defs);
@@ -173,6 +176,16 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     });
   }
 
+  // Scheduled workflows: the webhook dispatcher runs at once (deliveries a restart left pending)
+  // and then every few seconds, one execution at a time, as EventBridge starts it on AWS.
+  const scheduleMs = opts.scheduleMs ?? 5000;
+  const startDispatch = () => {
+    if (!workflows.running(DISPATCH_WORKFLOW)) workflows.start(DISPATCH_WORKFLOW, {}).catch((e: unknown) => log.error("webhook dispatch did not start", { error: e }));
+  };
+  const schedule = scheduleMs > 0 ? setInterval(startDispatch, scheduleMs) : undefined;
+  schedule?.unref();
+  if (scheduleMs > 0) startDispatch();
+
   let closed = false;
   return {
     url,
@@ -186,6 +199,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
       if (closed) return;
       closed = true;
       stopping.abort();
+      if (schedule) clearInterval(schedule);
+      workflows.close();
       await new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();

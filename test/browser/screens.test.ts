@@ -152,9 +152,6 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
 
     for (const [path, name, action] of [
       ["/app/settings/subscription", "subscription", null],
-      ["/app/settings/usage", "usage", "Create speech in Text to Speech"],
-      ["/app/settings/webhooks", "webhooks", "Create speech in Text to Speech"],
-      ["/app/settings/workspace", "workspace", "Create speech in Text to Speech"],
       ["/app/speech-synthesis/speech-to-speech", "voice-changer", "Create speech in Text to Speech"],
       ["/app/studio", "studio", "Create speech in Text to Speech"],
       ["/app/voice-library?voiceId=not-mine", "voice-library-missing-voice", null],
@@ -164,6 +161,27 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
       const primary = action ? [page.getByRole("link", { name: action })] : name === "subscription" ? [page.getByRole("heading", { name: "Plans", exact: true })] : [page.getByTestId("missing-voice").getByRole("link").first()];
       await checkScreen(page, size, name, primary);
     }
+    // Issue 13's pages: usage with its chart, webhooks, workspace administration, two-factor, the checklist.
+    for (const [path, name, primary] of [
+      ["/app/settings/usage", "usage", () => [page.getByLabel("Period"), page.getByRole("region", { name: "Usage chart" })]],
+      ["/app/settings/webhooks", "webhooks", () => [page.getByRole("button", { name: "Add webhook" })]],
+      ["/app/settings/workspace", "workspace", () => [page.getByRole("button", { name: "Send invites" }), page.getByRole("button", { name: "Create group" }), page.getByRole("button", { name: "Save permissions" }).first()]],
+      ["/app/settings/two-factor-authentication", "two-factor", () => [page.getByRole("button", { name: "Set up two-factor authentication" })]],
+      ["/app/onboarding-checklist", "onboarding-checklist", () => [page.getByRole("progressbar")]],
+    ] as const) {
+      await visit(page, path);
+      await expect.poll(() => page.getByRole("heading", { level: 1 }).count(), { message: name }).toBe(1);
+      await checkScreen(page, size, name, primary());
+    }
+    // The shell's popovers: feedback and notifications.
+    await page.getByRole("button", { name: "Feedback" }).click();
+    await checkScreen(page, size, "feedback", [page.getByRole("button", { name: "Send feedback" })]);
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: /^Notifications/ }).click();
+    const feed = page.getByRole("dialog", { name: "Notifications" });
+    await expect.poll(() => feed.getByRole("listitem").count()).toBeGreaterThan(0);
+    await checkScreen(page, size, "notifications", [feed.getByRole("heading").first()]);
+    await page.keyboard.press("Escape");
 
     // The Voices pages: the library (and its filters, the voice-add dialog), My Voices with a
     // voice open, and the Add a new voice dialog.
@@ -210,6 +228,12 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
       ],
       { dialog },
     );
+    // The Sharing dialog, opened from the dictionary editor.
+    await dialog.getByRole("button", { name: "Share", exact: true }).click();
+    const share = page.getByRole("dialog", { name: "Share Screens" });
+    await expect.poll(() => share.getByLabel("Everyone in the workspace").isVisible()).toBe(true);
+    await checkScreen(page, size, "sharing", [share.getByLabel("Everyone in the workspace")], { dialog: share });
+    await page.keyboard.press("Escape");
     await page.keyboard.press("Escape");
 
     if (phone) {
