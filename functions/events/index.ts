@@ -28,12 +28,14 @@ export function kickDispatcher(ctx: AppContext): void {
 }
 
 export async function emitEvent(ctx: AppContext, workspaceId: string, type: EventType, data: Record<string, unknown>, opts: EmitOptions = {}): Promise<EventRecord> {
+  const nowMs = ctx.now();
   const event: EventRecord = {
     event_id: newId(),
     type,
     workspace_id: workspaceId,
     user_id: opts.userId ?? null,
-    event_timestamp: Math.floor(ctx.now() / 1000),
+    event_timestamp: Math.floor(nowMs / 1000),
+    created_ms: nowMs,
     data,
     delivery: { state: "pending" },
     only_webhook_id: opts.onlyWebhookId ?? null,

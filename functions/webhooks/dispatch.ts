@@ -69,7 +69,7 @@ async function fanOut(ctx: AppContext, entry: QueueEntry): Promise<void> {
       body,
       state: "pending",
       attempts: 0,
-      created_ms: event.event_timestamp * 1000,
+      created_ms: event.created_ms ?? event.event_timestamp * 1000,
       next_attempt_ms: now,
       last_status: null,
       last_error: null,

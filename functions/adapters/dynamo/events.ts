@@ -15,6 +15,8 @@ export interface EventRecord {
   user_id: string | null;
   /** Unix seconds. */
   event_timestamp: number;
+  /** Milliseconds, for ordering what happened within one second (absent on records written before it was kept). */
+  created_ms?: number;
   data: Record<string, unknown>;
   /** pending: not fanned out yet; dispatched: `webhooks` deliveries were queued. */
   delivery: { state: "pending" | "dispatched"; webhooks?: number; attempts?: number };
