@@ -16,6 +16,8 @@ export interface WorkflowDefinition {
   build(scope: Construct, fn: lambda.IFunction): sfn.IChainable;
   /** Upper bound for one execution. */
   timeout: Duration;
+  /** Started on this schedule too (an EventBridge rule on AWS; a timer in the embedded stack). */
+  schedule?: Duration;
   /** What its step function needs beyond the defaults (1 GB, 5 minutes, no engine or audio workers). */
   lambda?: StepLambdaOptions;
 }

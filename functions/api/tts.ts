@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { accessibleVoice } from "../voices/access.js";
 import type { z } from "zod";
 import type { AppContext } from "../context.js";
 import type { Caller } from "../domain/caller.js";
@@ -34,7 +35,7 @@ interface Mode {
 
 /** A voice the caller may speak with now, and its credit rate (a library voice's custom rate). */
 async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string, model: ModelInfo): Promise<{ voice: VoiceRecord; rate: number }> {
-  const v = await ctx.stores.voices.visibleTo(caller.workspaceId, voiceId);
+  const v = await accessibleVoice(ctx, caller, voiceId);
   if (!v) throw voiceNotFound(voiceId);
   assertVoiceUsable(v, model);
   return { voice: v, rate: (await libraryTerms(ctx, caller, v)).rate };

@@ -201,13 +201,13 @@ export async function announceFinished(ctx: AppContext, r: RunInput & { user_id?
     high_quality_base_model_ids: v.high_quality_base_model_ids,
     dataset_duration_seconds: r.fitted.dataset_seconds,
     speaker_similarity: r.fitted.similarity,
-  });
+  }, { userId: r.user_id });
 }
 
-export async function recordFailure(ctx: AppContext, r: RunInput, cause: string | undefined): Promise<void> {
+export async function recordFailure(ctx: AppContext, r: RunInput & { user_id?: string | null }, cause: string | undefined): Promise<void> {
   const message = cause && cause.length < 300 && !/^\{/.test(cause) ? cause : "Fine-tuning failed due to an internal error.";
   await ctx.stores.voices.setFineTuning(r.workspace_id, r.voice_id, r.model_id, { state: "failed", progress: 0, message }).catch(() => undefined);
-  await emitEvent(ctx, r.workspace_id, "fine_tuning_failed", { voice_id: r.voice_id, model_id: r.model_id, state: "failed", message });
+  await emitEvent(ctx, r.workspace_id, "fine_tuning_failed", { voice_id: r.voice_id, model_id: r.model_id, state: "failed", message }, { userId: r.user_id });
 }
 
 /** The latest quality report of a model's fine-tuning (the voice's detail panel). */

@@ -3,6 +3,7 @@ import { lexiconTask, type LexiconTask } from "../dictionaries/lexicon-task.js";
 import { joinRanges, rangesToWav, separateSpeakers, waveformPeaks, type Range } from "../pvc/audioTasks.js";
 import { alignRecording, fitLoss, type ReferenceReading } from "../alignment/align.js";
 import { liveStep, type LiveSession } from "../alignment/online.js";
+import { resizePhoto, type PhotoTask } from "../account/photo-work.js";
 
 /**
  * The CPU-heavy pure functions the request path needs (hashing, parsing). Each takes and
@@ -19,6 +20,7 @@ export const CPU_TASKS = {
   align: (t: { samples: Float32Array; rate: number; refs: ReferenceReading[] }) => alignRecording(t.samples, t.rate, t.refs),
   "fit-loss": (t: { samples: Float32Array; rate: number; texts: ReferenceReading[][] }) => fitLoss(t.samples, t.rate, t.texts),
   "live-align": (t: { session: LiveSession; samples: Float32Array }) => ({ words: liveStep(t.session, t.samples), session: t.session }),
+  photo: (t: PhotoTask) => resizePhoto(t),
 };
 
 export type CpuTaskKind = keyof typeof CPU_TASKS;

@@ -7,6 +7,7 @@ import type { TierId } from "../domain/tiers.js";
 // the embedded stack and the seed Lambda both call it).
 import { makePreview } from "../voices/previews.js";
 import { generateCommunityPreviews, seedCommunityLibrary } from "../voices/community.js";
+import { seedReleaseNotes } from "../engagement/notifications.js";
 
 export { PREVIEW_FORMAT } from "../voices/previews.js";
 
@@ -44,6 +45,7 @@ export async function seedSystem(ctx: AppContext): Promise<void> {
     await ctx.stores.voices.put({ ...v, preview_object_key: keepPreview });
   }
   await seedCommunityLibrary(ctx);
+  await seedReleaseNotes(ctx);
 }
 
 export interface DemoCredentials {
@@ -54,20 +56,20 @@ export interface DemoCredentials {
   workspace_id: string;
 }
 
-/** Creates the demo account once; returns its credentials only when it was created now. */
+/** Creates the demo account once (it administers the server); returns its credentials only when it was created now. */
 export async function ensureDemoAccount(ctx: AppContext, opts: { password?: string; apiKey?: string }): Promise<DemoCredentials | undefined> {
   if (await ctx.stores.users.findByEmail(DEMO_EMAIL)) return undefined;
   const password = opts.password ?? randomToken(16);
-  const { user, workspace } = await createAccount(ctx, { email: DEMO_EMAIL, password, firstName: "Demo", tier: DEMO_TIER });
+  const { user, workspace } = await createAccount(ctx, { email: DEMO_EMAIL, password, firstName: "Demo", tier: DEMO_TIER, serverAdmin: true });
   await ctx.stores.workspaces.update(workspace.workspace_id, { name: "Demo Workspace" });
   const { value } = await createApiKey(ctx, { workspaceId: workspace.workspace_id, userId: user.user_id, name: "Demo key", value: opts.apiKey });
   return { email: DEMO_EMAIL, password, api_key: value, user_id: user.user_id, workspace_id: workspace.workspace_id };
 }
 
 /** `npm run seed`: a user with a workspace on `tier` and an API key. */
-export async function seedUser(ctx: AppContext, input: { email: string; tier: TierId; password?: string }) {
+export async function seedUser(ctx: AppContext, input: { email: string; tier: TierId; password?: string; serverAdmin?: boolean }) {
   const password = input.password ?? randomToken(16);
-  const { user, workspace } = await createAccount(ctx, { email: input.email, password, tier: input.tier });
+  const { user, workspace } = await createAccount(ctx, { email: input.email, password, tier: input.tier, serverAdmin: input.serverAdmin });
   const { value } = await createApiKey(ctx, { workspaceId: workspace.workspace_id, userId: user.user_id, name: "Seed key" });
   return { user_id: user.user_id, workspace_id: workspace.workspace_id, api_key: value, password: input.password ? undefined : password };
 }

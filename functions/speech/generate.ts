@@ -445,6 +445,7 @@ async function storeHistory(
     request_id: req.requestId,
     workspace_id: caller.workspaceId,
     user_id: caller.userId,
+    api_key_id: caller.principal.apiKeyId ?? null,
     source: "TTS",
     voice_id: first.voice.voice_id,
     voice_name: first.voice.name,

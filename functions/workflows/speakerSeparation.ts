@@ -21,8 +21,8 @@ export const speakerSeparationSteps: StepHandlers = {
       voice_id: input.voice_id,
       sample_id: input.sample_id,
       status: "completed",
-      speaker_count: input.result.speakers,
-    });
+      speakers: input.result.speakers,
+    }, { userId: input.user_id });
     return { emitted: true };
   },
 
@@ -32,7 +32,7 @@ export const speakerSeparationSteps: StepHandlers = {
     const message = noSpeakers ? pvcMessages.noSpeakers : pvcMessages.separationFailed;
     ctx.log.warn("speaker separation failed", { voice_id: input.voice_id, sample_id: input.sample_id, error: input.error });
     await writeSeparation(ctx, input.workspace_id, input.voice_id, input.sample_id, { status: "failed", speakers: null, selected_speaker_ids: null, message });
-    await emitEvent(ctx, input.workspace_id, "speaker_separation_finished", { voice_id: input.voice_id, sample_id: input.sample_id, status: "failed", message });
+    await emitEvent(ctx, input.workspace_id, "speaker_separation_finished", { voice_id: input.voice_id, sample_id: input.sample_id, status: "failed", message }, { userId: input.user_id });
     return { recorded: true };
   },
 };

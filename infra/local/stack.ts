@@ -24,6 +24,7 @@ import { authenticateRequest } from "../../functions/http/auth.js";
 import { eventToRequest } from "../../functions/http/lambda.js";
 import { hasValidWebSession } from "./web-session.js";
 import { createStorageRoute, sweepTemporaryUploads } from "./storage-route.js";
+import { DISPATCH_WORKFLOW } from "../../functions/events/index.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const WEB_BUILD = join(ROOT, "build", "web");
@@ -42,6 +43,8 @@ export interface EmbeddedOptions {
   frontLimits?: Partial<FrontLimits>;
   /** Shorten Wait states in workflows (tests). */
   workflowWaitMs?: number;
+  /** How often scheduled workflows (the webhook dispatcher) start; 0 turns the schedule off (tests drive it). Default 5 s. */
+  scheduleMs?: number;
   log?: Logger;
   now?: () => number;
 }
@@ -108,7 +111,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     aws: { ...opts.config.aws, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, sfnEndpoint: undefined, emulatorKey: emulators.key || undefined },
   };
   const defs = await loadDefinitions();
-  const workflows = new LocalWorkflowRunner(defs, { waitOverrideMs: opts.workflowWaitMs });
+  const workflows = new LocalWorkflowRunner(defs, { waitOverrideMs: opts.workflowWaitMs, singletons: [DISPATCH_WORKFLOW] });
   const ctx = createContext(config, { workflows, sessionSecret: sessionSecret(config, dataDir), log, now: opts.now });
   workflows.bind(ctx);
   await provision(config, ctx.aws.ddb, ctx.aws.s3, defs);
@@ -182,6 +185,15 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     sweep();
     sweeper = setInterval(sweep, 3600_000).unref();
   }
+  // Scheduled workflows: the webhook dispatcher runs at once (deliveries a restart left pending)
+  // and then every few seconds, one execution at a time, as EventBridge starts it on AWS.
+  const scheduleMs = opts.scheduleMs ?? 5000;
+  const startDispatch = () => {
+    if (!workflows.running(DISPATCH_WORKFLOW)) workflows.start(DISPATCH_WORKFLOW, {}).catch((e: unknown) => log.error("webhook dispatch did not start", { error: e }));
+  };
+  const schedule = scheduleMs > 0 ? setInterval(startDispatch, scheduleMs) : undefined;
+  schedule?.unref();
+  if (scheduleMs > 0) startDispatch();
 
   let closed = false;
   return {
@@ -197,6 +209,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
       closed = true;
       clearInterval(sweeper);
       stopping.abort();
+      if (schedule) clearInterval(schedule);
+      workflows.close();
       await new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();
@@ -204,6 +218,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
       await previewsDone;
       await workflows.idle().catch(() => undefined);
       await ctx.closeEngine();
+      await ctx.closeAnalyzer();
       ctx.aws.ddb.destroy();
       ctx.aws.s3.destroy();
       await emulators.close();

@@ -176,13 +176,21 @@ describe("functions", () => {
     const env = (resources[idOf(stack.api.function.fn)].Properties.Environment as { Variables: Json }).Variables;
     for (const wf of WORKFLOWS) expect(JSON.stringify(env.STATE_MACHINES)).toContain(`\\"${wf.name}\\":\\"`);
     for (const id of machineIds) expect(refersTo(env.STATE_MACHINES, id)).toBe(true);
-    // Nothing else may start them.
+    // Nothing else may start them, except a scheduled workflow's EventBridge rule, its own machine only.
+    const scheduled = WORKFLOWS.filter((w) => w.schedule).map((w) => idOf(stack.workflows.machines.get(w.name)!));
     for (const [, p] of ofType("AWS::IAM::Policy")) {
       const doc = p.Properties.PolicyDocument as { Statement: Statement[] };
-      if (doc.Statement.some((s) => list(s.Action).includes("states:StartExecution"))) {
-        expect(refersTo(p.Properties.Roles, idOf(stack.api.function.role))).toBe(true);
-      }
+      const starts = doc.Statement.filter((s) => list(s.Action).includes("states:StartExecution"));
+      if (!starts.length || refersTo(p.Properties.Roles, idOf(stack.api.function.role))) continue;
+      const [roleRef] = list(p.Properties.Roles) as Array<{ Ref: string }>;
+      const trust = JSON.stringify(resources[roleRef.Ref].Properties.AssumeRolePolicyDocument);
+      expect(trust).toContain("events.amazonaws.com");
+      const resourcesStarted = starts.flatMap((s) => list(s.Resource)).map((r) => (r as { Ref: string }).Ref);
+      expect(resourcesStarted.length).toBe(1);
+      expect(scheduled).toContain(resourcesStarted[0]);
     }
+    // A scheduled workflow runs on a schedule.
+    expect(ofType("AWS::Events::Rule").map(([, r]) => r.Properties.ScheduleExpression)).toEqual(WORKFLOWS.filter((w) => w.schedule).map(() => "rate(1 minute)"));
   });
 
   it("gives every workflow a step function of its own, and refuses a workflow without grants", () => {
@@ -203,7 +211,13 @@ describe("functions", () => {
     const readers = ofType("AWS::IAM::Policy")
       .filter(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.some((s) => list(s.Action).includes("secretsmanager:GetSecretValue")))
       .map(([, p]) => p.Properties.Roles);
-    expect(readers).toHaveLength(2);
+    // The API, the web, and the webhook dispatcher (it decrypts webhook signing secrets).
+    expect(readers).toHaveLength(3);
+    const dispatcher = stack.stepFunctions.get("webhook-dispatch")!;
+    expect(readers.some((r) => refersTo(r, idOf(dispatcher.role)))).toBe(true);
+    const dispatcherEnv = (resources[idOf(dispatcher.fn)].Properties.Environment as { Variables: Json }).Variables;
+    expect(dispatcherEnv.SESSION_SECRET_ARN).toEqual({ Ref: idOf(stack.sessionSecret) });
+    expect(dispatcherEnv.EDGE_SECRET_ARN).toBeUndefined();
     for (const fn of [stack.api.function, stack.web.function]) {
       expect(readers.some((r) => refersTo(r, idOf(fn.role)))).toBe(true);
       const env = (resources[idOf(fn.fn)].Properties.Environment as { Variables: Json }).Variables;

@@ -11,6 +11,9 @@ import { Library } from "./library.js";
 import { Collections } from "./collections.js";
 import { Events } from "./events.js";
 import { PvcUploads } from "./pvcUploads.js";
+import { Invites } from "./invites.js";
+import { Webhooks } from "./webhooks.js";
+import { Engagement } from "./engagement.js";
 
 /** Every entity store, bound to the configured tables. */
 export interface Stores {
@@ -27,6 +30,9 @@ export interface Stores {
   collections: Collections;
   events: Events;
   pvcUploads: PvcUploads;
+  invites: Invites;
+  webhooks: Webhooks;
+  engagement: Engagement;
 }
 
 export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string; library: string }): Stores {
@@ -48,5 +54,8 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     collections: new Collections(main),
     events: new Events(main),
     pvcUploads: new PvcUploads(main),
+    invites: new Invites(main),
+    webhooks: new Webhooks(main),
+    engagement: new Engagement(main),
   };
 }
