@@ -154,7 +154,7 @@ describe("SDK contract: professional voice clones", () => {
     expect(bad.detail.status).toBe("speaker_not_found");
     // A webhook event says it finished.
     const events = await stack.ctx.stores.events.list(acct.workspace.workspace_id, { type: "speaker_separation_finished" });
-    expect(events[0].data).toMatchObject({ voice_id: voiceId, sample_id: s.sampleId, status: "completed", speaker_count: 1 });
+    expect(events[0].data).toMatchObject({ voice_id: voiceId, sample_id: s.sampleId, status: "completed", speakers: 1 });
     await client.voices.delete(voiceId);
   }, 90_000);
 
