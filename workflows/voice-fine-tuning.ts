@@ -8,15 +8,18 @@ import { step, type WorkflowDefinition } from "./lib.js";
  * report, then announce it. Any failure sets the model's state to failed with a message (the
  * wizard and the voice's panel show it, and offer a retry) and is announced too.
  */
+/** Preparing a long sample and fitting the voice are long CPU work: they get the step function's whole time. */
+const STEP_TIMEOUT = Duration.minutes(15);
+
 export const voiceFineTuning: WorkflowDefinition = {
   name: "voice-fine-tuning",
   description: "Estimates a professional clone's voice from all of its audio for one model",
   timeout: Duration.hours(2),
-  lambda: { memorySize: 3008, timeout: Duration.minutes(15), audio: true, engine: true },
+  lambda: { memorySize: 3008, timeout: STEP_TIMEOUT, audio: true, engine: true },
   build(scope, fn) {
     const wf = "voice-fine-tuning";
     const prepare = step(scope, "PrepareFineTuning", fn, wf, "prepare", { resultPath: "$.prepared" });
-    const sample = step(scope, "PrepareSample", fn, wf, "sample", { resultPath: sfn.JsonPath.DISCARD, retries: 2 });
+    const sample = step(scope, "PrepareSample", fn, wf, "sample", { resultPath: sfn.JsonPath.DISCARD, retries: 2, timeout: STEP_TIMEOUT });
     const samples = new sfn.Map(scope, "PrepareSamples", {
       itemsPath: "$.prepared.sample_ids",
       itemSelector: {
@@ -30,7 +33,7 @@ export const voiceFineTuning: WorkflowDefinition = {
       maxConcurrency: 2,
       resultPath: sfn.JsonPath.DISCARD,
     }).itemProcessor(sample);
-    const fit = step(scope, "FitVoice", fn, wf, "fit", { resultPath: "$.fitted", retries: 1 });
+    const fit = step(scope, "FitVoice", fn, wf, "fit", { resultPath: "$.fitted", retries: 1, timeout: STEP_TIMEOUT });
     const finished = step(scope, "AnnounceFineTuned", fn, wf, "finished", { resultPath: sfn.JsonPath.DISCARD });
     const failed = step(scope, "RecordFineTuningFailure", fn, wf, "failed", { resultPath: sfn.JsonPath.DISCARD }).next(
       new sfn.Fail(scope, "FineTuningFailed", { error: "FineTuningFailed", cause: "Recorded on the voice" }),

@@ -225,6 +225,14 @@ SCENARIOS["speaker-separation"] = () => {
 SCENARIOS["voice-fine-tuning"] = () => {
   const MODEL = "eleven_multilingual_v2";
 
+  it("gives its long steps the step function's time, not Step Functions' default of 60 seconds", () => {
+    const states = (defs.workflows["voice-fine-tuning"].asl as unknown as { States: Record<string, { Type: string; TimeoutSeconds?: number; ItemProcessor?: { States: Record<string, { Type: string; TimeoutSeconds?: number }> } }> }).States;
+    expect(states.FitVoice.TimeoutSeconds).toBe(900);
+    expect(states.PrepareSamples.ItemProcessor!.States.PrepareSample.TimeoutSeconds).toBe(900);
+    const separation = (defs.workflows["speaker-separation"].asl as unknown as { States: Record<string, { TimeoutSeconds?: number }> }).States;
+    expect(separation.SeparateSpeakers.TimeoutSeconds).toBe(600);
+  });
+
   it("analyses every sample, fits the voice, writes the dataset and its quality report, and makes the model fine-tuned", async () => {
     const marcus = premadeVoices().find((v) => v.name === "Marcus")!.profile;
     const { ws, userId, voiceId, sampleIds } = await pvcVoiceWith([await speechWav(engine, marcus, 40, 21), await speechWav(engine, marcus, 35, 22)]);
