@@ -11,6 +11,7 @@ import { floatToInt16 } from "../../functions/audio/resample.js";
 import { INTRO_POINTS, INTRO_TIPS, pvcMessages } from "../../web/app/components/pvc/wizard.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
 import { speech } from "../pvc/support.js";
+import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/separation/fixtures/conversation.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
 
 /**
@@ -25,6 +26,7 @@ let browser: Browser;
 let dir: string;
 let sampleFile: string;
 let longFile: string;
+let interviewFile: string;
 const WIZARD = "/app/voice-lab?mode=create&creationType=professionalVoiceClone";
 
 beforeAll(async () => {
@@ -41,6 +43,9 @@ beforeAll(async () => {
     for (let i = 0; i < 16; i++) long.set(forty, i * forty.length);
     longFile = join(dir, "long read.wav");
     writeFileSync(longFile, encodeWav(floatToInt16(long), 16_000));
+    const [a, b] = distinctHeldOutPairs().find(([x, y]) => x.gender !== y.gender)!;
+    interviewFile = join(dir, "interview.wav");
+    writeFileSync(interviewFile, encodeWav(floatToInt16((await makeConversation(engine, [a, b], HELD_OUT_LINES, { seed: 4 })).samples), 16_000));
   } finally {
     await engine.close();
   }
@@ -58,6 +63,17 @@ async function openAs(tier: "creator" | "business", width: number) {
   await signIn(page, acct.email, acct.password);
   await visit(page, WIZARD);
   return { acct, page, errors };
+}
+
+/** Under 30 minutes, Next asks 'Are you sure you want to continue?' and lets it be confirmed after 3 seconds. */
+async function confirmShortAudio(page: Page) {
+  const confirm = page.getByRole("dialog", { name: pvcMessages.confirmContinue });
+  await confirm.waitFor();
+  expect(await confirm.textContent()).toContain("10 min");
+  const go = confirm.getByRole("button", { name: /^Continue/ });
+  expect(await go.isDisabled()).toBe(true);
+  await expect.poll(() => go.isDisabled(), { timeout: 10_000 }).toBe(false);
+  await go.click();
 }
 
 const fitsWidth = (page: Page) => page.evaluate(() => [...document.querySelectorAll<HTMLElement>(".pvc-wizard, .pvc-wizard *")].every((e) => e.getBoundingClientRect().right <= window.innerWidth + 1));
@@ -123,6 +139,33 @@ for (const width of [1280, 390]) {
   });
 }
 
+describe("a sample's settings", () => {
+  it("separates the speakers of a two-speaker sample, polling while pending, and keeps the speaker chosen", async () => {
+    const { acct, page, errors } = await openAs("creator", 1280);
+    await page.getByRole("dialog", { name: pvcMessages.introTitle }).getByRole("button", { name: pvcMessages.createNewClone }).click();
+    const data = page.getByRole("dialog", { name: "Voice Data" });
+    await data.getByLabel("Voice name").waitFor();
+    await data.locator('input[type="file"]').setInputFiles(interviewFile);
+    await data.getByRole("button", { name: "Settings for interview.wav" }).click({ timeout: 30_000 });
+    const settings = page.getByRole("dialog", { name: pvcMessages.settingsTitle });
+    await settings.getByRole("button", { name: "Separate speakers" }).click();
+    await expect.poll(() => settings.textContent()).toContain("Separating speakers");
+    const speakers = settings.getByRole("group", { name: "Speakers training uses" }).getByRole("checkbox");
+    await expect.poll(() => speakers.count(), { timeout: 90_000, interval: 1000 }).toBe(2);
+    await settings.getByRole("checkbox", { name: /^Speaker 1/ }).check();
+    const voiceId = new URL(page.url()).searchParams.get("createdVoiceId")!;
+    await expect
+      .poll(async () => ((await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { samples: Array<{ speaker_separation: { selected_speaker_ids: string[] | null } }> }).samples[0].speaker_separation.selected_speaker_ids)
+      .toEqual(["speaker_0"]);
+    await settings.getByRole("checkbox", { name: "Remove background noise" }).check();
+    await expect
+      .poll(async () => ((await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { samples: Array<{ remove_background_noise: boolean }> }).samples[0].remove_background_noise)
+      .toBe(true);
+    expect(errors.pageErrors).toEqual([]);
+    await closeContext(page.context());
+  }, 180_000);
+});
+
 describe("the wizard's way to Finish", () => {
   it("goes from Voice Data to Finish, which starts fine-tuning, in a workspace that skips verification", async () => {
     const { acct, page, errors } = await openAs("business", 1280);
@@ -134,6 +177,7 @@ describe("the wizard's way to Finish", () => {
     await expect.poll(() => next.isDisabled(), { timeout: 60_000 }).toBe(false);
     expect(await data.textContent()).not.toContain(pvcMessages.needMoreAudio("10 minutes"));
     await next.click();
+    await confirmShortAudio(page);
     const finish = page.getByRole("dialog", { name: pvcMessages.finishTitle });
     await finish.waitFor();
     const voiceId = new URL(page.url()).searchParams.get("createdVoiceId")!;
@@ -141,13 +185,20 @@ describe("the wizard's way to Finish", () => {
       .poll(async () => ((await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { fine_tuning: { state: Record<string, string> } }).fine_tuning.state.eleven_multilingual_v2)
       .toMatch(/^(queued|fine_tuning|fine_tuned)$/);
     expect(await finish.getByRole("link", { name: pvcMessages.finishButton }).getAttribute("href")).toBe("/app");
-    expect(errors.pageErrors).toEqual([]);
-    await closeContext(page.context());
-    // The fine-tuning Finish started runs to its end.
+    // The voice's detail panel follows the fine-tuning Finish started to its end, then shows the dataset quality report.
+    await finish.getByRole("link", { name: "Open the voice's details" }).click();
+    const panel = page.getByRole("region", { name: "Fine-tuning" });
+    await expect.poll(() => panel.textContent(), { timeout: 20_000 }).toMatch(/eleven_multilingual_v2 (Queued|Fine-tuning)/);
     await stack.workflows.idle();
     const tuned = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { fine_tuning: { state: Record<string, string> }; high_quality_base_model_ids: string[] };
     expect(tuned.fine_tuning.state.eleven_multilingual_v2).toBe("fine_tuned");
     expect(tuned.high_quality_base_model_ids).toEqual(["eleven_multilingual_v2"]);
+    await expect.poll(() => panel.textContent(), { timeout: 20_000 }).toContain("eleven_multilingual_v2 Fine-tuned");
+    const report = panel.getByRole("group", { name: "Dataset quality report" });
+    expect(await report.textContent()).toContain("10 min");
+    expect(await report.textContent()).toContain("at least 30 minutes is recommended");
+    expect(errors.pageErrors).toEqual([]);
+    await closeContext(page.context());
   }, 420_000);
 
   it("stops at a screen that says verification is not in this build when the clone needs it", async () => {
@@ -159,6 +210,7 @@ describe("the wizard's way to Finish", () => {
     const next = data.getByRole("button", { name: "Next" });
     await expect.poll(() => next.isDisabled(), { timeout: 60_000 }).toBe(false);
     await next.click();
+    await confirmShortAudio(page);
     const verify = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
     await expect.poll(() => verify.textContent()).toContain(pvcMessages.notImplementedYet);
     const voiceId = new URL(page.url()).searchParams.get("createdVoiceId")!;

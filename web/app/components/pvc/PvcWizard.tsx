@@ -9,6 +9,7 @@ import {
   FINISH_MODEL_ID,
   INTRO_POINTS,
   INTRO_TIPS,
+  PVC,
   PVC_LANGUAGES,
   PvcVoiceWire,
   PvcVoicesWire,
@@ -23,8 +24,10 @@ import {
   ringShare,
   totalSeconds,
   type FileStage,
+  type PvcSample,
   type PvcVoice,
 } from "./wizard.js";
+import { SampleSettings } from "./SampleSettings.js";
 import { z } from "zod";
 
 /** The query parameter holding the clone being edited (voice-creation.md §2.4). */
@@ -191,6 +194,8 @@ function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: (
   const [files, setFiles] = useState<FileItem[]>([]);
   const [dragging, setDragging] = useState(false);
   const [busyNext, setBusyNext] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [settingsFor, setSettingsFor] = useState<PvcSample | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
 
   const reload = useCallback(async () => {
@@ -301,6 +306,7 @@ function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: (
   const share = ringShare(seconds);
 
   const goNext = async () => {
+    setConfirming(false);
     setBusyNext(true);
     const saved = await save();
     if (saved) {
@@ -402,6 +408,9 @@ function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: (
             <li key={s.sample_id} className="pvc-sample">
               <span className="pvc-sample-name">{s.file_name}</span>
               <span className="pvc-sample-meta">{formatDuration(s.duration_secs ?? 0)}</span>
+              <button type="button" className="button button-small" aria-label={`Settings for ${s.file_name}`} onClick={() => setSettingsFor(s)}>
+                Settings
+              </button>
               <button type="button" className="icon-button" aria-label={`Delete ${s.file_name}`} onClick={() => void removeSample(s.sample_id)}>
                 ×
               </button>
@@ -418,7 +427,13 @@ function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: (
           {dirty ? pvcMessages.save : pvcMessages.autoSaved}
         </button>
         <span className="pvc-next" title={next.tooltip ?? undefined}>
-          <button type="button" className="button button-primary" disabled={next.disabled} aria-describedby={next.tooltip ? "pvc-next-why" : undefined} onClick={() => void goNext()}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={next.disabled}
+            aria-describedby={next.tooltip ? "pvc-next-why" : undefined}
+            onClick={() => (seconds < PVC.recommendedSeconds ? setConfirming(true) : void goNext())}
+          >
             Next
           </button>
           {next.tooltip && (
@@ -428,7 +443,43 @@ function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: (
           )}
         </span>
       </div>
+      {settingsFor && (
+        <SampleSettings
+          voiceId={voiceId}
+          sample={settingsFor}
+          onClose={() => {
+            setSettingsFor(null);
+            void reload();
+          }}
+        />
+      )}
+      {confirming && <ShortAudioConfirm seconds={seconds} onCancel={() => setConfirming(false)} onConfirm={() => void goNext()} />}
     </div>
+  );
+}
+
+/** Under 30 minutes of audio: 'Are you sure you want to continue?', confirmable after 3 seconds. */
+function ShortAudioConfirm({ seconds, onCancel, onConfirm }: { seconds: number; onCancel: () => void; onConfirm: () => void }) {
+  const [wait, setWait] = useState<number>(PVC.confirmWaitSeconds);
+  useEffect(() => {
+    if (wait <= 0) return;
+    const t = setTimeout(() => setWait((w) => w - 1), 1000);
+    return () => clearTimeout(t);
+  }, [wait]);
+  return (
+    <Dialog title={pvcMessages.confirmContinue} onClose={onCancel}>
+      <p>
+        You have {formatDuration(seconds)} of audio. We recommend at least 30 minutes for a good Professional Voice Clone; with less, the clone may not sound like you.
+      </p>
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="button button-primary" disabled={wait > 0} onClick={onConfirm}>
+          {wait > 0 ? `Continue (${wait})` : "Continue"}
+        </button>
+      </div>
+    </Dialog>
   );
 }
 

@@ -13,6 +13,7 @@ export const PvcSampleWire = z.object({
   file_name: z.string(),
   size_bytes: z.number().nullish(),
   duration_secs: z.number().nullish(),
+  remove_background_noise: z.boolean().nullish(),
 });
 export type PvcSample = z.infer<typeof PvcSampleWire>;
 
