@@ -110,3 +110,33 @@ export class Mp3Stream {
     return new Uint8Array(this.lib.memory.buffer, at, n).slice();
   }
 }
+
+/** Samples per Layer III frame: 1152 for MPEG-1 rates (32 kHz and up), 576 below. */
+export function mp3FrameSamples(sampleRate: number): number {
+  return sampleRate >= 32000 ? 1152 : 576;
+}
+
+const BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+const BITRATES_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
+const RATES = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] } as Record<number, number[]>;
+
+/**
+ * Samples a decoder produces from a stream of Layer III frames (our own encoder's output): walks
+ * the frame headers. Throws on anything that is not a frame, so a broken segment fails loudly.
+ */
+export function mp3StreamSamples(bytes: Uint8Array): number {
+  let samples = 0;
+  for (let i = 0; i < bytes.length; ) {
+    if (i + 4 > bytes.length || bytes[i] !== 0xff || (bytes[i + 1] & 0xe0) !== 0xe0) throw new Error(`no MP3 frame at byte ${i}`);
+    const version = (bytes[i + 1] >> 3) & 3;
+    const layer = (bytes[i + 1] >> 1) & 3;
+    const rate = RATES[version]?.[(bytes[i + 2] >> 2) & 3];
+    const kbps = (version === 3 ? BITRATES_V1 : BITRATES_V2)[bytes[i + 2] >> 4];
+    if (layer !== 1 || !rate || !kbps) throw new Error(`unsupported MP3 frame header at byte ${i}`);
+    const padding = (bytes[i + 2] >> 1) & 1;
+    const perFrame = version === 3 ? 1152 : 576;
+    i += Math.floor(((perFrame / 8) * kbps * 1000) / rate) + padding;
+    samples += perFrame;
+  }
+  return samples;
+}

@@ -70,10 +70,10 @@ function coefficients(up: number, taps: number, fc: number, atten: number): Floa
 const HALFBAND_ATTENUATION_DB = 70;
 const HALFBAND_PASS = 0.4;
 
+let halfband: Float64Array | null = null;
+
 function halfbandPairs(): Float64Array {
-  const key = "halfband";
-  const cached = tables.get(key);
-  if (cached) return Float64Array.from(cached);
+  if (halfband) return halfband;
   // Transition from pass to 1 - pass of the input rate, on the output's time axis.
   const width = (1 - 2 * HALFBAND_PASS) / 2;
   const atten = HALFBAND_ATTENUATION_DB;
@@ -94,7 +94,7 @@ function halfbandPairs(): Float64Array {
   }
   // Unit gain at DC for the odd outputs, as the even ones (copies) have.
   for (let k = 0; k < pairs; k++) c[k] /= sum;
-  tables.set(key, Float32Array.from(c));
+  halfband = c;
   return c;
 }
 
@@ -127,7 +127,6 @@ class HalfbandUpsampler {
   }
 
   flush(): Float32Array {
-    if (this.halfband) return this.halfband.flush();
     if (this.finished) return new Float32Array(0);
     this.finished = true;
     this.append(new Float32Array(this.pairs));

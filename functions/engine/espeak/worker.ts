@@ -8,6 +8,8 @@ import { setPriority } from "node:os";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { concatBytes } from "../../audio/bytes.js";
 import { createEncoder, type AudioEncoder } from "../../audio/encoder.js";
+import { parseOutputFormat } from "../../audio/formats.js";
+import { encodeSegment } from "../../audio/segment.js";
 import { alignChunk } from "./alignment.js";
 import { processVoice } from "./dsp.js";
 import { planChunk, type ChunkJob, type ChunkPlan } from "./plan.js";
@@ -52,6 +54,7 @@ for (const f of ["mp3_44100_128", "mp3_22050_32", "opus_48000_64", "pcm_16000", 
   for (let k = 0; k < 3; k++) e.write(warmSignal);
   e.end();
 }
+for (let k = 0; k < 3; k++) encodeSegment(parseOutputFormat("mp3_44100_128"), warmSignal, ESPEAK_SAMPLE_RATE);
 
 const WARMUP: ChunkJob = {
   text: "Warming up the voice engine, one moment.",
@@ -69,7 +72,7 @@ interface Current {
   id: number;
   job: ChunkJob;
   plan: ChunkPlan;
-  encode?: { session: number; final: boolean };
+  encode?: Extract<ToWorker, { kind: "synth" }>["encode"];
 }
 let current: Current | null = null;
 
@@ -97,8 +100,13 @@ function finish(c: Current, out: LineResult): void {
   const alignment = alignChunk(c.job.text, c.plan.line, out.events, out.pcm, ESPEAK_SAMPLE_RATE);
   const pcm = processVoice(out.pcm, c.plan.dsp, ESPEAK_SAMPLE_RATE);
   if (c.id < 0) return;
+  if (c.encode && "segment" in c.encode) {
+    const { audio, samples } = encodeSegment(parseOutputFormat(c.encode.segment), pcm, ESPEAK_SAMPLE_RATE);
+    post({ kind: "synth-done", id: c.id, pcm: new Int16Array(0), samples: pcm.length, alignment, audio, audioSamples: samples }, [audio.buffer as ArrayBuffer]);
+    return;
+  }
   const audio = c.encode ? encode(c.encode.session, pcm, c.encode.final) : undefined;
-  post({ kind: "synth-done", id: c.id, pcm, alignment, audio }, audio ? [pcm.buffer as ArrayBuffer, audio.buffer as ArrayBuffer] : [pcm.buffer as ArrayBuffer]);
+  post({ kind: "synth-done", id: c.id, pcm, samples: pcm.length, alignment, audio }, audio ? [pcm.buffer as ArrayBuffer, audio.buffer as ArrayBuffer] : [pcm.buffer as ArrayBuffer]);
 }
 
 function handle(msg: ToWorker, host: EspeakHost): LineJob | null | undefined {
