@@ -61,6 +61,9 @@ const EnvSchema = z.object({
   /** Open connections allowed from one client address at a time. */
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(64),
 
+  /** `serial` encodes a request's chunks in order on one engine worker (the design before issue 14; the bench's baseline). */
+  ENGINE_ENCODING: z.enum(["parallel", "serial"]).default("parallel"),
+
   FEATURE_FLAGS: z.string().default(""),
   SIGNUP_ENABLED: bool(true),
   SECURE_COOKIES: bool(false),
@@ -106,6 +109,8 @@ export interface Config {
   featureFlags: Record<string, boolean>;
   signupEnabled: boolean;
   secureCookies: boolean;
+  /** How the embedded engine encodes a request's chunks: on the workers that made them, or in order on one. */
+  engineEncoding: "parallel" | "serial";
 }
 
 export class ConfigError extends Error {
@@ -166,6 +171,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     featureFlags: parseFlags(e.FEATURE_FLAGS),
     signupEnabled: e.SIGNUP_ENABLED,
     secureCookies: e.SECURE_COOKIES,
+    engineEncoding: e.ENGINE_ENCODING,
   };
 }
 

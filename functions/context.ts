@@ -33,12 +33,12 @@ export interface AppContext {
   closeEngine(): Promise<void>;
 }
 
-export type EngineFactory = () => Promise<SpeechEngine>;
+export type EngineFactory = (cfg: Config) => Promise<SpeechEngine>;
 
 /** The embedded default: eSpeak NG in WebAssembly plus DSP, on a worker pool. */
-export const defaultEngineFactory: EngineFactory = async () => {
+export const defaultEngineFactory: EngineFactory = async (cfg) => {
   const { EspeakEngine } = await import("./engine/espeak/engine.js");
-  return new EspeakEngine();
+  return new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" });
 };
 
 export interface ContextOptions {
@@ -63,7 +63,7 @@ export function createContext(cfg: Config, opts: ContextOptions): AppContext {
     log: opts.log ?? createLogger(cfg.logLevel),
     now: opts.now ?? Date.now,
     secrets: { session: opts.sessionSecret },
-    engine: () => (engine ??= factory()),
+    engine: () => (engine ??= factory(cfg)),
     analyzer: () => (analyzer ??= createVoiceAnalyzer()),
     closeEngine: async () => {
       const [e, a] = [engine, analyzer];

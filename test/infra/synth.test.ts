@@ -82,6 +82,12 @@ it("bundles the API function locally with esbuild, with the engine's runtime fil
   expect(existsSync(join(asset, "index.mjs"))).toBe(true);
   expect(existsSync(join(asset, "index.mjs.map"))).toBe(true);
   expect(existsSync(join(asset, "node_modules", "espeak-ng", "dist", "espeak-ng.wasm"))).toBe(true);
+  expect(existsSync(join(asset, "node_modules", "wasm-media-encoders", "wasm", "mp3.wasm"))).toBe(true);
+  expect(existsSync(join(asset, "node_modules", "opusscript", "build", "opusscript_native_wasm.wasm"))).toBe(true);
+  // Nothing the function never reads: other builds of the codecs, the Vorbis encoder.
+  expect(existsSync(join(asset, "node_modules", "wasm-media-encoders", "dist"))).toBe(false);
+  expect(existsSync(join(asset, "node_modules", "wasm-media-encoders", "wasm", "ogg.wasm"))).toBe(false);
+  expect(existsSync(join(asset, "node_modules", "opusscript", "build", "opusscript_native_nasm.js"))).toBe(false);
   // The engine's worker threads start from this file, beside the bundle.
   expect(existsSync(join(asset, "worker.js"))).toBe(true);
   // So do the voice analyzer's (decoders and analysis, WebAssembly inlined: no runtime files).

@@ -26,15 +26,23 @@ const MAX_CHUNK_COST = 420;
  */
 const FIRST_CHUNK_COST = { standard: 60, fast: 36 } as const;
 
-export interface EspeakEngineOptions extends PoolOptions {}
+export interface EspeakEngineOptions extends PoolOptions {
+  /**
+   * Encode each chunk on the worker that synthesised it (default), or all of a request's chunks in
+   * order on one worker, as before issue 14 (kept as the bench's same-run baseline).
+   */
+  parallelEncoding?: boolean;
+}
 
 export class EspeakEngine implements SpeechEngine {
   readonly id = "espeak-ng";
   readonly sampleRate = ESPEAK_SAMPLE_RATE;
   private readonly pool: EspeakPool;
+  private readonly parallelEncoding: boolean;
 
   constructor(opts: EspeakEngineOptions = {}) {
     this.pool = new EspeakPool(opts);
+    this.parallelEncoding = opts.parallelEncoding ?? true;
   }
 
   /** Number of worker threads (one per core unless configured). */
@@ -73,7 +81,7 @@ export class EspeakEngine implements SpeechEngine {
   ): AsyncIterable<EncodedSequenceChunk> {
     const f = typeof format === "string" ? parseOutputFormat(format) : format;
     if (!reqs.some((r) => r.text)) return;
-    if (isSegmentable(f)) {
+    if (this.parallelEncoding && isSegmentable(f)) {
       yield* this.segments(reqs, f, signal);
       return;
     }
