@@ -108,7 +108,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   const log = opts.log ?? createLogger(opts.config.logLevel);
   const dataDir = opts.persist ? resolve(opts.config.dataDir) : undefined;
   if (dataDir) privateDir(dataDir);
+  // Start-up phases, in ms since the process started, at debug level (LOG_LEVEL=debug).
+  const phase = (name: string) => log.debug("start phase", { phase: name, at_ms: Math.round(performance.now()) });
+  phase("code loaded");
   const emulators: Emulators = opts.config.mode === "localstack" ? localstackEndpoints(opts.config) : await startEmulators(dataDir);
+  phase("emulators");
   const endpoints = { dynamo: emulators.dynamo, s3: emulators.s3, key: emulators.key };
 
   const config: Config = {
@@ -117,6 +121,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     aws: { ...opts.config.aws, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, sfnEndpoint: undefined, emulatorKey: emulators.key || undefined },
   };
   const defs = await loadDefinitions();
+  phase("definitions");
   const workflows = new LocalWorkflowRunner(defs, { waitOverrideMs: opts.workflowWaitMs });
   const ctx = createContext(config, { workflows, sessionSecret: sessionSecret(config, dataDir), log, now: opts.now, engine: opts.engine });
   workflows.bind(ctx);
@@ -128,12 +133,16 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
         .then((e) => e.warm())
         .then(() => {
           engineWarm = true;
+          phase("engine warm");
         })
     : Promise.resolve();
   engineReady.catch((e: unknown) => log.error("speech engine failed to start", { error: e }));
   await provision(config, ctx.aws.ddb, ctx.aws.s3, defs);
+  phase("provisioned");
   await seedSystem(ctx);
+  phase("system data");
   const demo = opts.seedDemo ? await ensureDemoAccount(ctx, { password: config.demoPassword, apiKey: config.demoApiKey }) : undefined;
+  phase("demo account");
 
   let dispatch: RequestListener = (_req, res) => {
     res.writeHead(503, { "content-type": "application/json" });
@@ -147,6 +156,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
 
   // The web server calls /v1 on this same server, so it needs the port first.
   const web = opts.web === false ? undefined : await loadWeb(ctx, `http://127.0.0.1:${port}`);
+  phase("web loaded");
   const front = createFront({
     api: createApiStreamingHandler(ctx),
     web,
