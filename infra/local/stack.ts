@@ -109,7 +109,10 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   const dataDir = opts.persist ? resolve(opts.config.dataDir) : undefined;
   if (dataDir) privateDir(dataDir);
   // Start-up phases, in ms since the process started, at debug level (LOG_LEVEL=debug).
-  const phase = (name: string) => log.debug("start phase", { phase: name, at_ms: Math.round(performance.now()) });
+  const phase = (name: string) => {
+    const cpu = process.cpuUsage();
+    log.debug("start phase", { phase: name, at_ms: Math.round(performance.now()), cpu_ms: Math.round((cpu.user + cpu.system) / 1000) });
+  };
   phase("code loaded");
   const emulators: Emulators = opts.config.mode === "localstack" ? localstackEndpoints(opts.config) : await startEmulators(dataDir);
   phase("emulators");
