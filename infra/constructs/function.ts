@@ -78,7 +78,8 @@ export type BundledWorker = keyof typeof WORKER_ENTRIES;
  */
 export const RUNTIME_FILES: Record<string, readonly string[]> = {
   "espeak-ng": ["package.json", "LICENSE", "dist/espeak-ng.js", "dist/espeak-ng.wasm"],
-  "wasm-media-encoders": ["package.json", "LICENSE", "wasm/mp3.wasm"],
+  // LAME: the loader with the module inlined, and the main entry that module resolution needs.
+  "@mediabunny/mp3-encoder": ["package.json", "LICENSE", "dist/modules/build/lame.js", "dist/bundles/mediabunny-mp3-encoder.mjs"],
   opusscript: ["package.json", "LICENSE", "build/COPYING.libopus", "build/opusscript_native_wasm.js", "build/opusscript_native_wasm.wasm"],
 };
 
