@@ -70,6 +70,8 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: bool(false),
   /** Delay before the first retry of a failed webhook delivery; later retries grow from it. */
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(60).default(30),
+  /** `serial` encodes a request's chunks in order on one engine worker (the design before issue 14; the bench's baseline). */
+  ENGINE_ENCODING: z.enum(["parallel", "serial"]).default("parallel"),
 
   FEATURE_FLAGS: z.string().default(""),
   SIGNUP_ENABLED: bool(true),
@@ -128,6 +130,8 @@ export interface Config {
     allowHttp: boolean;
     retryBaseSeconds: number;
   };
+  /** How the embedded engine encodes a request's chunks: on the workers that made them, or in order on one. */
+  engineEncoding: "parallel" | "serial";
 }
 
 export class ConfigError extends Error {
@@ -196,6 +200,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       allowHttp: e.TIMBRE_MODE !== "aws",
       retryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS,
     },
+    engineEncoding: e.ENGINE_ENCODING,
   };
 }
 

@@ -37,12 +37,12 @@ export interface AppContext {
   closeAnalyzer(): Promise<void>;
 }
 
-export type EngineFactory = () => Promise<SpeechEngine>;
+export type EngineFactory = (cfg: Config) => Promise<SpeechEngine>;
 
 /** The embedded default: eSpeak NG in WebAssembly plus DSP, on a worker pool. */
-export const defaultEngineFactory: EngineFactory = async () => {
+export const defaultEngineFactory: EngineFactory = async (cfg) => {
   const { EspeakEngine } = await import("./engine/espeak/engine.js");
-  return new EspeakEngine();
+  return new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" });
 };
 
 export interface ContextOptions {
@@ -71,7 +71,7 @@ export function createContext(cfg: Config, opts: ContextOptions): AppContext {
     log: opts.log ?? createLogger(cfg.logLevel),
     now: opts.now ?? Date.now,
     secrets: { session: opts.sessionSecret },
-    engine: () => (engine ??= factory()),
+    engine: () => (engine ??= factory(cfg)),
     // Creating the analyzer only builds its pool object: workers start on its first job.
     analyzer: () => (analyzer ??= (opts.analyzer ?? createVoiceAnalyzer)()),
     closeEngine: async () => {

@@ -38,14 +38,25 @@ export const DEMO_TIER: TierId = "pro";
  */
 export async function seedSystem(ctx: AppContext): Promise<void> {
   const existing = new Map((await ctx.stores.voices.premade()).map((v) => [v.voice_id, v]));
-  for (const v of premadeVoiceRecords()) {
-    const old = existing.get(v.voice_id);
-    // Keep what later seeding steps attached (the preview audio) unless the profile changed.
-    const keepPreview = old && JSON.stringify(old.profile) === JSON.stringify(v.profile) ? old.preview_object_key : null;
-    await ctx.stores.voices.put({ ...v, preview_object_key: keepPreview });
-  }
+  // Only what changed is written: a restart of an up-to-date install writes nothing here.
+  await Promise.all(
+    premadeVoiceRecords().map(async (v) => {
+      const old = existing.get(v.voice_id);
+      // Keep what later seeding steps attached (the preview audio) unless the profile changed.
+      const keepPreview = old && stable(old.profile) === stable(v.profile) ? old.preview_object_key : null;
+      const record = { ...v, preview_object_key: keepPreview };
+      if (!old || stable(old) !== stable(record)) await ctx.stores.voices.put(record);
+    }),
+  );
   await seedCommunityLibrary(ctx);
   await seedReleaseNotes(ctx);
+}
+
+/** JSON with sorted keys: records read back from the store compare equal to freshly built ones. */
+function stable(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stable).join(",")}]`;
+  if (v && typeof v === "object") return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  return JSON.stringify(v) ?? "null";
 }
 
 export interface DemoCredentials {

@@ -6,7 +6,7 @@ import { permissionDeniedMessage } from "../../functions/domain/permissions.js";
 import { stepOf, totpAt } from "../../functions/account/totp.js";
 import { revokeText, SHARING_FAILURES, SHARING_SUCCESS } from "../../web/app/components/sharing/sharing.js";
 import { AFFILIATE, FEEDBACK_MESSAGES } from "../../web/app/components/engagement/engagement.js";
-import { apiFetch, createTestAccount } from "../support/stack.js";
+import { apiFetch, createTestAccount, insertOwnVoice } from "../support/stack.js";
 import { joinAsMember, uniqueEmail } from "../workspace/support.js";
 import { startReceiver } from "../webhooks/receiver.js";
 import { closeBrowserStack, closeContext, hydrated, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
@@ -134,6 +134,34 @@ describe("the Sharing dialog", () => {
 
     await share.getByLabel("Everyone in the workspace").selectOption("viewer");
     await expect.poll(() => toast(page, SHARING_SUCCESS.settings).isVisible()).toBe(true);
+    await closeContext(page.context());
+  }, 60_000);
+});
+
+describe("sharing a voice", () => {
+  it("shares one of My Voices with a member as a viewer from the voice's panel; the member then lists it and cannot edit it", async () => {
+    const admin = await createTestAccount(stack, "business");
+    const { ElevenLabsClient } = await import("@elevenlabs/elevenlabs-js");
+    const client = new ElevenLabsClient({ baseUrl: stack.url, apiKey: admin.apiKey, maxRetries: 0 });
+    const member = await joinAsMember(stack, { client });
+    const voice = await insertOwnVoice(stack, admin.workspace.workspace_id, admin.user.user_id, "Studio narrator");
+    const before = (await (await apiFetch(stack, member.apiKey, "/v1/voices")).json()) as { voices: Array<{ voice_id: string }> };
+    expect(before.voices.map((v) => v.voice_id)).not.toContain(voice.voice_id);
+
+    const page = await pageFor(390);
+    await signIn(page, admin.email, admin.password);
+    await visit(page, `/app/voice-lab?voiceId=${voice.voice_id}`);
+    await page.getByRole("button", { name: "Share", exact: true }).click();
+    const share = page.getByRole("dialog", { name: "Share Studio narrator" });
+    await share.getByLabel("Add people, groups or service accounts").selectOption({ label: `Mia (${member.email})` });
+    await share.getByLabel("Role").selectOption("viewer");
+    await share.getByRole("button", { name: "Share", exact: true }).click();
+    await expect.poll(() => toast(page, SHARING_SUCCESS.shared("Mia")).isVisible()).toBe(true);
+
+    const after = (await (await apiFetch(stack, member.apiKey, "/v1/voices")).json()) as { voices: Array<{ voice_id: string; permission_on_resource?: string }> };
+    expect(after.voices.find((v) => v.voice_id === voice.voice_id)?.permission_on_resource).toBe("viewer");
+    const refused = await member.client.voices.update(voice.voice_id, { name: "Renamed" }).catch((e: unknown) => (e as { statusCode?: number }).statusCode);
+    expect(refused).toBe(403);
     await closeContext(page.context());
   }, 60_000);
 });

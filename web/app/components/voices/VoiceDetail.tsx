@@ -18,10 +18,11 @@ import { formatNoticePeriod } from "./library.js";
 import { categoryLabel } from "./myVoices.js";
 import { ShareVoiceDialog } from "./ShareVoiceDialog.js";
 import { FineTuningPanel } from "../pvc/FineTuningPanel.js";
+import { SharingDialog } from "../sharing/SharingDialog.js";
 import { voiceUsability } from "./usability.js";
 import { MyVoiceWire, StatusWire, type Collection, type MyVoice } from "./wire.js";
 
-type Modal = "edit" | "share" | "unshare" | "delete" | null;
+type Modal = "edit" | "share" | "unshare" | "delete" | "workspace-share" | null;
 
 /** Seconds as m:ss. */
 const duration = (s: number | null) => (s === null ? "" : `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, "0")}`);
@@ -128,7 +129,9 @@ export function VoiceDetail({ voiceId, collections, onClose, onChanged, onDelete
 
   const name = voiceDisplayName(voice.name);
   const usability = voiceUsability(voice);
+  // Resource roles (the sharing model): editors edit; owners and admins also share, publish and delete.
   const manageable = voice.permission_on_resource === "owner" || voice.permission_on_resource === "admin";
+  const editable = manageable || voice.permission_on_resource === "editor";
   const libraryCopy = voice.sharing?.original_voice_id ? voice.sharing : null;
   const published = !libraryCopy && voice.sharing?.status === "enabled" ? voice.sharing : null;
 
@@ -172,9 +175,14 @@ export function VoiceDetail({ voiceId, collections, onClose, onChanged, onDelete
             Use in Text to Speech
           </Link>
         )}
-        {manageable && (
+        {editable && (
           <button type="button" className="button button-small" onClick={() => setModal("edit")}>
             Edit
+          </button>
+        )}
+        {manageable && (
+          <button type="button" className="button button-small" onClick={() => setModal("workspace-share")}>
+            Share
           </button>
         )}
         {manageable && !libraryCopy && (
@@ -270,6 +278,7 @@ export function VoiceDetail({ voiceId, collections, onClose, onChanged, onDelete
         </fieldset>
       )}
 
+      {modal === "workspace-share" && <SharingDialog resourceType="voice" resourceId={voice.voice_id} resourceName={name} onClose={() => setModal(null)} />}
       {modal === "edit" && (
         <EditVoiceDialog
           voice={voice}
