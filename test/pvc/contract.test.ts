@@ -7,6 +7,8 @@ import { premadeVoices } from "../../functions/voice-analysis/fixtures/voices.js
 import { encodeWav } from "../../functions/audio/wav.js";
 import { pvcMessages } from "../../functions/contract/pvc.js";
 import { speechWav } from "./support.js";
+import { speak } from "../../functions/voice-analysis/fixtures/voices.js";
+import { floatToInt16 } from "../../functions/audio/resample.js";
 
 /**
  * `voices.pvc.*` through the official SDK, unchanged, against the embedded stack: a missing or
@@ -189,6 +191,33 @@ describe("SDK contract: professional voice clones", () => {
     expect(signed.status).toBe(404);
     await client.voices.delete(voiceId);
   }, 60_000);
+});
+
+describe("SDK contract: forced alignment and language detection", () => {
+  it("times each word of a recording of its text, in order, inside the recording", async () => {
+    const text = "The quiet harbour woke slowly as the fishing boats returned with the tide.";
+    const reading = await speak(engine, premadeVoices().find((v) => v.name === "Avery")!.profile, text, { seed: 5 });
+    const seconds = reading.length / 22_050;
+    const r = await client.forcedAlignment.create({ file: blob(encodeWav(floatToInt16(reading), 22_050)), text });
+    const words = r.words.filter((w) => w.text.trim());
+    expect(words.map((w) => w.text.trim())).toEqual(text.split(" "));
+    for (const [i, w] of words.entries()) {
+      expect(w.start).toBeLessThanOrEqual(w.end);
+      expect(w.end).toBeLessThanOrEqual(seconds + 0.05);
+      if (i > 0) expect(w.start).toBeGreaterThanOrEqual(words[i - 1].start);
+    }
+    // The words spread over the reading, not bunched at one end.
+    expect(words[0].start).toBeLessThan(0.3 * seconds);
+    expect(words[words.length - 1].end).toBeGreaterThan(0.7 * seconds);
+    expect(r.characters.map((c) => c.text).join("")).toBe(text);
+  }, 60_000);
+
+  it("detects a text's language from its first 100 characters", async () => {
+    const r = await apiFetch(stack, acct.apiKey, "/v1/text/detect-language", { method: "POST", body: JSON.stringify({ text: "Der kleine Hund läuft jeden Morgen mit seinem Besitzer durch den Park und über die Brücke." }) });
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { detected_languages: string[] };
+    expect(body.detected_languages[0]).toBe("de");
+  });
 });
 
 describe("signed sample URLs", () => {
