@@ -18,6 +18,17 @@ export interface WorkflowDefinition {
   timeout: Duration;
   /** Started on this schedule too (an EventBridge rule on AWS; a timer in the embedded stack). */
   schedule?: Duration;
+  /** What its step function needs beyond the defaults (1 GB, 5 minutes, no engine or audio workers). */
+  lambda?: StepLambdaOptions;
+}
+
+export interface StepLambdaOptions {
+  memorySize?: number;
+  timeout?: Duration;
+  /** Decodes and analyses audio: the analysis worker and the codecs' WebAssembly ship with it. */
+  audio?: boolean;
+  /** Synthesises speech: the engine ships with it too. */
+  engine?: boolean;
 }
 
 export interface StepOptions {
@@ -26,6 +37,8 @@ export interface StepOptions {
   /** Which part of the state is passed to the handler (default: all of it). */
   inputPath?: string;
   retries?: number;
+  /** How long the task may run (Step Functions' default is 60 seconds); at most the step function's own timeout. */
+  timeout?: Duration;
 }
 
 export function step(scope: Construct, id: string, fn: lambda.IFunction, workflow: string, stepName: string, opts: StepOptions = {}) {
@@ -39,6 +52,7 @@ export function step(scope: Construct, id: string, fn: lambda.IFunction, workflo
     }),
     resultPath: opts.resultPath ?? sfn.JsonPath.DISCARD,
     retryOnServiceExceptions: true,
+    taskTimeout: opts.timeout ? sfn.Timeout.duration(opts.timeout) : undefined,
   });
   task.addRetry({ errors: ["TransientError", "States.Timeout"], maxAttempts: opts.retries ?? 3, interval: Duration.seconds(2), backoffRate: 2 });
   return task;

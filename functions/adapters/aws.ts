@@ -60,6 +60,9 @@ export function createAwsClients(cfg: Config): AwsClients {
       endpoint: cfg.aws.s3Endpoint,
       forcePathStyle: cfg.aws.s3Endpoint !== undefined,
       credentials,
+      // The embedded store checks no checksums, and the SDK cannot compute one ahead of a
+      // stream it is handed (the /storage origin streams uploads through).
+      requestChecksumCalculation: local ? "WHEN_REQUIRED" : undefined,
     }),
     key,
   );

@@ -11,6 +11,8 @@ import { registerVoices } from "./voices.js";
 import { registerLibrary } from "./library.js";
 import { registerCollections } from "./collections.js";
 import { registerWorkspace } from "./workspace.js";
+import { registerPvc } from "./pvc.js";
+import { registerAlignment } from "./alignment.js";
 import { registerWorkspaceMembers } from "./workspaceMembers.js";
 import { registerSharing } from "./sharing.js";
 import { registerWebhooks } from "./webhooks.js";
@@ -38,4 +40,6 @@ export function registerRoutes(r: ApiRouter): void {
   registerTextToSpeech(r);
   registerDialogue(r);
   registerDictionaries(r);
+  registerPvc(r);
+  registerAlignment(r);
 }

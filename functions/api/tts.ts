@@ -25,6 +25,7 @@ import { bytes, json, stream, type ApiRequest, type ApiResponse } from "../http/
 import { jsonBody, queryParams } from "../http/validate.js";
 import { settingsFor, voiceNotFound } from "./voices.js";
 import type { VoiceRecord } from "../adapters/dynamo/voices.js";
+import type { ModelInfo } from "../domain/models.js";
 import { libraryTerms, recordLibraryUsage } from "../voices/library.js";
 
 interface Mode {
@@ -33,10 +34,10 @@ interface Mode {
 }
 
 /** A voice the caller may speak with now, and its credit rate (a library voice's custom rate). */
-async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string): Promise<{ voice: VoiceRecord; rate: number }> {
+async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string, model: ModelInfo): Promise<{ voice: VoiceRecord; rate: number }> {
   const v = await accessibleVoice(ctx, caller, voiceId);
   if (!v) throw voiceNotFound(voiceId);
-  assertVoiceUsable(v);
+  assertVoiceUsable(v, model);
   return { voice: v, rate: (await libraryTerms(ctx, caller, v)).rate };
 }
 
@@ -152,7 +153,7 @@ async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Prom
   if (length > limit) {
     throw new ApiError(400, "max_character_limit_exceeded", `The text is ${length} characters long; ${model.model_id} accepts at most ${limit} per request.`);
   }
-  const { voice, rate } = await voiceFor(ctx, caller, req.params.voice_id);
+  const { voice, rate } = await voiceFor(ctx, caller, req.params.voice_id, model);
   const settings = mergeSettings(await settingsFor(ctx, caller, voice), body.voice_settings);
   const g: GenerationRequest = {
     kind: "tts",
@@ -180,7 +181,7 @@ async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Pr
   if (total > limit) throw new ApiError(400, "max_character_limit_exceeded", dialogueMessages.tooManyCharacters(limit));
 
   const voices = new Map<string, { voice: VoiceRecord; rate: number }>();
-  for (const id of new Set(inputs.map((i) => i.voice_id))) voices.set(id, await voiceFor(ctx, caller, id));
+  for (const id of new Set(inputs.map((i) => i.voice_id))) voices.set(id, await voiceFor(ctx, caller, id, model));
   const parts: SpeechPart[] = [];
   for (const input of inputs) {
     const { voice, rate } = voices.get(input.voice_id)!;

@@ -2,6 +2,7 @@ import type { VoiceRecord } from "../adapters/dynamo/voices.js";
 import { findModel, DEFAULT_TTS_MODEL_ID, type ModelInfo } from "./models.js";
 import { minimumTierFor, type Tier } from "./tiers.js";
 import { ApiError } from "../http/errors.js";
+import { pvcMessages } from "../contract/pvc.js";
 
 /** Limits and checks shared by text to speech and dialogue (speech-generation.md §5, §9). */
 export const GLOBAL_MAX_TEXT_LENGTH = 40_000;
@@ -49,7 +50,7 @@ export function assertOutputFormat(tier: Tier, format: string): void {
  * its safety control allows it: BAN never, CAPTCHA once verified. (Library terms, such as the end
  * of a notice period, are checked by the voice library.)
  */
-export function assertVoiceUsable(voice: VoiceRecord): void {
+export function assertVoiceUsable(voice: VoiceRecord, model?: ModelInfo): void {
   const { requires_verification, is_verified } = voice.verification;
   if (voice.safety_control === "BAN" || voice.safety_control === "ENTERPRISE_BAN") {
     throw new ApiError(403, "detected_blocked_voice", `The voice ${voice.name} has been blocked and cannot be used.`);
@@ -60,4 +61,17 @@ export function assertVoiceUsable(voice: VoiceRecord): void {
   if (requires_verification && !is_verified) {
     throw new ApiError(403, "voice_not_verified", `The voice ${voice.name} must be verified before it can be used.`);
   }
+  if (model) assertFineTunedFor(voice, model);
+}
+
+/**
+ * A professional clone speaks only with models it is fine-tuned for, and not with one it is being
+ * fine-tuned for now (speech-generation.md §4: the warning and the switch to Multilingual v2).
+ * Library copies of professional voices carry their owner's tuning and are not checked here.
+ */
+export function assertFineTunedFor(voice: VoiceRecord, model: ModelInfo): void {
+  if (voice.category !== "professional" || voice.sharing?.original_voice_id) return;
+  const state = voice.fine_tuning.state[model.model_id];
+  if (state === "fine_tuning" || state === "queued") throw new ApiError(400, "voice_fine_tuning", pvcMessages.voiceBeingTuned(voice.name, model.model_id));
+  if (!voice.high_quality_base_model_ids.includes(model.model_id)) throw new ApiError(400, "voice_not_fine_tuned", pvcMessages.voiceNotTunedFor(voice.name, model.model_id));
 }

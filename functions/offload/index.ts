@@ -28,7 +28,8 @@ export function useCpuWorkers(size = 2): () => Promise<void> {
 /** True when tasks run in worker threads. */
 export const cpuWorkersActive = () => pool !== undefined;
 
-export async function runCpu<K extends CpuTaskKind>(kind: K, input: CpuInput<K>): Promise<CpuOutput<K>> {
+/** `transfer`: buffers moved to the worker instead of copied (the caller must not use them after). */
+export async function runCpu<K extends CpuTaskKind>(kind: K, input: CpuInput<K>, transfer?: ArrayBuffer[]): Promise<CpuOutput<K>> {
   const message: CpuMessage = { kind, input };
-  return (await (pool ? pool.run(message) : runTask(message))) as CpuOutput<K>;
+  return (await (pool ? pool.run(message, transfer) : runTask(message))) as CpuOutput<K>;
 }

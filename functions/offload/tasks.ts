@@ -1,5 +1,8 @@
 import { runPasswordTask, type PasswordTask } from "../domain/passwords-work.js";
 import { lexiconTask, type LexiconTask } from "../dictionaries/lexicon-task.js";
+import { joinRanges, rangesToWav, separateSpeakers, waveformPeaks, type Range } from "../pvc/audioTasks.js";
+import { alignRecording, fitLoss, type ReferenceReading } from "../alignment/align.js";
+import { liveStep, type LiveSession } from "../alignment/online.js";
 import { resizePhoto, type PhotoTask } from "../account/photo-work.js";
 
 /**
@@ -9,6 +12,14 @@ import { resizePhoto, type PhotoTask } from "../account/photo-work.js";
 export const CPU_TASKS = {
   password: (t: PasswordTask) => runPasswordTask(t),
   lexicon: (t: LexiconTask) => lexiconTask(t),
+  // The professional clone's audio work (functions/pvc, functions/alignment, functions/fine-tuning).
+  peaks: (t: { samples: Float32Array; points: number }) => waveformPeaks(t.samples, t.points),
+  wav: (t: { samples: Float32Array; rate: number; ranges: Range[]; maxSeconds?: number }) => rangesToWav(t.samples, t.rate, t.ranges, t.maxSeconds),
+  join: (t: { samples: Float32Array; rate: number; ranges: Range[] }) => joinRanges(t.samples, t.rate, t.ranges),
+  separate: (t: { samples: Float32Array; rate: number }) => separateSpeakers(t.samples, t.rate),
+  align: (t: { samples: Float32Array; rate: number; refs: ReferenceReading[] }) => alignRecording(t.samples, t.rate, t.refs),
+  "fit-loss": (t: { samples: Float32Array; rate: number; texts: ReferenceReading[][] }) => fitLoss(t.samples, t.rate, t.texts),
+  "live-align": (t: { session: LiveSession; samples: Float32Array }) => ({ words: liveStep(t.session, t.samples), session: t.session }),
   photo: (t: PhotoTask) => resizePhoto(t),
 };
 

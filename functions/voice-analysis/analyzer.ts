@@ -12,9 +12,12 @@ import { DEFAULT_DECODE_LIMITS } from "../audio/decode/types.js";
 import { AnalysisPool, type AnalysisPoolOptions } from "./pool.js";
 import type { SpeechSegment, VoiceAnalyzer } from "./port.js";
 
-/** A copy in a buffer of its own, so it can be moved to a worker without detaching the caller's. */
+/**
+ * A copy in a buffer of its own, so it can be moved to a worker without detaching the caller's.
+ * Not `bytes.slice()`: on a Node Buffer (multipart uploads) that is a view of the same memory.
+ */
 function own(bytes: Uint8Array): Uint8Array {
-  return bytes.slice();
+  return new Uint8Array(bytes);
 }
 
 function checkBytes(bytes: Uint8Array, maxBytes = DEFAULT_DECODE_LIMITS.maxBytes): void {

@@ -6,6 +6,7 @@ import type { CollectionRecord } from "../adapters/dynamo/collections.js";
 import type { ResourceRole } from "../contract/dictionaries.js";
 import { isLibraryCopy } from "./records.js";
 import { usageWindows } from "./counters.js";
+import { allowedToFineTune } from "../pvc/records.js";
 
 /** The wire shapes of contract §2: `Voice`, `LibraryVoiceResponse`, `UserVoiceCollectionResponseModel`. */
 export interface VoiceWireContext {
@@ -89,7 +90,7 @@ export function voiceWire(v: VoiceRecord, w: VoiceWireContext) {
       : null,
     category: v.category,
     fine_tuning: {
-      is_allowed_to_fine_tune: own && (ft.is_allowed_to_fine_tune || v.category === "professional"),
+      is_allowed_to_fine_tune: own && (v.category === "professional" ? allowedToFineTune(v) : ft.is_allowed_to_fine_tune),
       state: ft.state,
       verification_failures: ver.failures,
       verification_attempts_count: ver.attempts.length,

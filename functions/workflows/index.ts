@@ -2,11 +2,15 @@ import { z } from "zod";
 import type { AppContext } from "../context.js";
 import type { StepHandlers } from "./types.js";
 import { voicePurgeSteps } from "./voicePurge.js";
+import { speakerSeparationSteps } from "./speakerSeparation.js";
+import { voiceFineTuningSteps } from "./voiceFineTuning.js";
 import { webhookDispatchSteps } from "./webhookDispatch.js";
 
 export const STEP_HANDLERS: Record<string, StepHandlers> = {
   "voice-purge": voicePurgeSteps,
   "webhook-dispatch": webhookDispatchSteps,
+  "speaker-separation": speakerSeparationSteps,
+  "voice-fine-tuning": voiceFineTuningSteps,
 };
 
 const StepEvent = z.object({ workflow: z.string(), step: z.string(), input: z.unknown() });

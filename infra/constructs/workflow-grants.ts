@@ -18,6 +18,18 @@ export const WORKFLOW_GRANTS: Record<string, (fn: TimbreFunction, r: WorkflowRes
     fn.bindBucket(data.bucket, "delete", "ws/*/voices/");
     fn.bindTable(data.main, "delete");
   },
+  // functions/workflows/speakerSeparation.ts: reads the sample, writes each speaker's audio beside
+  // it (ws/{ws}/voices/{voice}/samples/...), writes the result on the voice and the event record.
+  "speaker-separation": (fn, { data }) => {
+    fn.bindBucket(data.bucket, "write", "ws/*/voices/");
+    fn.bindTable(data.main, "write");
+  },
+  // functions/workflows/voiceFineTuning.ts: reads samples, writes the dataset, analyses and report
+  // under ws/{ws}/voices/{voice}/fine-tuning/, updates the voice and writes the event record.
+  "voice-fine-tuning": (fn, { data }) => {
+    fn.bindBucket(data.bucket, "write", "ws/*/voices/");
+    fn.bindTable(data.main, "write");
+  },
   // functions/workflows/webhookDispatch.ts: reads and updates webhooks, events and deliveries in
   // the main table (its queue index included); decrypts webhook secrets with the session secret.
   "webhook-dispatch": (fn, { data, sessionSecret }) => {

@@ -56,6 +56,8 @@ export interface FrontOptions {
   /** Served over HTTPS: adds Strict-Transport-Security. */
   https?: boolean;
   onError: (e: unknown) => void;
+  /** The /storage origin for presigned URLs (./storage-route.ts): checked and streamed by itself. */
+  storage?: (req: IncomingMessage, res: ServerResponse, url: URL, clientAddress: string) => Promise<void>;
 }
 
 const MIME: Record<string, string> = {
@@ -224,6 +226,10 @@ export function createFront(opts: FrontOptions): Front {
         res.writeHead(h.ok ? 200 : 503, { "content-type": "application/json", "cache-control": "no-store" });
         res.end(JSON.stringify(h.ok ? { status: "ok" } : { status: "unavailable", components: h.components }));
         return;
+      }
+      if (opts.storage && pathname.startsWith("/storage/")) {
+        const peer = req.socket.remoteAddress ?? "127.0.0.1";
+        return await opts.storage(req, res, url, clientAddress(trust, peer, isTrustedProxy(trust, peer) ? (req.headers["x-forwarded-for"] as string | undefined) : undefined));
       }
       if ((req.method === "GET" || req.method === "HEAD") && opts.staticDir && !isApiPath(pathname) && pathname !== "/") {
         if (serveStatic(opts.staticDir, pathname, res)) return;

@@ -23,6 +23,7 @@ import { privateDir, startEmulators, type Emulators } from "./emulators.js";
 import { authenticateRequest } from "../../functions/http/auth.js";
 import { eventToRequest } from "../../functions/http/lambda.js";
 import { hasValidWebSession } from "./web-session.js";
+import { createStorageRoute, sweepTemporaryUploads } from "./storage-route.js";
 import { DISPATCH_WORKFLOW } from "../../functions/events/index.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
@@ -168,6 +169,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     web,
     staticDir: web ? join(WEB_BUILD, "client") : undefined,
     onError: (e) => log.error("front error", { error: e }),
+    storage: config.mode === "embedded" ? createStorageRoute(ctx) : undefined,
     limits: { ...config.limits, ...opts.frontLimits },
     trustProxy: config.trustProxy,
     https: config.secureCookies,
@@ -211,6 +213,13 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     });
   }
 
+  // The embedded store has no lifecycle rules: abandoned uploads are swept at start and hourly.
+  const sweep = () => void sweepTemporaryUploads(ctx).catch((e: unknown) => log.warn("sweeping abandoned uploads failed", { error: e }));
+  let sweeper: NodeJS.Timeout | undefined;
+  if (config.mode === "embedded") {
+    sweep();
+    sweeper = setInterval(sweep, 3600_000).unref();
+  }
   // Scheduled workflows: the webhook dispatcher runs at once (deliveries a restart left pending)
   // and then every few seconds, one execution at a time, as EventBridge starts it on AWS.
   const scheduleMs = opts.scheduleMs ?? 5000;
@@ -234,6 +243,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(sweeper);
       stopping.abort();
       if (schedule) clearInterval(schedule);
       workflows.close();

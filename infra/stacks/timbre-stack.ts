@@ -1,7 +1,7 @@
 import { CfnOutput, Duration, Stack, type StackProps } from "aws-cdk-lib";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
-import { TimbreApi } from "../constructs/api.js";
+import { ENGINE_RUNTIME_PACKAGES, TimbreApi } from "../constructs/api.js";
 import { TimbreData } from "../constructs/data.js";
 import { TimbreEdge } from "../constructs/edge.js";
 import { TimbreFunction } from "../constructs/function.js";
@@ -57,7 +57,11 @@ export class TimbreStack extends Stack {
           entry: LAMBDA_ENTRY.steps,
           description: `Timbre workflow steps: ${wf.name}`,
           data: this.data,
-          timeout: Duration.minutes(5),
+          memorySize: wf.lambda?.memorySize,
+          timeout: wf.lambda?.timeout ?? Duration.minutes(5),
+          // Audio work decodes and analyses on worker threads; fitting a voice also synthesises.
+          runtimePackages: wf.lambda?.engine ? ENGINE_RUNTIME_PACKAGES : undefined,
+          workers: wf.lambda?.audio ? ["analysis-worker.js"] : undefined,
         });
         grantsFor(wf.name)(fn, { data: this.data, sessionSecret: this.sessionSecret });
         this.stepFunctions.set(wf.name, fn);

@@ -208,6 +208,16 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
     await checkScreen(page, size, "add-new-voice", [creation.getByRole("button", { name: /Voice Design/ }), creation.getByRole("link", { name: /Voice Library/ })], { dialog: creation });
     await page.keyboard.press("Escape");
 
+    // The Professional Voice Clone wizard: the intro, then Voice Data of a new clone.
+    await visit(page, "/app/voice-lab?mode=create&creationType=professionalVoiceClone");
+    const pvcIntro = page.getByRole("dialog", { name: "Create a Professional Voice Clone" });
+    await checkScreen(page, size, "pvc-intro", [pvcIntro.getByRole("button", { name: "Create new clone" }), pvcIntro.getByRole("button", { name: "Tips for the best results" })], { dialog: pvcIntro });
+    await pvcIntro.getByRole("button", { name: "Create new clone" }).click();
+    const pvcData = page.getByRole("dialog", { name: "Voice Data" });
+    await expect.poll(() => pvcData.getByLabel("Voice name").inputValue()).toBe("Untitled voice");
+    await checkScreen(page, size, "pvc-voice-data", [pvcData.getByRole("button", { name: "Upload samples" }), pvcData.getByLabel("Voice name")], { dialog: pvcData });
+    await page.keyboard.press("Escape");
+
     // The pronunciation dictionary editor: the list, then a dictionary's rules.
     await visit(page, "/app/settings/profile?pronunciation-dictionaries=true");
     const dialog = page.getByRole("dialog", { name: "Pronunciation dictionaries" });

@@ -166,6 +166,29 @@ describe("functions", () => {
     expect(refersTo(records.Resource, idOf(stack.data.history))).toBe(false);
   });
 
+  it("lets the speaker-separation and fine-tuning steps read and write voice objects and the main table only, with room for audio work", () => {
+    for (const name of ["speaker-separation", "voice-fine-tuning"]) {
+      const fn = stack.stepFunctions.get(name)!;
+      const statements = statementsOf(fn.role);
+      const s3 = statements.filter((s) => list(s.Action).some((a) => a.startsWith("s3:")));
+      for (const s of s3) {
+        if (list(s.Action).includes("s3:ListBucket")) expect(s.Condition, name).toEqual({ StringLike: { "s3:prefix": ["ws/*/voices/*"] } });
+        else expect(JSON.stringify(s.Resource), name).toContain('"/ws/*/voices/*"');
+      }
+      expect(s3.flatMap((s) => list(s.Action)).sort(), name).toEqual(["s3:AbortMultipartUpload", "s3:DeleteObject", "s3:GetObject", "s3:ListBucket", "s3:PutObject"]);
+      const tables = statements.filter((s) => list(s.Action).some((a) => a.startsWith("dynamodb:")));
+      for (const t of tables) {
+        expect(refersTo(t.Resource, idOf(stack.data.main)), name).toBe(true);
+        for (const other of [stack.data.history, stack.data.ledger, stack.data.library]) expect(refersTo(t.Resource, idOf(other)), name).toBe(false);
+      }
+      // No secret, no state machine, nothing else.
+      expect(statements.flatMap((s) => list(s.Action)).filter((a) => !a.startsWith("s3:") && !a.startsWith("dynamodb:") && !a.startsWith("xray:") && !a.startsWith("logs:")), name).toEqual([]);
+      const props = resources[idOf(fn.fn)].Properties;
+      expect(props.MemorySize, name).toBe(3008);
+      expect(props.Timeout as number, name).toBeGreaterThanOrEqual(600);
+    }
+  });
+
   it("lets the API start executions only on Timbre's state machines, and tells it their ARNs", () => {
     const machineIds = [...stack.workflows.machines.values()].map(idOf);
     const starts = statementsOf(stack.api.function.role).filter((s) => list(s.Action).some((a) => a.startsWith("states:")));

@@ -5,7 +5,18 @@ import { loadDefinitions, renderDefinitions, type Definitions } from "../../infr
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { LocalWorkflowRunner } from "../../infra/local/workflow-runner.js";
 import { WORKFLOWS } from "../../workflows/index.js";
-import { createTestAccount, startTestStack } from "../support/stack.js";
+import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
+import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
+import { encodeWav } from "../../functions/audio/wav.js";
+import { floatToInt16 } from "../../functions/audio/resample.js";
+import { premadeVoices } from "../../functions/voice-analysis/fixtures/voices.js";
+import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/separation/fixtures/conversation.js";
+import { diarizationErrorRate } from "../../functions/separation/der.js";
+import { speakerAudioKey } from "../../functions/pvc/samples.js";
+import { runFolder } from "../../functions/fine-tuning/train.js";
+import type { DatasetQualityReport } from "../../functions/fine-tuning/report.js";
+import { pvcMessages } from "../../functions/contract/pvc.js";
+import { speechWav } from "../pvc/support.js";
 import { startReceiver } from "../webhooks/receiver.js";
 import { encryptSecret } from "../../functions/webhooks/secrets.js";
 import { Table } from "../../functions/adapters/dynamo/table.js";
@@ -16,14 +27,36 @@ import { Table } from "../../functions/adapters/dynamo/table.js";
  */
 let defs: Definitions;
 let stack: EmbeddedStack;
+let engine: EspeakEngine;
 
 beforeAll(async () => {
   [defs, stack] = await Promise.all([renderDefinitions(), startTestStack()]);
+  engine = new EspeakEngine();
 });
 
 afterAll(async () => {
+  await engine?.close();
   await stack?.close();
 });
+
+/** A professional clone (Business plan: no captcha) with one sample, made through the API as a user would. */
+async function pvcVoiceWith(samples: Uint8Array[]) {
+  const acct = await createTestAccount(stack, "business");
+  const r = await apiFetch(stack, acct.apiKey, "/v1/voices/pvc", { method: "POST", body: JSON.stringify({ name: "Workflow voice", language: "en" }) });
+  expect(r.status).toBe(200);
+  const { voice_id } = (await r.json()) as { voice_id: string };
+  const sampleIds: string[] = [];
+  for (const [i, wav] of samples.entries()) {
+    const form = new FormData();
+    form.append("files", new Blob([Buffer.from(wav)], { type: "audio/wav" }), `sample-${i}.wav`);
+    const added = await apiFetch(stack, acct.apiKey, `/v1/voices/pvc/${voice_id}/samples`, { method: "POST", body: form });
+    expect(added.status, await added.clone().text()).toBe(200);
+    sampleIds.push(((await added.json()) as Array<{ sample_id: string }>)[0].sample_id);
+  }
+  return { ws: acct.workspace.workspace_id, userId: acct.user.user_id, voiceId: voice_id, sampleIds };
+}
+
+const wavOf = (x: Float32Array) => encodeWav(floatToInt16(x), 16_000);
 
 let seq = 0;
 const unique = (p: string) => `${p}${Date.now().toString(36)}${++seq}`;
@@ -145,6 +178,105 @@ const SCENARIOS: Record<string, () => void> = {
       expect(execution.error).toMatch(/resource not found/i);
     });
   },
+};
+
+SCENARIOS["speaker-separation"] = () => {
+  it("finds both speakers of a held-out conversation, stores each one's audio, records them on the sample and announces it", async () => {
+    const [a, b] = distinctHeldOutPairs().find(([x, y]) => x.gender !== y.gender)!;
+    const c = await makeConversation(engine, [a, b], HELD_OUT_LINES, { seed: 5 });
+    const { ws, userId, voiceId, sampleIds } = await pvcVoiceWith([wavOf(c.samples)]);
+
+    const execution = await run(stack.workflows, "speaker-separation", { workspace_id: ws, voice_id: voiceId, sample_id: sampleIds[0], user_id: userId });
+
+    expect(execution.error).toBeUndefined();
+    expect(execution.status).toBe("SUCCEEDED");
+    const sep = (await stack.ctx.stores.voices.get(ws, voiceId))!.samples[0].speaker_separation!;
+    expect(sep.status).toBe("completed");
+    expect(Object.keys(sep.speakers!)).toEqual(["speaker_0", "speaker_1"]);
+    // Two speakers: the user chooses whom training uses.
+    expect(sep.selected_speaker_ids).toBeNull();
+    const der = diarizationErrorRate(c.reference, Object.fromEntries(Object.values(sep.speakers!).map((s) => [s.speaker_id, s.utterances])));
+    expect(der.der).toBeLessThanOrEqual(0.2);
+    for (const id of Object.keys(sep.speakers!)) {
+      const audio = await stack.ctx.blobs.getBytes(speakerAudioKey(ws, voiceId, sampleIds[0], id));
+      expect((audio!.bytes.byteLength - 44) / 2 / 16_000).toBeCloseTo(sep.speakers![id].duration_secs, 0);
+    }
+    const [event] = await stack.ctx.stores.events.list(ws, { type: "speaker_separation_finished" });
+    expect(event.user_id).toBe(userId);
+    expect(event.data).toEqual({ voice_id: voiceId, sample_id: sampleIds[0], status: "completed", speakers: 2 });
+  }, 180_000);
+
+  it("records 'No speakers detected.' on a sample without speech, announces the failure and fails", async () => {
+    const hiss = Float32Array.from({ length: 16_000 * 35 }, (_, i) => 0.0004 * Math.sin(i * 1.7) * Math.sin(i * 0.013));
+    const { ws, userId, voiceId, sampleIds } = await pvcVoiceWith([wavOf(hiss)]);
+
+    const execution = await run(stack.workflows, "speaker-separation", { workspace_id: ws, voice_id: voiceId, sample_id: sampleIds[0], user_id: userId });
+
+    expect(execution.status).toBe("FAILED");
+    expect(execution.error).toMatch(/Recorded on the sample/);
+    const sep = (await stack.ctx.stores.voices.get(ws, voiceId))!.samples[0].speaker_separation!;
+    expect(sep).toMatchObject({ status: "failed", speakers: null, message: "No speakers detected." });
+    expect(pvcMessages.noSpeakers).toBe("No speakers detected.");
+    const [event] = await stack.ctx.stores.events.list(ws, { type: "speaker_separation_finished" });
+    expect(event.data).toEqual({ voice_id: voiceId, sample_id: sampleIds[0], status: "failed", message: "No speakers detected." });
+  }, 60_000);
+};
+
+SCENARIOS["voice-fine-tuning"] = () => {
+  const MODEL = "eleven_multilingual_v2";
+
+  it("gives its long steps the step function's time, not Step Functions' default of 60 seconds", () => {
+    const states = (defs.workflows["voice-fine-tuning"].asl as unknown as { States: Record<string, { Type: string; TimeoutSeconds?: number; ItemProcessor?: { States: Record<string, { Type: string; TimeoutSeconds?: number }> } }> }).States;
+    expect(states.FitVoice.TimeoutSeconds).toBe(900);
+    expect(states.PrepareSamples.ItemProcessor!.States.PrepareSample.TimeoutSeconds).toBe(900);
+    const separation = (defs.workflows["speaker-separation"].asl as unknown as { States: Record<string, { TimeoutSeconds?: number }> }).States;
+    expect(separation.SeparateSpeakers.TimeoutSeconds).toBe(600);
+  });
+
+  it("analyses every sample, fits the voice, writes the dataset and its quality report, and makes the model fine-tuned", async () => {
+    const marcus = premadeVoices().find((v) => v.name === "Marcus")!.profile;
+    const { ws, userId, voiceId, sampleIds } = await pvcVoiceWith([await speechWav(engine, marcus, 40, 21), await speechWav(engine, marcus, 35, 22)]);
+    const before = (await stack.ctx.stores.voices.get(ws, voiceId))!;
+
+    const execution = await run(stack.workflows, "voice-fine-tuning", { workspace_id: ws, voice_id: voiceId, model_id: MODEL, run_id: "run1", user_id: userId });
+
+    expect(execution.error).toBeUndefined();
+    expect(execution.status).toBe("SUCCEEDED");
+    const v = (await stack.ctx.stores.voices.get(ws, voiceId))!;
+    expect(v.fine_tuning.state[MODEL]).toBe("fine_tuned");
+    expect(v.fine_tuning.progress[MODEL]).toBe(1);
+    expect(v.high_quality_base_model_ids).toEqual([MODEL]);
+    // The profile now follows the recordings (a low male voice), not the labels' default.
+    expect(v.profile.gender).toBe("male");
+    expect(v.profile).not.toEqual(before.profile);
+    const folder = runFolder(ws, voiceId, MODEL, "run1");
+    for (const id of sampleIds) expect(await stack.ctx.blobs.head(`${folder}/dataset/${id}.wav`), id).toBeDefined();
+    const report = JSON.parse(Buffer.from((await stack.ctx.blobs.getBytes(v.fine_tuning.reports![MODEL]))!.bytes).toString("utf8")) as DatasetQualityReport;
+    expect(report.samples).toBe(2);
+    expect(report.total_duration_secs).toBeCloseTo(75, 0);
+    expect(report.per_sample.map((s) => s.sample_id).sort()).toEqual([...sampleIds].sort());
+    expect(report.speaker_consistency.min).toBeGreaterThan(0.6);
+    expect(report.problems.join(" ")).toMatch(/at least 30 minutes/);
+    expect(report.fit!.similarity_after).toBeGreaterThanOrEqual(report.fit!.similarity_before);
+    const [event] = await stack.ctx.stores.events.list(ws, { type: "fine_tuning_finished" });
+    expect(event.user_id).toBe(userId);
+    expect(event.data).toMatchObject({ voice_id: voiceId, model_id: MODEL, state: "fine_tuned", high_quality_base_model_ids: [MODEL] });
+  }, 600_000);
+
+  it("sets the model to failed with a message the wizard shows when there is nothing to train on, and announces it", async () => {
+    const { ws, userId, voiceId } = await pvcVoiceWith([]);
+
+    const execution = await run(stack.workflows, "voice-fine-tuning", { workspace_id: ws, voice_id: voiceId, model_id: MODEL, run_id: "run1", user_id: userId });
+
+    expect(execution.status).toBe("FAILED");
+    expect(execution.error).toMatch(/Recorded on the voice/);
+    const v = (await stack.ctx.stores.voices.get(ws, voiceId))!;
+    expect(v.fine_tuning.state[MODEL]).toBe("failed");
+    expect(v.fine_tuning.message[MODEL]).toBe("No audio left to train on after trims and speaker selection.");
+    expect(v.high_quality_base_model_ids).toEqual([]);
+    const [event] = await stack.ctx.stores.events.list(ws, { type: "fine_tuning_failed" });
+    expect(event.data).toEqual({ voice_id: voiceId, model_id: MODEL, state: "failed", message: "No audio left to train on after trims and speaker selection." });
+  }, 60_000);
 };
 
 it("renders the same ASL that the embedded stack runs", async () => {

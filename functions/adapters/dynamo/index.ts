@@ -10,6 +10,7 @@ import { Dictionaries } from "./dictionaries.js";
 import { Library } from "./library.js";
 import { Collections } from "./collections.js";
 import { Events } from "./events.js";
+import { PvcUploads } from "./pvcUploads.js";
 import { Invites } from "./invites.js";
 import { Webhooks } from "./webhooks.js";
 import { Engagement } from "./engagement.js";
@@ -28,6 +29,7 @@ export interface Stores {
   library: Library;
   collections: Collections;
   events: Events;
+  pvcUploads: PvcUploads;
   invites: Invites;
   webhooks: Webhooks;
   engagement: Engagement;
@@ -51,6 +53,7 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     library: new Library(library),
     collections: new Collections(main),
     events: new Events(main),
+    pvcUploads: new PvcUploads(main),
     invites: new Invites(main),
     webhooks: new Webhooks(main),
     engagement: new Engagement(main),

@@ -29,6 +29,8 @@ export interface SpeakerSeparationRecord {
   status: "not_started" | "pending" | "completed" | "failed";
   speakers: Record<string, SpeakerRecord> | null;
   selected_speaker_ids: string[] | null;
+  /** Why it failed ('No speakers detected.'), when it did. */
+  message?: string | null;
 }
 
 export interface VoiceSampleRecord {
@@ -65,6 +67,8 @@ export interface FineTuningRecord {
   dataset_duration_seconds: number | null;
   slice_ids: string[];
   manual_verification_requested: boolean;
+  /** model id -> the S3 key of its latest dataset quality report (professional clones). */
+  reports?: Record<string, string>;
 }
 
 export interface VerificationAttemptRecord {
@@ -239,6 +243,25 @@ export class Voices {
       { ...keys.voice(v.workspace_id, v.voice_id), ...keys.byId(v.voice_id), ...v },
       { condition: "attribute_exists(pk) AND #v = :v", names: { "#v": "version" }, values: { ":v": expectedVersion } },
     );
+  }
+
+  /**
+   * Sets one model's fine-tuning state, progress and message (and bumps the version, so an edit
+   * that read the voice before cannot write an older state back). With `unlessIn`, nothing changes
+   * when the model is already in one of those states (a second start): false then.
+   */
+  async setFineTuning(ws: string, voiceId: string, model: string, s: { state: FineTuningState; progress: number; message: string }, unlessIn: FineTuningState[] = []): Promise<VoiceRecord | false> {
+    const values: Record<string, unknown> = { ":s": s.state, ":p": s.progress, ":m": s.message, ":one": 1 };
+    unlessIn.forEach((st, i) => (values[`:u${i}`] = st));
+    const item = await this.main.update<Stored<VoiceRecord>>(keys.voice(ws, voiceId), {
+      UpdateExpression: "SET fine_tuning.#st.#model = :s, fine_tuning.progress.#model = :p, fine_tuning.message.#model = :m ADD #v :one",
+      ConditionExpression: unlessIn.length
+        ? `attribute_exists(pk) AND (attribute_not_exists(fine_tuning.#st.#model) OR NOT (fine_tuning.#st.#model IN (${unlessIn.map((_, i) => `:u${i}`).join(", ")})))`
+        : "attribute_exists(pk)",
+      ExpressionAttributeNames: { "#st": "state", "#model": model, "#v": "version" },
+      ExpressionAttributeValues: values,
+    });
+    return item ? strip(item) : false;
   }
 
   /** A workspace's own settings for a voice it does not own (premade ones). */

@@ -18,6 +18,7 @@ import {
   type FlowType,
 } from "./creation.js";
 import type { VoiceSlots } from "./wire.js";
+import { PvcWizard } from "../pvc/PvcWizard.js";
 
 const TILE_ICONS: Record<FlowType | "voiceLibrary", IconName> = {
   voiceDesign: "waveform",
@@ -70,6 +71,8 @@ export function AddNewVoiceDialog({ slots }: { slots: VoiceSlots | null }) {
   if (!open) return null;
   const choose = (t: FlowType | "chooseVoiceType") => setParams((prev) => openCreation(prev, t), { preventScrollReset: true });
   const close = () => setParams((prev) => closeCreation(prev), { preventScrollReset: true });
+
+  if (type === "professionalVoiceClone") return <PvcWizard onBack={() => choose("chooseVoiceType")} onClose={close} />;
 
   if (type !== "chooseVoiceType") {
     return (

@@ -17,6 +17,7 @@ import { EditVoiceDialog } from "./EditVoiceDialog.js";
 import { formatNoticePeriod } from "./library.js";
 import { categoryLabel } from "./myVoices.js";
 import { ShareVoiceDialog } from "./ShareVoiceDialog.js";
+import { FineTuningPanel } from "../pvc/FineTuningPanel.js";
 import { SharingDialog } from "../sharing/SharingDialog.js";
 import { voiceUsability } from "./usability.js";
 import { MyVoiceWire, StatusWire, type Collection, type MyVoice } from "./wire.js";
@@ -234,6 +235,8 @@ export function VoiceDetail({ voiceId, collections, onClose, onChanged, onDelete
           </ul>
         )}
       </section>
+
+      {voice.category === "professional" && !libraryCopy && <FineTuningPanel voiceId={voice.voice_id} />}
 
       {(published || libraryCopy) && (
         <section className="voice-detail-section" aria-label="Voice Library">

@@ -1,0 +1,162 @@
+import { z } from "zod";
+import type { AppContext } from "../context.js";
+import type { ApiRouter } from "../http/app.js";
+import { ApiError, ValidationError } from "../http/errors.js";
+import { json, type ApiRequest } from "../http/types.js";
+import { field, parseMultipart } from "../http/multipart.js";
+import { jsonBody, q, queryParams } from "../http/validate.js";
+import { createPresigner, type Presigner } from "../adapters/presign.js";
+import { CreatePvcVoiceBody, EditPvcVoiceBody, PVC, StartUploadBody, TrainPvcBody, UpdatePvcSampleBody, pvcMessages } from "../contract/pvc.js";
+import { createPvcVoice, editPvcVoice, ownPvcVoice } from "../pvc/records.js";
+import { addPvcSample, deletePvcSample, pvcSampleErrors, samplePreview, sampleWaveform, updatePvcSample } from "../pvc/samples.js";
+import { separationOf, speakerAudio, startSeparation } from "../pvc/separation.js";
+import { abortUpload, completeUpload, startUpload, uploadStatus } from "../pvc/uploads.js";
+import { qualityReportOf, startTraining } from "../fine-tuning/train.js";
+import { sampleWire } from "../pvc/wire.js";
+import { voiceNotFound } from "../voices/records.js";
+import { sampleNotFound } from "../voices/samples.js";
+import { publicBase } from "./voices.js";
+
+const presigners = new Map<string, Presigner>();
+
+/** Presigned URLs for the origin this request came in at (embedded) or for S3 (AWS). */
+export function presignerFor(ctx: AppContext, req: ApiRequest): Presigner {
+  const base = publicBase(ctx, req);
+  let p = presigners.get(base);
+  if (!p) {
+    p = createPresigner(ctx.config, ctx.blobs.bucket, ctx.secrets.session, base);
+    presigners.set(base, p);
+  }
+  return p;
+}
+
+const notImplementedYet = () => new ApiError(501, "not_implemented_yet", pvcMessages.notImplementedYet);
+
+/**
+ * The professional voice clone: contract §3 (`voices.pvc.*`), plus Timbre's presigned uploads,
+ * signed sample URLs and the dataset quality report. Verification (captcha, manual requests)
+ * answers 501 until the voice verification workflow is connected.
+ */
+export function registerPvc(r: ApiRouter): void {
+  r.post("/v1/voices/pvc", async (req, rc) => {
+    const body = jsonBody(req, CreatePvcVoiceBody);
+    const v = await createPvcVoice(rc.app, await rc.caller(), body);
+    return json({ voice_id: v.voice_id });
+  });
+
+  r.post("/v1/voices/pvc/:voice_id", async (req, rc) => {
+    const body = jsonBody(req, EditPvcVoiceBody);
+    const v = await editPvcVoice(rc.app, await rc.caller(), req.params.voice_id, body);
+    return json({ voice_id: v.voice_id });
+  });
+
+  r.post("/v1/voices/pvc/:voice_id/samples", async (req, rc) => {
+    const caller = await rc.caller();
+    await ownPvcVoice(rc.app, caller, req.params.voice_id);
+    const form = await parseMultipart(req, { maxFileBytes: PVC.batchBytes, maxFiles: PVC.maxSamples, maxFields: 10, maxFieldBytes: 4096 });
+    const files = form.files.filter((f) => f.field === "files");
+    if (files.length === 0) throw new ValidationError([{ loc: ["body", "files"], msg: "Field required", type: "missing" }]);
+    if (files.some((f) => f.truncated) || files.reduce((n, f) => n + f.data.byteLength, 0) > PVC.batchBytes) throw pvcSampleErrors.batchTooLarge();
+    const removeNoise = field(form, "remove_background_noise") === "true";
+    const skip = [...(form.fields.skip_warnings ?? []), ...req.query.getAll("skip_warnings")];
+    const added = [];
+    for (const f of files) {
+      added.push(await addPvcSample(rc.app, caller, req.params.voice_id, { bytes: f.data, fileName: f.filename, removeBackgroundNoise: removeNoise, skipWarnings: skip }));
+    }
+    const v = await ownPvcVoice(rc.app, caller, req.params.voice_id);
+    return json(added.map((s) => sampleWire(v, v.samples.find((x) => x.sample_id === s.sample_id) ?? s)));
+  });
+
+  r.post("/v1/voices/pvc/:voice_id/samples/:sample_id", async (req, rc) => {
+    const body = jsonBody(req, UpdatePvcSampleBody);
+    await updatePvcSample(rc.app, await rc.caller(), req.params.voice_id, req.params.sample_id, body);
+    return json({ voice_id: req.params.voice_id });
+  });
+
+  r.delete("/v1/voices/pvc/:voice_id/samples/:sample_id", async (req, rc) => {
+    await deletePvcSample(rc.app, await rc.caller(), req.params.voice_id, req.params.sample_id);
+    return json({ status: "ok" });
+  });
+
+  r.get("/v1/voices/pvc/:voice_id/samples/:sample_id/audio", async (req, rc) => {
+    const { remove_background_noise } = queryParams(req, z.object({ remove_background_noise: q.bool().optional() }));
+    return json(await samplePreview(rc.app, await rc.caller(), req.params.voice_id, req.params.sample_id, remove_background_noise ?? false));
+  });
+
+  r.get("/v1/voices/pvc/:voice_id/samples/:sample_id/waveform", async (req, rc) => {
+    const peaks = await sampleWaveform(rc.app, await rc.caller(), req.params.voice_id, req.params.sample_id);
+    return json({ sample_id: req.params.sample_id, visual_waveform: peaks });
+  });
+
+  r.get("/v1/voices/pvc/:voice_id/samples/:sample_id/speakers", async (req, rc) =>
+    json(await separationOf(rc.app, await rc.caller(), req.params.voice_id, req.params.sample_id)),
+  );
+
+  r.post("/v1/voices/pvc/:voice_id/samples/:sample_id/separate-speakers", async (req, rc) => {
+    await startSeparation(rc.app, await rc.caller(), req.params.voice_id, req.params.sample_id);
+    return json({ status: "ok" });
+  });
+
+  r.get("/v1/voices/pvc/:voice_id/samples/:sample_id/speakers/:speaker_id/audio", async (req, rc) =>
+    json(await speakerAudio(rc.app, await rc.caller(), req.params.voice_id, req.params.sample_id, req.params.speaker_id)),
+  );
+
+  r.post("/v1/voices/pvc/:voice_id/train", async (req, rc) => {
+    const body = jsonBody(req, TrainPvcBody);
+    await startTraining(rc.app, await rc.caller(), req.params.voice_id, body.model_id);
+    return json({ status: "ok" });
+  });
+
+  // Timbre: the dataset quality report of the latest fine-tuning (the voice's detail panel).
+  r.get("/v1/voices/pvc/:voice_id/quality-report", async (req, rc) => {
+    const { model_id } = queryParams(req, z.object({ model_id: z.string().max(64).optional() }));
+    return json(await qualityReportOf(rc.app, await rc.caller(), req.params.voice_id, model_id));
+  });
+
+  // Verification arrives with the voice verification workflow (issue 10): answered plainly until then.
+  for (const path of ["/v1/voices/pvc/:voice_id/verification", "/v1/voices/pvc/:voice_id/captcha"]) {
+    r.post(path, async (req, rc) => {
+      await ownPvcVoice(rc.app, await rc.caller(), req.params.voice_id);
+      throw notImplementedYet();
+    });
+  }
+  r.get("/v1/voices/pvc/:voice_id/captcha", async (req, rc) => {
+    await ownPvcVoice(rc.app, await rc.caller(), req.params.voice_id);
+    throw notImplementedYet();
+  });
+
+  // Timbre: presigned uploads straight to storage (functions/pvc/uploads.ts).
+  r.post("/v1/voices/pvc/:voice_id/uploads", async (req, rc) => {
+    const body = jsonBody(req, StartUploadBody);
+    return json(await startUpload(rc.app, await rc.caller(), req.params.voice_id, body, presignerFor(rc.app, req)));
+  });
+  r.get("/v1/voices/pvc/:voice_id/uploads/:upload_id", async (req, rc) =>
+    json(await uploadStatus(rc.app, await rc.caller(), req.params.voice_id, req.params.upload_id, presignerFor(rc.app, req))),
+  );
+  r.post("/v1/voices/pvc/:voice_id/uploads/:upload_id/complete", async (req, rc) => {
+    const caller = await rc.caller();
+    const s = await completeUpload(rc.app, caller, req.params.voice_id, req.params.upload_id);
+    const v = await ownPvcVoice(rc.app, caller, req.params.voice_id);
+    return json(sampleWire(v, v.samples.find((x) => x.sample_id === s.sample_id) ?? s));
+  });
+  r.delete("/v1/voices/pvc/:voice_id/uploads/:upload_id", async (req, rc) => {
+    await abortUpload(rc.app, await rc.caller(), req.params.voice_id, req.params.upload_id);
+    return json({ status: "ok" });
+  });
+
+  // Timbre: a signed URL for a sample's audio (the wizard's player caches it for an hour).
+  r.get("/v1/voices/:voice_id/samples/:sample_id/signed-url", async (req, rc) => {
+    const caller = await rc.caller();
+    const v = await rc.app.stores.voices.get(caller.workspaceId, req.params.voice_id);
+    if (!v) throw voiceNotFound(req.params.voice_id);
+    const s = v.samples.find((x) => x.sample_id === req.params.sample_id);
+    if (!s) throw sampleNotFound(req.params.sample_id);
+    // Valid for two hours, so a URL cached for the spec's hour still works at the end of it.
+    const url = await presignerFor(rc.app, req).get(s.object_key, 2 * PVC.signedUrlCacheSeconds, { contentType: s.mime_type, fileName: s.file_name });
+    return json(
+      { signed_url: url, expires_at_unix: Math.floor(rc.app.now() / 1000) + 2 * PVC.signedUrlCacheSeconds },
+      200,
+      { "cache-control": `private, max-age=${PVC.signedUrlCacheSeconds}` },
+    );
+  });
+}

@@ -1,0 +1,140 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Transform } from "node:stream";
+import type { AppContext } from "../../functions/context.js";
+import { EMBEDDED_STORAGE_ACCESS_KEY, EMBEDDED_STORAGE_PATH, embeddedStorageSecret } from "../../functions/adapters/presign.js";
+import { verifyPresigned } from "../../functions/storage/sigv4.js";
+
+/**
+ * The embedded stack's /storage origin: what S3 does with presigned URLs, in front of the
+ * embedded store (which nothing else can reach). A request is checked before a byte of its body
+ * is read: the signature (made by the product's presigner with a key derived from the session
+ * secret) binds method, bucket, key, content type and length, and the expiry; the declared
+ * length must be the signed one. Uploads may only write under tmp/ws/ (presigned uploads land
+ * there), downloads only read under ws/. The body streams to the store as it arrives.
+ */
+export interface StorageRouteLimits {
+  /** Uploads streaming at once, in all and per client address. */
+  maxUploads: number;
+  maxUploadsPerAddress: number;
+  /** An upload that sends nothing for this long is dropped. */
+  idleMs: number;
+}
+
+const DEFAULTS: StorageRouteLimits = { maxUploads: 8, maxUploadsPerAddress: 4, idleMs: 15_000 };
+
+function fail(res: ServerResponse, status: number, code: string, message: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
+  res.end(JSON.stringify({ detail: { status: code, message } }));
+}
+
+export function createStorageRoute(ctx: AppContext, limits: Partial<StorageRouteLimits> = {}) {
+  const l = { ...DEFAULTS, ...limits };
+  const key = { accessKeyId: EMBEDDED_STORAGE_ACCESS_KEY, secretAccessKey: embeddedStorageSecret(ctx.secrets.session), region: ctx.config.aws.region };
+  let uploads = 0;
+  const perAddress = new Map<string, number>();
+
+  return async function storage(req: IncomingMessage, res: ServerResponse, url: URL, clientAddress: string): Promise<void> {
+    const method = req.method ?? "GET";
+    if (method !== "PUT" && method !== "GET" && method !== "HEAD") return fail(res, 405, "method_not_allowed", "Method Not Allowed");
+    const rest = url.pathname.slice(EMBEDDED_STORAGE_PATH.length + 1);
+    const slash = rest.indexOf("/");
+    let bucket: string;
+    let objectKey: string;
+    try {
+      bucket = decodeURIComponent(rest.slice(0, slash));
+      objectKey = decodeURIComponent(rest.slice(slash + 1));
+    } catch {
+      return fail(res, 400, "bad_request", "The storage path is malformed.");
+    }
+    const headers: Record<string, string | undefined> = {};
+    for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(",") : v;
+    const signedMethod = method === "HEAD" ? "GET" : method;
+    const check = verifyPresigned({ method: signedMethod, path: url.pathname, query: url.searchParams, headers }, key, Date.now(), method === "PUT" ? ["content-length"] : []);
+    if (!check.ok) {
+      req.resume();
+      return fail(res, 403, check.reason === "expired" ? "url_expired" : "invalid_signature", check.reason === "expired" ? "The presigned URL has expired." : "The presigned URL is not valid for this request.");
+    }
+    if (slash <= 0 || bucket !== ctx.blobs.bucket) return fail(res, 403, "invalid_signature", "The presigned URL is not valid for this request.");
+
+    if (method === "PUT") {
+      if (!objectKey.startsWith("tmp/ws/") || url.searchParams.has("uploadId")) return fail(res, 403, "forbidden_key", "Uploads may not write there.");
+      const length = Number(req.headers["content-length"]);
+      if (!Number.isSafeInteger(length) || length < 0) return fail(res, 411, "length_required", "Uploads need a Content-Length.");
+      const held = perAddress.get(clientAddress) ?? 0;
+      if (uploads >= l.maxUploads || held >= l.maxUploadsPerAddress) {
+        res.setHeader("retry-after", "2");
+        return fail(res, 429, "too_many_uploads", "Too many uploads are in progress. Please retry in a moment.");
+      }
+      uploads++;
+      perAddress.set(clientAddress, held + 1);
+      let idle: NodeJS.Timeout | undefined;
+      try {
+        const armIdle = () => {
+          clearTimeout(idle);
+          idle = setTimeout(() => req.destroy(new Error("upload stalled")), l.idleMs);
+        };
+        armIdle();
+        // Every chunk re-arms the idle timer on its way through (a "data" listener on the request
+        // itself would start it flowing before the store reads it).
+        const body = new Transform({
+          transform(chunk, _enc, done) {
+            armIdle();
+            done(null, chunk);
+          },
+        });
+        req.on("error", (e) => body.destroy(e));
+        req.pipe(body);
+        const { etag } = await ctx.blobs.putStream(objectKey, body, length, req.headers["content-type"] ?? "application/octet-stream");
+        res.writeHead(200, { etag: etag ?? "", "content-length": "0", "cache-control": "no-store" });
+        res.end();
+      } catch (e) {
+        ctx.log.warn("storage upload failed", { key: objectKey, error: e });
+        fail(res, req.destroyed ? 408 : 500, req.destroyed ? "request_timeout" : "internal_error", req.destroyed ? "The upload stopped arriving." : "The upload could not be stored.");
+      } finally {
+        clearTimeout(idle);
+        uploads--;
+        const n = (perAddress.get(clientAddress) ?? 1) - 1;
+        if (n > 0) perAddress.set(clientAddress, n);
+        else perAddress.delete(clientAddress);
+      }
+      return;
+    }
+
+    // GET / HEAD: a signed download of an object under ws/, with ranges for audio seeking.
+    if (!objectKey.startsWith("ws/")) return fail(res, 403, "forbidden_key", "That object cannot be downloaded.");
+    const range = typeof req.headers.range === "string" && /^bytes=\d*-\d*$/.test(req.headers.range) ? req.headers.range : undefined;
+    const object = await ctx.blobs.getStream(objectKey, range).catch(() => undefined);
+    if (!object) return fail(res, 404, "not_found", "No such object.");
+    const out: Record<string, string> = {
+      "content-type": url.searchParams.get("response-content-type") ?? object.contentType,
+      "accept-ranges": "bytes",
+      "cache-control": "private, max-age=3600",
+    };
+    const disposition = url.searchParams.get("response-content-disposition");
+    if (disposition) out["content-disposition"] = disposition;
+    if (object.length !== undefined) out["content-length"] = String(object.length);
+    if (object.contentRange) out["content-range"] = object.contentRange;
+    res.writeHead(object.contentRange ? 206 : 200, out);
+    if (method === "HEAD") {
+      object.stream.destroy();
+      res.end();
+      return;
+    }
+    object.stream.pipe(res);
+  };
+}
+
+/**
+ * What the bucket's lifecycle rules do on AWS (infra/constructs/data.ts: unfinished uploads and
+ * tmp/ expire after days), done for the embedded store, which has no lifecycle: objects under
+ * tmp/ older than `maxAgeMs` are deleted.
+ */
+export async function sweepTemporaryUploads(ctx: AppContext, maxAgeMs = 2 * 24 * 3600_000): Promise<number> {
+  const old = (await ctx.blobs.listWithSizes("tmp/")).filter((o) => Date.now() - o.modifiedMs > maxAgeMs).map((o) => o.key);
+  await ctx.blobs.deleteMany(old);
+  return old.length;
+}

@@ -1,0 +1,222 @@
+import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import type { EmbeddedStack } from "../../infra/local/stack.js";
+import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
+import { premadeVoices } from "../../functions/voice-analysis/fixtures/voices.js";
+import { encodeWav } from "../../functions/audio/wav.js";
+import { floatToInt16 } from "../../functions/audio/resample.js";
+import { INTRO_POINTS, INTRO_TIPS, pvcMessages } from "../../web/app/components/pvc/wizard.js";
+import { apiFetch, createTestAccount } from "../support/stack.js";
+import { speech } from "../pvc/support.js";
+import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/separation/fixtures/conversation.js";
+import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
+
+/**
+ * The Professional Voice Clone wizard in a real browser, on a desktop and a phone: the intro
+ * (points, tips, 'Return to a session'), 'Create new clone', Voice Data with auto-save, a
+ * presigned upload shown per file, Next held under 10 minutes with its reason, and Finish
+ * starting fine-tuning, which runs to fine_tuned (a Business workspace skips verification;
+ * verification is not in this build, and a clone that needs it stops at a screen that says so).
+ */
+let stack: EmbeddedStack;
+let browser: Browser;
+let dir: string;
+let sampleFile: string;
+let longFile: string;
+let interviewFile: string;
+const WIZARD = "/app/voice-lab?mode=create&creationType=professionalVoiceClone";
+
+beforeAll(async () => {
+  ({ stack, browser } = await openBrowserStack());
+  const engine = new EspeakEngine();
+  try {
+    const voice = premadeVoices().find((v) => v.name === "Marcus")!.profile;
+    const forty = await speech(engine, voice, 40, 41);
+    dir = mkdtempSync(join(tmpdir(), "pvc-wizard-"));
+    sampleFile = join(dir, "chapter one.wav");
+    writeFileSync(sampleFile, encodeWav(floatToInt16(forty), 16_000));
+    // Ten and a half minutes: the same reading over and over, so it is quick to make.
+    const long = new Float32Array(forty.length * 16);
+    for (let i = 0; i < 16; i++) long.set(forty, i * forty.length);
+    longFile = join(dir, "long read.wav");
+    writeFileSync(longFile, encodeWav(floatToInt16(long), 16_000));
+    const [a, b] = distinctHeldOutPairs().find(([x, y]) => x.gender !== y.gender)!;
+    interviewFile = join(dir, "interview.wav");
+    writeFileSync(interviewFile, encodeWav(floatToInt16((await makeConversation(engine, [a, b], HELD_OUT_LINES, { seed: 4 })).samples), 16_000));
+  } finally {
+    await engine.close();
+  }
+}, 180_000);
+afterAll(async () => {
+  await closeBrowserStack(stack, browser);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function openAs(tier: "creator" | "business", width: number) {
+  const acct = await createTestAccount(stack, tier);
+  const context = await newContext(browser, stack, { width, height: width < 500 ? 844 : 900 });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await signIn(page, acct.email, acct.password);
+  await visit(page, WIZARD);
+  return { acct, page, errors };
+}
+
+/** Under 30 minutes, Next asks 'Are you sure you want to continue?' and lets it be confirmed after 3 seconds. */
+async function confirmShortAudio(page: Page) {
+  const confirm = page.getByRole("dialog", { name: pvcMessages.confirmContinue });
+  await confirm.waitFor();
+  expect(await confirm.textContent()).toContain("10 min");
+  const go = confirm.getByRole("button", { name: /^Continue/ });
+  expect(await go.isDisabled()).toBe(true);
+  await expect.poll(() => go.isDisabled(), { timeout: 10_000 }).toBe(false);
+  await go.click();
+}
+
+const fitsWidth = (page: Page) => page.evaluate(() => [...document.querySelectorAll<HTMLElement>(".pvc-wizard, .pvc-wizard *")].every((e) => e.getBoundingClientRect().right <= window.innerWidth + 1));
+
+for (const width of [1280, 390]) {
+  describe(`the professional clone wizard at ${width} px`, () => {
+    it("shows the intro, creates a clone, auto-saves its form, uploads a sample by presigned URL and holds Next under 10 minutes", async () => {
+      const { acct, page, errors } = await openAs("creator", width);
+      const wizard = page.getByRole("dialog", { name: pvcMessages.introTitle });
+      await wizard.waitFor();
+      expect(await wizard.textContent()).toContain(pvcMessages.introSubtitle);
+      for (const p of INTRO_POINTS) expect(await wizard.textContent()).toContain(p);
+      await wizard.getByRole("button", { name: pvcMessages.tipsTitle }).click();
+      expect(await wizard.getByRole("list", { name: pvcMessages.tipsTitle }).getByRole("listitem").count()).toBe(8);
+      expect(await wizard.textContent()).toContain(INTRO_TIPS[7]);
+      expect(await fitsWidth(page)).toBe(true);
+
+      await wizard.getByRole("button", { name: pvcMessages.createNewClone }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get("createdVoiceId")).toBeTruthy();
+      const voiceId = new URL(page.url()).searchParams.get("createdVoiceId")!;
+      const data = page.getByRole("dialog", { name: "Voice Data" });
+      const name = data.getByLabel("Voice name");
+      await expect.poll(() => name.inputValue()).toBe(pvcMessages.untitledVoice);
+      expect(await data.getByRole("button", { name: pvcMessages.autoSaved }).isDisabled()).toBe(true);
+
+      // Auto-save about a second after the change: 'Save' while dirty, then 'Auto-saved'.
+      await name.fill("Audiobook narrator");
+      await data.getByRole("button", { name: pvcMessages.save }).waitFor();
+      await data.getByRole("button", { name: pvcMessages.autoSaved }).waitFor();
+      const saved = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { name: string };
+      expect(saved.name).toBe("Audiobook narrator");
+      // An empty name is not saved and says why.
+      await name.fill("  ");
+      expect(await data.textContent()).toContain(pvcMessages.nameRequired);
+      await name.fill("Audiobook narrator");
+
+      // A presigned upload: the item shows its stage, then the sample is listed with its duration.
+      const stages: string[] = [];
+      page.on("request", (r) => {
+        if (r.method() === "PUT" && new URL(r.url()).pathname.startsWith("/storage/")) stages.push("put");
+      });
+      await data.locator('input[type="file"]').setInputFiles(sampleFile);
+      const samples = data.getByRole("list", { name: "Samples" });
+      await expect.poll(() => samples.textContent(), { timeout: 30_000 }).toContain("40 s");
+      expect(await samples.textContent()).toContain("chapter one.wav");
+      expect(stages).toEqual(["put"]);
+      const next = data.getByRole("button", { name: "Next" });
+      expect(await next.isDisabled()).toBe(true);
+      expect(await data.textContent()).toContain(pvcMessages.needMoreAudio("10 minutes"));
+      expect(await data.getByRole("progressbar", { name: "Audio for training" }).getAttribute("aria-valuetext")).toBe("40 s");
+      expect(await fitsWidth(page)).toBe(true);
+
+      // The clone waits under 'Return to a session'.
+      await data.getByRole("button", { name: "Back" }).click();
+      const intro = page.getByRole("dialog", { name: pvcMessages.introTitle });
+      const session = intro.getByRole("region", { name: pvcMessages.returnToSession }).or(intro.locator("section[aria-labelledby='pvc-sessions']"));
+      await expect.poll(() => session.textContent()).toContain("Audiobook narrator");
+      await intro.getByRole("button", { name: `${pvcMessages.continueEditing}: Audiobook narrator` }).click();
+      await expect.poll(() => page.getByRole("dialog", { name: "Voice Data" }).getByLabel("Voice name").inputValue()).toBe("Audiobook narrator");
+      expect(errors.pageErrors).toEqual([]);
+      await closeContext(page.context());
+    }, 120_000);
+  });
+}
+
+describe("a sample's settings", () => {
+  it("separates the speakers of a two-speaker sample, polling while pending, and keeps the speaker chosen", async () => {
+    const { acct, page, errors } = await openAs("creator", 1280);
+    await page.getByRole("dialog", { name: pvcMessages.introTitle }).getByRole("button", { name: pvcMessages.createNewClone }).click();
+    const data = page.getByRole("dialog", { name: "Voice Data" });
+    await data.getByLabel("Voice name").waitFor();
+    await data.locator('input[type="file"]').setInputFiles(interviewFile);
+    await data.getByRole("button", { name: "Settings for interview.wav" }).click({ timeout: 30_000 });
+    const settings = page.getByRole("dialog", { name: pvcMessages.settingsTitle });
+    await settings.getByRole("button", { name: "Separate speakers" }).click();
+    await expect.poll(() => settings.textContent()).toContain("Separating speakers");
+    const speakers = settings.getByRole("group", { name: "Speakers training uses" }).getByRole("checkbox");
+    await expect.poll(() => speakers.count(), { timeout: 90_000, interval: 1000 }).toBe(2);
+    await settings.getByRole("checkbox", { name: /^Speaker 1/ }).check();
+    const voiceId = new URL(page.url()).searchParams.get("createdVoiceId")!;
+    await expect
+      .poll(async () => ((await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { samples: Array<{ speaker_separation: { selected_speaker_ids: string[] | null } }> }).samples[0].speaker_separation.selected_speaker_ids)
+      .toEqual(["speaker_0"]);
+    await settings.getByRole("checkbox", { name: "Remove background noise" }).check();
+    await expect
+      .poll(async () => ((await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { samples: Array<{ remove_background_noise: boolean }> }).samples[0].remove_background_noise)
+      .toBe(true);
+    expect(errors.pageErrors).toEqual([]);
+    await closeContext(page.context());
+  }, 180_000);
+});
+
+describe("the wizard's way to Finish", () => {
+  it("goes from Voice Data to Finish, which starts fine-tuning, in a workspace that skips verification", async () => {
+    const { acct, page, errors } = await openAs("business", 1280);
+    await page.getByRole("dialog", { name: pvcMessages.introTitle }).getByRole("button", { name: pvcMessages.createNewClone }).click();
+    const data = page.getByRole("dialog", { name: "Voice Data" });
+    await data.getByLabel("Voice name").waitFor();
+    await data.locator('input[type="file"]').setInputFiles(longFile);
+    const next = data.getByRole("button", { name: "Next" });
+    await expect.poll(() => next.isDisabled(), { timeout: 60_000 }).toBe(false);
+    expect(await data.textContent()).not.toContain(pvcMessages.needMoreAudio("10 minutes"));
+    await next.click();
+    await confirmShortAudio(page);
+    const finish = page.getByRole("dialog", { name: pvcMessages.finishTitle });
+    await finish.waitFor();
+    const voiceId = new URL(page.url()).searchParams.get("createdVoiceId")!;
+    await expect
+      .poll(async () => ((await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { fine_tuning: { state: Record<string, string> } }).fine_tuning.state.eleven_multilingual_v2)
+      .toMatch(/^(queued|fine_tuning|fine_tuned)$/);
+    expect(await finish.getByRole("link", { name: pvcMessages.finishButton }).getAttribute("href")).toBe("/app");
+    // The voice's detail panel follows the fine-tuning Finish started to its end, then shows the dataset quality report.
+    await finish.getByRole("link", { name: "Open the voice's details" }).click();
+    const panel = page.getByRole("region", { name: "Fine-tuning" });
+    await expect.poll(() => panel.textContent(), { timeout: 20_000 }).toMatch(/eleven_multilingual_v2 (Queued|Fine-tuning)/);
+    await stack.workflows.idle();
+    const tuned = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { fine_tuning: { state: Record<string, string> }; high_quality_base_model_ids: string[] };
+    expect(tuned.fine_tuning.state.eleven_multilingual_v2).toBe("fine_tuned");
+    expect(tuned.high_quality_base_model_ids).toEqual(["eleven_multilingual_v2"]);
+    await expect.poll(() => panel.textContent(), { timeout: 20_000 }).toContain("eleven_multilingual_v2 Fine-tuned");
+    const report = panel.getByRole("group", { name: "Dataset quality report" });
+    expect(await report.textContent()).toContain("10 min");
+    expect(await report.textContent()).toContain("at least 30 minutes is recommended");
+    expect(errors.pageErrors).toEqual([]);
+    await closeContext(page.context());
+  }, 420_000);
+
+  it("stops at a screen that says verification is not in this build when the clone needs it", async () => {
+    const { acct, page } = await openAs("creator", 390);
+    await page.getByRole("dialog", { name: pvcMessages.introTitle }).getByRole("button", { name: pvcMessages.createNewClone }).click();
+    const data = page.getByRole("dialog", { name: "Voice Data" });
+    await data.getByLabel("Voice name").waitFor();
+    await data.locator('input[type="file"]').setInputFiles(longFile);
+    const next = data.getByRole("button", { name: "Next" });
+    await expect.poll(() => next.isDisabled(), { timeout: 60_000 }).toBe(false);
+    await next.click();
+    await confirmShortAudio(page);
+    const verify = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
+    await expect.poll(() => verify.textContent()).toContain(pvcMessages.notImplementedYet);
+    const voiceId = new URL(page.url()).searchParams.get("createdVoiceId")!;
+    const v = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { fine_tuning: { state: Record<string, string> } };
+    expect(v.fine_tuning.state).toEqual({});
+    expect(await fitsWidth(page)).toBe(true);
+    await closeContext(page.context());
+  }, 120_000);
+});

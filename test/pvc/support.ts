@@ -1,0 +1,40 @@
+import { toAnalysisRate } from "../../functions/audio/decode/rate.js";
+import { floatToInt16 } from "../../functions/audio/resample.js";
+import { encodeWav } from "../../functions/audio/wav.js";
+import type { EspeakEngine } from "../../functions/engine/espeak/engine.js";
+import type { VoiceProfile } from "../../functions/engine/port.js";
+import { hashSeed, prng } from "../../functions/engine/prng.js";
+import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
+import { speak } from "../../functions/voice-analysis/fixtures/voices.js";
+
+/**
+ * Engine speech as sample files: `seconds` of the voice reading the English passages in an
+ * order and with seeds of their own (so every sample's bytes differ), with short pauses, as a
+ * 16 kHz WAV. A faint noise floor keeps it from being digitally silent between sentences.
+ */
+export async function speechWav(engine: EspeakEngine, voice: VoiceProfile, seconds: number, seed: number): Promise<Uint8Array> {
+  return encodeWav(floatToInt16(await speech(engine, voice, seconds, seed)), 16_000);
+}
+
+export async function speech(engine: EspeakEngine, voice: VoiceProfile, seconds: number, seed: number): Promise<Float32Array> {
+  const rand = prng(hashSeed("pvc-sample", seed));
+  const texts = [...PASSAGES.en.tuning, ...PASSAGES.en.heldOut];
+  const parts: Float32Array[] = [];
+  let total = 0;
+  for (let i = 0; total < seconds * 16_000; i++) {
+    const text = texts[Math.floor(rand() * texts.length)];
+    const x = toAnalysisRate(await speak(engine, voice, text, { seed: seed * 1000 + i }), 22_050);
+    parts.push(x, new Float32Array(Math.round(16_000 * (0.3 + 0.5 * rand()))));
+    total += x.length + parts[parts.length - 1].length;
+  }
+  const out = new Float32Array(Math.round(seconds * 16_000));
+  let at = 0;
+  for (const p of parts) {
+    const n = Math.min(p.length, out.length - at);
+    if (n <= 0) break;
+    out.set(p.subarray(0, n), at);
+    at += n;
+  }
+  for (let i = 0; i < out.length; i++) out[i] += 0.0005 * (rand() * 2 - 1);
+  return out;
+}

@@ -1,0 +1,533 @@
+import { Link, useSearchParams } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
+import { Dialog } from "../Dialog.js";
+import { Icon } from "../Icon.js";
+import { ApiCallError, apiCallError, v1Fetch, v1Json } from "../../lib/tts-client.js";
+import { formatDateTimeFull } from "../../lib/format.js";
+import {
+  AUTO_SAVE_MS,
+  FINISH_MODEL_ID,
+  INTRO_POINTS,
+  INTRO_TIPS,
+  PVC,
+  PVC_LANGUAGES,
+  PvcVoiceWire,
+  PvcVoicesWire,
+  RING_MARKS,
+  UploadTicketWire,
+  fileStatusText,
+  formErrors,
+  formatDuration,
+  isUnfinished,
+  nextState,
+  pvcMessages,
+  ringShare,
+  totalSeconds,
+  type FileStage,
+  type PvcSample,
+  type PvcVoice,
+} from "./wizard.js";
+import { SampleSettings } from "./SampleSettings.js";
+import { z } from "zod";
+
+/** The query parameter holding the clone being edited (voice-creation.md §2.4). */
+export const CREATED_VOICE_PARAM = "createdVoiceId";
+
+type Step = "intro" | "data" | "verify" | "finish";
+
+/**
+ * The Professional Voice Clone wizard inside the Add a new voice dialog: the intro (sessions to
+ * return to, tips, Create new clone), Voice Data (the form with auto-save, presigned uploads with
+ * progress per file, the sample list, the audio ring, Next), and Finish, which starts
+ * fine-tuning. Verification is not in this build: a clone that needs it stops at a screen that
+ * says so (workspaces that skip the voice captcha go straight to Finish).
+ */
+export function PvcWizard({ onBack, onClose }: { onBack: () => void; onClose: () => void }) {
+  const [params, setParams] = useSearchParams();
+  const voiceId = params.get(CREATED_VOICE_PARAM);
+  const [step, setStep] = useState<Step>(voiceId ? "data" : "intro");
+  const setVoiceId = (id: string | null) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (id) next.set(CREATED_VOICE_PARAM, id);
+        else next.delete(CREATED_VOICE_PARAM);
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  const close = () => {
+    setVoiceId(null);
+    onClose();
+  };
+
+  return (
+    <Dialog title={step === "intro" ? pvcMessages.introTitle : step === "finish" ? pvcMessages.finishTitle : step === "verify" ? pvcMessages.verifyTitle : "Voice Data"} onClose={close}>
+      <div className="pvc-wizard" data-testid="pvc-wizard">
+        {step === "intro" || !voiceId ? (
+          <PvcIntro
+            onBack={onBack}
+            onOpen={(id) => {
+              setVoiceId(id);
+              setStep("data");
+            }}
+          />
+        ) : step === "data" ? (
+          <VoiceDataStep voiceId={voiceId} onBack={() => setStep("intro")} onNext={(v) => setStep(v.voice_verification?.requires_verification && !v.voice_verification.is_verified ? "verify" : "finish")} />
+        ) : step === "verify" ? (
+          <VerificationUnavailable onBack={() => setStep("data")} />
+        ) : (
+          <FinishStep voiceId={voiceId} />
+        )}
+      </div>
+    </Dialog>
+  );
+}
+
+function PvcIntro({ onBack, onOpen }: { onBack: () => void; onOpen: (voiceId: string) => void }) {
+  const [sessions, setSessions] = useState<PvcVoice[] | null>(null);
+  const [tips, setTips] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    v1Json("/v2/voices?category=professional&page_size=100", PvcVoicesWire)
+      .then((r) => live && setSessions(r.voices.filter(isUnfinished)))
+      .catch(() => live && setSessions([]));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const create = async () => {
+    setCreating(true);
+    setError(null);
+    try {
+      const r = await v1Json("/v1/voices/pvc", z.object({ voice_id: z.string() }), { method: "POST", json: { name: pvcMessages.untitledVoice, language: "en", is_draft: true } });
+      onOpen(r.voice_id);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : pvcMessages.couldNotSaveVoice);
+      setCreating(false);
+    }
+  };
+
+  return (
+    <div className="pvc-intro">
+      <p className="pvc-subtitle">{pvcMessages.introSubtitle}</p>
+      <ol className="pvc-points">
+        {INTRO_POINTS.map((p) => (
+          <li key={p}>{p}</li>
+        ))}
+      </ol>
+      {sessions && sessions.length > 0 && (
+        <section aria-labelledby="pvc-sessions">
+          <h3 id="pvc-sessions">{pvcMessages.returnToSession}</h3>
+          <ul className="pvc-sessions">
+            {sessions.map((v) => (
+              <li key={v.voice_id}>
+                <span className="pvc-session-name">{v.name}</span>
+                {v.created_at_unix ? <span className="pvc-session-date">{formatDateTimeFull(v.created_at_unix)}</span> : null}
+                <button type="button" className="button button-small" onClick={() => onOpen(v.voice_id)} aria-label={`${pvcMessages.continueEditing}: ${v.name}`}>
+                  {pvcMessages.continueEditing}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <button type="button" className="button pvc-tips-toggle" aria-expanded={tips} onClick={() => setTips((t) => !t)}>
+        {pvcMessages.tipsTitle}
+      </button>
+      {tips && (
+        <ol className="pvc-tips" aria-label={pvcMessages.tipsTitle}>
+          {INTRO_TIPS.map((t) => (
+            <li key={t}>{t}</li>
+          ))}
+        </ol>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onBack}>
+          <Icon name="back" size={16} />
+          Back
+        </button>
+        <button type="button" className="button button-primary" disabled={creating} onClick={() => void create()}>
+          {pvcMessages.createNewClone}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+interface FileItem {
+  key: string;
+  name: string;
+  stage: FileStage;
+  percent: number;
+  error: string | null;
+}
+
+/** PUT with upload progress (fetch reports none). */
+function putWithProgress(url: string, body: Blob, headers: Record<string, string>, onProgress: (loaded: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("PUT", url);
+    for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() !== "content-length" && k.toLowerCase() !== "host") xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => onProgress(e.loaded);
+    xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? resolve() : reject(new Error(pvcMessages.uploadFailed)));
+    xhr.onerror = () => reject(new Error(pvcMessages.networkError));
+    xhr.send(body);
+  });
+}
+
+function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: () => void; onNext: (v: PvcVoice) => void }) {
+  const [voice, setVoice] = useState<PvcVoice | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [form, setForm] = useState({ name: "", language: "en", description: "" });
+  const [dirty, setDirty] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [files, setFiles] = useState<FileItem[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const [busyNext, setBusyNext] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [settingsFor, setSettingsFor] = useState<PvcSample | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  const reload = useCallback(async () => {
+    const v = await v1Json(`/v1/voices/${voiceId}`, PvcVoiceWire);
+    setVoice(v);
+    return v;
+  }, [voiceId]);
+
+  useEffect(() => {
+    reload()
+      .then((v) => setForm({ name: v.name, language: v.fine_tuning?.language ?? v.labels?.language ?? "en", description: v.description ?? "" }))
+      .catch((e: unknown) => setLoadError(e instanceof Error ? e.message : pvcMessages.couldNotSaveVoice));
+  }, [reload]);
+
+  const errors = formErrors(form);
+  const save = useCallback(async () => {
+    if (formErrors(form).name || formErrors(form).description) {
+      setSaveError(pvcMessages.invalidForm);
+      return false;
+    }
+    try {
+      await v1Json(`/v1/voices/pvc/${voiceId}`, z.object({ voice_id: z.string() }), { method: "POST", json: { name: form.name, language: form.language, description: form.description || null } });
+      setDirty(false);
+      setSaveError(null);
+      return true;
+    } catch (e) {
+      setSaveError(e instanceof ApiCallError ? e.message : pvcMessages.couldNotSaveVoice);
+      return false;
+    }
+  }, [form, voiceId]);
+
+  // Auto-save about a second after the last change, when the form is valid.
+  useEffect(() => {
+    if (!dirty || errors.name || errors.description) return;
+    const t = setTimeout(() => void save(), AUTO_SAVE_MS);
+    return () => clearTimeout(t);
+  }, [dirty, errors.name, errors.description, save]);
+
+  const edit = (patch: Partial<typeof form>) => {
+    setForm((f) => ({ ...f, ...patch }));
+    setDirty(true);
+  };
+
+  const setItem = (key: string, patch: Partial<FileItem>) => setFiles((all) => all.map((f) => (f.key === key ? { ...f, ...patch } : f)));
+
+  const uploadOne = async (file: File, key: string) => {
+    try {
+      setItem(key, { stage: "uploading", percent: 0 });
+      const started = await v1Fetch(`/v1/voices/pvc/${voiceId}/uploads`, {
+        method: "POST",
+        body: JSON.stringify({ file_name: file.name, content_type: file.type || "application/octet-stream", size_bytes: file.size }),
+      });
+      if (!started.ok) throw await apiCallError(started);
+      const ticket = UploadTicketWire.parse(await started.json());
+      const report = (done: number) => setItem(key, { percent: (100 * done) / file.size });
+      if (ticket.kind === "single") {
+        await putWithProgress(ticket.url!, file, ticket.headers, report);
+      } else {
+        let offset = 0;
+        for (const part of ticket.parts) {
+          const from = offset;
+          await putWithProgress(part.url, file.slice(from, from + part.size_bytes), part.headers, (n) => report(from + n));
+          offset += part.size_bytes;
+        }
+      }
+      setItem(key, { stage: "processing", percent: 100 });
+      const done = await v1Fetch(`/v1/voices/pvc/${voiceId}/uploads/${ticket.upload_id}/complete`, { method: "POST" });
+      if (!done.ok) throw await apiCallError(done);
+      setItem(key, { stage: "uploaded" });
+      await reload();
+      setFiles((all) => all.filter((f) => f.key !== key));
+    } catch (e) {
+      setItem(key, { stage: "error", error: e instanceof Error ? e.message : pvcMessages.couldNotUpload });
+    }
+  };
+
+  const addFiles = (list: FileList | File[]) => {
+    const items = [...list].map((file, i) => ({ file, item: { key: `${Date.now()}-${i}-${file.name}`, name: file.name, stage: "pending" as FileStage, percent: 0, error: null } }));
+    setFiles((all) => [...all, ...items.map((x) => x.item)]);
+    // One at a time, in order: each is checked against the samples before it.
+    void (async () => {
+      for (const { file, item } of items) await uploadOne(file, item.key);
+    })();
+  };
+
+  const removeSample = async (sampleId: string) => {
+    const r = await v1Fetch(`/v1/voices/pvc/${voiceId}/samples/${sampleId}`, { method: "DELETE" });
+    if (r.ok) await reload();
+  };
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    if (e.dataTransfer.files.length) addFiles(e.dataTransfer.files);
+  };
+
+  if (loadError) {
+    return (
+      <p className="form-error" role="alert">
+        {loadError}
+      </p>
+    );
+  }
+  const samples = voice?.samples ?? [];
+  const seconds = totalSeconds(samples);
+  const busy = files.some((f) => f.stage === "pending" || f.stage === "uploading" || f.stage === "processing");
+  const next = nextState(seconds, busy || busyNext);
+  const share = ringShare(seconds);
+
+  const goNext = async () => {
+    setConfirming(false);
+    setBusyNext(true);
+    const saved = await save();
+    if (saved) {
+      await v1Fetch(`/v1/voices/pvc/${voiceId}`, { method: "POST", body: JSON.stringify({ is_draft: false }) });
+      onNext(await reload());
+    }
+    setBusyNext(false);
+  };
+
+  return (
+    <div className="pvc-data">
+      <form className="pvc-form" onSubmit={(e) => (e.preventDefault(), void save())} noValidate>
+        <label className="field">
+          <span>Voice name</span>
+          <input value={form.name} onChange={(e) => edit({ name: e.target.value })} aria-invalid={errors.name ? true : undefined} />
+          {errors.name && <span className="field-error">{errors.name}</span>}
+        </label>
+        <label className="field">
+          <span>Language used in audio samples</span>
+          <select value={form.language} onChange={(e) => edit({ language: e.target.value })}>
+            {PVC_LANGUAGES.map((l) => (
+              <option key={l.code} value={l.code}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Description</span>
+          <textarea rows={3} value={form.description} onChange={(e) => edit({ description: e.target.value })} aria-invalid={errors.description ? true : undefined} />
+          {errors.description && <span className="field-error">{errors.description}</span>}
+        </label>
+        {saveError && (
+          <p className="form-error" role="alert">
+            {saveError}
+          </p>
+        )}
+      </form>
+      <div className="pvc-audio">
+        <div className="pvc-ring" role="progressbar" aria-label="Audio for training" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(share * 100)} aria-valuetext={formatDuration(seconds)}>
+          <div className="pvc-ring-bar" style={{ width: `${share * 100}%` }} />
+          <ul className="pvc-ring-marks">
+            {RING_MARKS.map((m) => (
+              <li key={m.label} className={seconds >= m.seconds ? "reached" : undefined} style={{ left: `${ringShare(m.seconds) * 100}%` }}>
+                {m.label}
+              </li>
+            ))}
+          </ul>
+          <p className="pvc-ring-total">{formatDuration(seconds)} of audio</p>
+        </div>
+        <div
+          className={`pvc-drop${dragging ? " dragging" : ""}`}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={onDrop}
+        >
+          {dragging ? (
+            <span>{pvcMessages.dropHere}</span>
+          ) : (
+            <>
+              <button type="button" className="button" onClick={() => inputRef.current?.click()}>
+                <Icon name="plus" size={16} />
+                Upload samples
+              </button>
+              <span className="pvc-drop-hint">or drag audio files here</span>
+            </>
+          )}
+          <input
+            ref={inputRef}
+            type="file"
+            accept="audio/*,video/*"
+            multiple
+            hidden
+            aria-label="Upload samples"
+            onChange={(e) => {
+              if (e.target.files?.length) addFiles(e.target.files);
+              e.target.value = "";
+            }}
+          />
+        </div>
+        <ul className="pvc-samples" aria-label="Samples">
+          {files.map((f) => (
+            <li key={f.key} className={`pvc-file ${f.stage}`}>
+              <span className="pvc-sample-name">{f.name}</span>
+              <span className="pvc-sample-meta" role={f.stage === "error" ? "alert" : "status"}>
+                {f.stage === "error" ? f.error : fileStatusText(f.stage, f.percent)}
+              </span>
+              {f.stage === "error" && (
+                <button type="button" className="icon-button" aria-label={`Dismiss ${f.name}`} onClick={() => setFiles((all) => all.filter((x) => x.key !== f.key))}>
+                  ×
+                </button>
+              )}
+            </li>
+          ))}
+          {samples.map((s) => (
+            <li key={s.sample_id} className="pvc-sample">
+              <span className="pvc-sample-name">{s.file_name}</span>
+              <span className="pvc-sample-meta">{formatDuration(s.duration_secs ?? 0)}</span>
+              <button type="button" className="button button-small" aria-label={`Settings for ${s.file_name}`} onClick={() => setSettingsFor(s)}>
+                Settings
+              </button>
+              <button type="button" className="icon-button" aria-label={`Delete ${s.file_name}`} onClick={() => void removeSample(s.sample_id)}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div className="dialog-actions pvc-footer">
+        <button type="button" className="button" onClick={onBack}>
+          <Icon name="back" size={16} />
+          Back
+        </button>
+        <button type="button" className="button" disabled={!dirty} onClick={() => void save()}>
+          {dirty ? pvcMessages.save : pvcMessages.autoSaved}
+        </button>
+        <span className="pvc-next" title={next.tooltip ?? undefined}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={next.disabled}
+            aria-describedby={next.tooltip ? "pvc-next-why" : undefined}
+            onClick={() => (seconds < PVC.recommendedSeconds ? setConfirming(true) : void goNext())}
+          >
+            Next
+          </button>
+          {next.tooltip && (
+            <span id="pvc-next-why" className="pvc-next-why">
+              {next.tooltip}
+            </span>
+          )}
+        </span>
+      </div>
+      {settingsFor && (
+        <SampleSettings
+          voiceId={voiceId}
+          sample={settingsFor}
+          onClose={() => {
+            setSettingsFor(null);
+            void reload();
+          }}
+        />
+      )}
+      {confirming && <ShortAudioConfirm seconds={seconds} onCancel={() => setConfirming(false)} onConfirm={() => void goNext()} />}
+    </div>
+  );
+}
+
+/** Under 30 minutes of audio: 'Are you sure you want to continue?', confirmable after 3 seconds. */
+function ShortAudioConfirm({ seconds, onCancel, onConfirm }: { seconds: number; onCancel: () => void; onConfirm: () => void }) {
+  const [wait, setWait] = useState<number>(PVC.confirmWaitSeconds);
+  useEffect(() => {
+    if (wait <= 0) return;
+    const t = setTimeout(() => setWait((w) => w - 1), 1000);
+    return () => clearTimeout(t);
+  }, [wait]);
+  return (
+    <Dialog title={pvcMessages.confirmContinue} onClose={onCancel}>
+      <p>
+        You have {formatDuration(seconds)} of audio. We recommend at least 30 minutes for a good Professional Voice Clone; with less, the clone may not sound like you.
+      </p>
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="button button-primary" disabled={wait > 0} onClick={onConfirm}>
+          {wait > 0 ? `Continue (${wait})` : "Continue"}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function VerificationUnavailable({ onBack }: { onBack: () => void }) {
+  return (
+    <div className="pvc-verify">
+      <p role="status">{pvcMessages.notImplementedYet}</p>
+      <p>Your samples are saved: the clone is listed under “{pvcMessages.returnToSession}” until it is verified.</p>
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onBack}>
+          <Icon name="back" size={16} />
+          Back
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function FinishStep({ voiceId }: { voiceId: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const started = useRef(false);
+  useEffect(() => {
+    // Finish starts fine-tuning on entry (once).
+    if (started.current) return;
+    started.current = true;
+    void v1Fetch(`/v1/voices/pvc/${voiceId}/train`, { method: "POST", body: JSON.stringify({ model_id: FINISH_MODEL_ID }) }).then(async (r) => {
+      // Started twice (a reload of this screen) is fine: it is already fine-tuning.
+      if (r.ok || r.status === 409) return;
+      setError((await apiCallError(r)).message || pvcMessages.failedToStartFineTuning);
+    });
+  }, [voiceId]);
+  return (
+    <div className="pvc-finish">
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : (
+        <p>Fine-tuning has started. The voice is ready to use once its state reaches fine-tuned; its details panel shows the progress and the dataset quality report.</p>
+      )}
+      <p>
+        <Link to={`/app/voice-lab?voiceId=${encodeURIComponent(voiceId)}`}>Open the voice's details</Link>
+      </p>
+      <div className="dialog-actions">
+        <Link className="button button-primary" to="/app">
+          {pvcMessages.finishButton}
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+import { z } from "zod";
+import { PVC, pvcMessages } from "../../../../functions/contract/pvc.js";
+
+/**
+ * The professional voice clone wizard's state and rules (professional-voice-clone.md §4, §5;
+ * voice-creation.md §2.4), pure so they are tested without a browser. Messages and limits come
+ * from functions/contract/pvc.ts, the ones the API checks with.
+ */
+export { PVC, pvcMessages };
+
+export const PvcSampleWire = z.object({
+  sample_id: z.string(),
+  file_name: z.string(),
+  size_bytes: z.number().nullish(),
+  duration_secs: z.number().nullish(),
+  remove_background_noise: z.boolean().nullish(),
+});
+export type PvcSample = z.infer<typeof PvcSampleWire>;
+
+export const PvcVoiceWire = z.object({
+  voice_id: z.string(),
+  name: z.string(),
+  description: z.string().nullish(),
+  category: z.string().nullish(),
+  created_at_unix: z.number().nullish(),
+  labels: z.record(z.string()).nullish(),
+  samples: z.array(PvcSampleWire).nullish(),
+  fine_tuning: z
+    .object({
+      is_allowed_to_fine_tune: z.boolean().nullish(),
+      state: z.record(z.string()).nullish(),
+      language: z.string().nullish(),
+    })
+    .passthrough()
+    .nullish(),
+  voice_verification: z.object({ requires_verification: z.boolean().nullish(), is_verified: z.boolean().nullish() }).passthrough().nullish(),
+});
+export type PvcVoice = z.infer<typeof PvcVoiceWire>;
+export const PvcVoicesWire = z.object({ voices: z.array(PvcVoiceWire) });
+
+export const UploadTicketWire = z.object({
+  upload_id: z.string(),
+  kind: z.enum(["single", "multipart"]),
+  url: z.string().nullable(),
+  headers: z.record(z.string()),
+  parts: z.array(z.object({ part_number: z.number(), url: z.string(), size_bytes: z.number(), headers: z.record(z.string()) })),
+  uploaded_parts: z.array(z.number()),
+});
+export type UploadTicketView = z.infer<typeof UploadTicketWire>;
+
+/** The fine-tuning model the wizard's Finish starts. */
+export const FINISH_MODEL_ID = "eleven_multilingual_v2";
+
+/** The three points under the intro's title (written for Timbre). */
+export const INTRO_POINTS = [
+  "Upload or record at least 10 minutes of your voice, ideally 30 minutes to 2 hours, in one language and one speaking style.",
+  "Prove the voice is yours by reading a short sentence aloud, so nobody can clone a voice without its owner.",
+  "Timbre then fine-tunes the voice on all of its audio: it takes a while, and you can use it as soon as it is ready.",
+] as const;
+
+/** 'Tips for the best results': eight tips, one about Enterprise permission (voice-creation.md §2.4). */
+export const INTRO_TIPS = [
+  "Record in a quiet room with soft furnishings; avoid echo, fans and street noise.",
+  "Use a good microphone at a steady distance of about a hand's width, with a pop filter.",
+  "Speak the way you want the clone to speak: the style of the samples is the style of the voice.",
+  "Keep one language, one accent and one speaking style across all samples.",
+  "Keep the level steady: no clipping at loud moments, no whispering at quiet ones.",
+  "Remove music, sound effects and other speakers, or select only your voice with speaker separation.",
+  "More clean audio is better: 30 minutes is good, one hour better, two hours best.",
+  "Enterprise customers can clone any voice with written permission from its owner.",
+] as const;
+
+/** The ring's marks: Good, Better, Best at 30 min, 1 h, 2 h of a 2.5 h ring. */
+export const RING_MARKS = [
+  { label: "Good", seconds: PVC.goodSeconds },
+  { label: "Better", seconds: PVC.betterSeconds },
+  { label: "Best", seconds: PVC.bestSeconds },
+] as const;
+
+export const ringShare = (seconds: number) => Math.max(0, Math.min(1, seconds / PVC.ringMaxSeconds));
+
+export function totalSeconds(samples: readonly PvcSample[]): number {
+  return samples.reduce((t, s) => t + (s.duration_secs ?? 0), 0);
+}
+
+/** "12 min 5 s", "1 h 2 min", "40 s". */
+export function formatDuration(seconds: number): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = s % 60;
+  if (h > 0) return m ? `${h} h ${m} min` : `${h} h`;
+  if (m > 0) return r ? `${m} min ${r} s` : `${m} min`;
+  return `${r} s`;
+}
+
+export type FileStage = "pending" | "uploading" | "processing" | "uploaded" | "error";
+
+/** The file item's text (§4 File item): 'Uploading', then 'N% uploaded', then 'Processing'. */
+export function fileStatusText(stage: FileStage, percent: number): string {
+  if (stage === "pending" || (stage === "uploading" && percent <= 0)) return pvcMessages.uploading;
+  if (stage === "uploading") return pvcMessages.uploaded(Math.min(100, Math.round(percent)));
+  if (stage === "processing") return pvcMessages.processing;
+  return "";
+}
+
+/** Next on Voice Data: disabled under 10 minutes (with the tooltip) or while a file is on its way. */
+export function nextState(seconds: number, busy: boolean): { disabled: boolean; tooltip: string | null } {
+  if (seconds < PVC.minTotalSeconds) return { disabled: true, tooltip: pvcMessages.needMoreAudio("10 minutes") };
+  return { disabled: busy, tooltip: null };
+}
+
+/** A clone still being set up: a draft, not verified yet, or never fine-tuned ('Return to a session'). */
+export function isUnfinished(v: PvcVoice): boolean {
+  if (v.category !== "professional") return false;
+  const ft = v.fine_tuning;
+  const draft = (ft as { is_draft?: unknown } | null | undefined)?.is_draft === true;
+  const verification = v.voice_verification;
+  const notVerified = verification?.requires_verification === true && verification.is_verified !== true;
+  const states = Object.values(ft?.state ?? {});
+  const notStarted = states.length === 0 || states.every((s) => s === "not_started");
+  return draft || notVerified || notStarted;
+}
+
+/** Form fields as the API checks them; the first problem per field. */
+export function formErrors(form: { name: string; description: string }): { name?: string; description?: string } {
+  const out: { name?: string; description?: string } = {};
+  if (!form.name.trim()) out.name = pvcMessages.nameRequired;
+  if (form.description.length > PVC.descriptionMax) out.description = pvcMessages.descriptionTooLong;
+  return out;
+}
+
+/** Auto-save waits this long after the last change (§4 Auto-save). */
+export const AUTO_SAVE_MS = 1000;
+
+/** Languages the form offers (the engine's and the recorder scripts'). */
+export const PVC_LANGUAGES: ReadonlyArray<{ code: string; name: string }> = [
+  { code: "en", name: "English" },
+  { code: "zh", name: "Chinese" },
+  { code: "es", name: "Spanish" },
+  { code: "pt", name: "Portuguese" },
+  { code: "fr", name: "French" },
+  { code: "de", name: "German" },
+  { code: "ru", name: "Russian" },
+  { code: "ko", name: "Korean" },
+  { code: "it", name: "Italian" },
+  { code: "hr", name: "Croatian" },
+];
