@@ -32,7 +32,7 @@ interface Mode {
 }
 
 /** A voice the caller may speak with now, and its credit rate (a library voice's custom rate). */
-async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string): Promise<{ voice: VoiceRecord; rate: number }> {
+export async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string): Promise<{ voice: VoiceRecord; rate: number }> {
   const v = await ctx.stores.voices.visibleTo(caller.workspaceId, voiceId);
   if (!v) throw voiceNotFound(voiceId);
   assertVoiceUsable(v);
@@ -46,7 +46,7 @@ const generationDeps = (caller: Caller) => ({ pronunciation: dictionaryPronuncia
  * which query and body. A retry sends all of these again unchanged; anything else is another
  * request and may not borrow the key.
  */
-function idempotency(req: ApiRequest, caller: Caller): { key: string; fingerprint: string } | null {
+export function idempotency(req: ApiRequest, caller: Caller): { key: string; fingerprint: string } | null {
   const raw = req.headers["idempotency-key"];
   if (raw === undefined) return null;
   const key = raw.trim();

@@ -67,6 +67,7 @@ export interface TimbreFunctionProps {
 export const WORKER_ENTRIES = {
   "worker.js": "functions/engine/espeak/worker.ts",
   "analysis-worker.js": "functions/voice-analysis/analysis-worker.ts",
+  "conversion-worker.js": "functions/voice-conversion/conversion-worker.ts",
 } as const;
 
 export type BundledWorker = keyof typeof WORKER_ENTRIES;
