@@ -11,7 +11,10 @@ import "./lib/quiet.js";
  *  - GET /v1/shared-voices with three filters over 10,000 published voices, against the plain
  *    first page of the same library (benchSharedVoices, its own stack).
  *
- * `npm run bench -- --only=shared-voices` runs just the library figure.
+ *  - speech to speech and the voice isolator (benchSpeechToSpeech in ./lib/bench-sts.ts, its own
+ *    stack): conversion and isolation real-time factors for a 30 s input, /stream's first byte.
+ *
+ * `npm run bench -- --only=shared-voices` runs just the library figure; `--only=sts` just speech to speech.
  */
 import { parseConfig } from "../functions/config.js";
 import { startEmbedded } from "../infra/local/stack.js";
@@ -24,6 +27,7 @@ import { BENCH_TEXT as TEXT } from "./lib/bench-text.js";
 import type { LibraryListing } from "../functions/adapters/dynamo/library.js";
 import { planLibrarySearch } from "../functions/voices/libraryQuery.js";
 import { addActivity } from "../functions/voices/counters.js";
+import { benchSpeechToSpeech } from "./lib/bench-sts.js";
 
 
 
@@ -251,7 +255,9 @@ export async function benchSharedVoices(): Promise<void> {
 }
 
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
-(only === "shared-voices" ? benchSharedVoices() : main().then(benchSharedVoices)).catch((e: unknown) => {
+const run =
+  only === "shared-voices" ? benchSharedVoices() : only === "sts" ? benchSpeechToSpeech().then(() => undefined) : main().then(benchSharedVoices).then(() => benchSpeechToSpeech()).then(() => undefined);
+run.catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

@@ -6,7 +6,7 @@
  * Both voices are summarised the same way (`measureVoice`): pitch percentiles over voiced frames
  * and the mean log envelope of voiced frames, analysed every 20 ms. The warp factor is the one
  * that best lines up the two mean envelopes (250 Hz - 5.5 kHz); the equaliser is what is left
- * between them, smoothed over about a third of an octave and bounded to ±12 dB.
+ * between them, smoothed over about a twentieth of an octave and bounded to ±12 dB.
  */
 import { FRAME_SECONDS, YinFft, frameCount, toF0Rate, F0_RATE } from "./f0.js";
 import { BINS, FFT_SIZE, SpectralAnalyzer, AP_BANDS, WORK_RATE } from "./spectral.js";
@@ -278,11 +278,16 @@ const EQ_LIMIT = 12 * LOG_DB;
 export const OUTPUT_RMS_DB = -18;
 
 /**
- * How far the timbre moves toward the target: 0.5 at similarity_boost 0, all the way at 1
- * (the default 0.75 goes 7/8 of the way).
+ * How far the timbre moves toward the target: 80% at similarity_boost 0, all the way at 1
+ * (the default 0.75 goes 95% of the way).
  */
+/** Constants chosen on the tuning set (scripts/sts-evaluate.ts --tuning). */
+const EQ_SMOOTHING_OCTAVES = 0.05;
+const AMOUNT_AT_ZERO_SIMILARITY = 0.8;
+const DYNAMICS_LIMIT = 1.5;
+
 export function timbreAmount(similarity: number): number {
-  return 0.5 + 0.5 * Math.min(1, Math.max(0, similarity));
+  return AMOUNT_AT_ZERO_SIMILARITY + (1 - AMOUNT_AT_ZERO_SIMILARITY) * Math.min(1, Math.max(0, similarity));
 }
 
 /** The equaliser from the source's (warped) mean envelope to the target's, centred and bounded. */
@@ -298,7 +303,7 @@ function equaliser(src: ArrayLike<number>, tgt: ArrayLike<number>, alpha: number
   }
   const centre = sw ? sd / sw : 0;
   for (let k = 0; k < BINS; k++) diff[k] -= centre;
-  const smooth = smoothLogFrequency(diff, 0.15);
+  const smooth = smoothLogFrequency(diff, EQ_SMOOTHING_OCTAVES);
   const eq = new Float32Array(BINS);
   for (let k = 0; k < BINS; k++) eq[k] = amount * Math.max(-EQ_LIMIT, Math.min(EQ_LIMIT, smooth[k]));
   return eq;
@@ -334,7 +339,7 @@ export function planConversion(src: VoiceStats, tgt: VoiceStats, settings: Conve
   const gain = src.activeRms > 1e-6 ? 10 ** (OUTPUT_RMS_DB / 20) / (src.activeRms * change) : 1;
   const rand = prng(hashSeed("sts-wander", seed));
   const wanderPhases = [rand(), rand(), rand()];
-  const dynamics = src.dynamics > 0 && tgt.dynamics > 0 ? Math.min(1.5, Math.max(0.6, tgt.dynamics / src.dynamics)) ** amount : 1;
+  const dynamics = src.dynamics > 0 && tgt.dynamics > 0 ? Math.min(DYNAMICS_LIMIT, Math.max(1 / DYNAMICS_LIMIT, tgt.dynamics / src.dynamics)) ** amount : 1;
   return { alpha, eq, eqUnvoiced, apShift, dynamics, sourceLog, targetLog, k, wander, wanderPhases, gain, seed, speakerBoost: settings.use_speaker_boost, amount };
 }
 
