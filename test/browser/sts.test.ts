@@ -80,12 +80,14 @@ async function expectPlaying(audio: Locator) {
 }
 
 describe("Voice Changer page", () => {
-  it("queues three files, converts them, regenerates one, removes one, plays and downloads (390 px wide)", async () => {
-    const { account, page, errors } = await open({ width: 390 });
+  it.each([390, 1440])("queues three files, converts them, regenerates one, removes one, plays and downloads (%i px wide)", async (width) => {
+    const { account, page, errors } = await open({ width });
     expect(await page.getByRole("button", { name: /^Model:/ }).textContent()).toContain("Eleven Multilingual v2 (speech to speech)");
     await page.getByLabel("Audio files to convert").setInputFiles([clips["first take.wav"].path, clips["second take.wav"].path]);
     await drop(page, [{ name: "third take.wav", bytes: readFileSync(clips["third take.wav"].path) }]);
     await expect.poll(() => page.getByTestId("sts-item").count()).toBe(3);
+    // The queue fits the width: nothing scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     for (const name of Object.keys(clips)) {
       expect(await status(item(page, name))).toBe("Pending");
       // The cost is shown before converting: seconds x 60 x the model's multiplier.
