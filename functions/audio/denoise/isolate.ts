@@ -4,11 +4,12 @@ import { RNNOISE_FRAME, RNNOISE_RATE } from "./rnnoise.js";
 
 /**
  * The voice isolator: RNNoise, then a Wiener post-filter on the noisy input. RNNoise alone keeps
- * some noise under speech and removes some speech; the post-filter uses two estimates of the
- * speech's spectrum (RNNoise's output, and the input minus the noise) against a noise spectrum
- * measured where the input is quietest (the pauses), and applies the Wiener gain to the input
- * itself. Measured on engine speech in noise at 5 dB SNR (README of functions/engine): RNNoise
- * alone +6.5 to +8.6 dB, with the post-filter +10 to +14 dB depending on the noise.
+ * some noise under speech and removes some speech; the post-filter takes the speech's spectrum as
+ * the smaller of two estimates (RNNoise's output, and the input minus the noise), against a noise
+ * spectrum measured where the input is quietest (the pauses), and applies the Wiener gain to the
+ * input itself. The smaller estimate keeps RNNoise's judgement on broadband noise and the
+ * subtraction's on steady tonal noise (hum), which RNNoise leaves in. Measured on engine speech in
+ * noise at 5 dB SNR (functions/engine/README.md, scripts/sts-evaluate.ts --isolation).
  *
  * Streams: the noise spectrum comes from a cheap first pass over frame energies; RNNoise and
  * the filter then run block by block, each block final once produced. Deterministic.
@@ -19,8 +20,6 @@ const HOP = N / 4;
 const BINS = N / 2 + 1;
 /** Frames with the quietest energies (this share) estimate the noise. */
 const NOISE_QUANTILE = 0.15;
-/** Weight of RNNoise's output in the speech estimate (the rest: input minus noise). */
-const RNNOISE_SHARE = 0.5;
 /** Decision-directed smoothing of the speech estimate over frames. */
 const SMOOTHING = 0.5;
 const GAIN_FLOOR = 0.02;
@@ -116,7 +115,7 @@ export function* isolateVoice(x: Float32Array, rnnoise: FrameDenoiser, opts: { f
     for (let k = 0; k < BINS; k++) {
       const px = xr[k] * xr[k] + xi[k] * xi[k];
       const pr = rr[k] * rr[k] + ri[k] * ri[k];
-      const instant = RNNOISE_SHARE * pr + (1 - RNNOISE_SHARE) * Math.max(px - noise[k], 0);
+      const instant = Math.min(pr, Math.max(px - noise[k], 0));
       const speech = SMOOTHING * prevSpeech[k] + (1 - SMOOTHING) * instant;
       const g = Math.max(GAIN_FLOOR, speech / (speech + noise[k] + 1e-20));
       xr[k] *= g;
