@@ -16,6 +16,8 @@ export interface WorkflowDefinition {
   build(scope: Construct, fn: lambda.IFunction): sfn.IChainable;
   /** Upper bound for one execution. */
   timeout: Duration;
+  /** Started on this schedule too (an EventBridge rule on AWS; a timer in the embedded stack). */
+  schedule?: Duration;
 }
 
 export interface StepOptions {

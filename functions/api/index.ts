@@ -12,6 +12,12 @@ import { registerVoices } from "./voices.js";
 import { registerLibrary } from "./library.js";
 import { registerCollections } from "./collections.js";
 import { registerWorkspace } from "./workspace.js";
+import { registerWorkspaceMembers } from "./workspaceMembers.js";
+import { registerSharing } from "./sharing.js";
+import { registerWebhooks } from "./webhooks.js";
+import { registerUsage } from "./usage.js";
+import { registerAccount } from "./account.js";
+import { registerEngagement } from "./engagement.js";
 
 /** Every /v1 and /v2 route. */
 export function registerRoutes(r: ApiRouter): void {
@@ -20,6 +26,12 @@ export function registerRoutes(r: ApiRouter): void {
   registerUser(r);
   registerApiKeys(r);
   registerWorkspace(r);
+  registerWorkspaceMembers(r);
+  registerSharing(r);
+  registerWebhooks(r);
+  registerUsage(r);
+  registerAccount(r);
+  registerEngagement(r);
   registerVoices(r);
   registerLibrary(r);
   registerCollections(r);

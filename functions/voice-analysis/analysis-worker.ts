@@ -8,6 +8,8 @@ import { parentPort } from "node:worker_threads";
 import { AudioDecodeError, AudioLimitError, decodeAudio, probeAudio } from "../audio/decode/index.js";
 import { analyzeVoice, detectSpeech, embedSegment } from "./analyze.js";
 import { denoise } from "../audio/denoise/index.js";
+import { floatToInt16 } from "../audio/resample.js";
+import { encodeWav } from "../audio/wav.js";
 import type { FromWorker, Job, ToWorker, WorkerError } from "./protocol.js";
 
 // Analysis is batch work: a lower scheduling priority for this thread keeps the request loop
@@ -43,6 +45,11 @@ async function run(job: Job): Promise<{ result: unknown; transfer: ArrayBuffer[]
       return { result: detectSpeech(job.samples, job.sampleRate), transfer: [] };
     case "embed":
       return { result: job.segments.map((s) => embedSegment(job.samples, job.sampleRate, s)), transfer: [] };
+    case "wav": {
+      const d = await decodeAudio(job.bytes, job.limits);
+      const wav = encodeWav(floatToInt16(d.samples), d.sampleRate);
+      return { result: wav, transfer: [wav.buffer as ArrayBuffer] };
+    }
     case "denoise": {
       const out = await denoise(job.samples, job.sampleRate, { keepOriginal: job.keepOriginal });
       return { result: out, transfer: [out.buffer as ArrayBuffer] };

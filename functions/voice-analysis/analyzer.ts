@@ -69,6 +69,11 @@ export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyz
       const copy = samples.slice();
       return pool.run({ kind: "denoise", samples: copy, sampleRate, keepOriginal: o.keepOriginal ?? 0 }, [copy.buffer as ArrayBuffer], o.signal);
     },
+    async toWav(bytes, o = {}) {
+      checkBytes(bytes, o.maxBytes);
+      const copy = own(bytes);
+      return pool.run({ kind: "wav", bytes: copy, limits: { maxBytes: o.maxBytes, maxSeconds: o.maxSeconds } }, [copy.buffer as ArrayBuffer], o.signal);
+    },
     close: () => pool.close(),
   };
 }

@@ -20,6 +20,8 @@
  * - `detectSpeech(samples)`: speaker separation and trimming need where speech is, not a summary.
  * - `embedSegments(samples, segments)`: one embedding per segment, to cluster speakers or verify
  *   a recording part by part.
+ * - `toWav(bytes)`: downloads in WAV (the SDK's `history.download` with `output_format: "wav"`) of
+ *   audio stored compressed: a full decode, so a worker job too.
  * - `denoise(samples)`: "remove background noise" on clone samples and the voice isolator need the
  *   audio itself cleaned (RNNoise, functions/audio/denoise), which is CPU work like the rest.
  * - `close()`: tests and shutdown end the workers; a closed analyzer refuses new work.
@@ -89,6 +91,7 @@ export interface VoiceAnalyzer {
   detectSpeech(samples: Float32Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<SpeechSegment[]>;
   embedSegments(samples: Float32Array, sampleRate: number, segments: readonly SpeechSegment[], opts?: { signal?: AbortSignal }): Promise<number[][]>;
   denoise(samples: Float32Array, sampleRate: number, opts?: { keepOriginal?: number; signal?: AbortSignal }): Promise<Float32Array>;
+  toWav(bytes: Uint8Array, opts?: AnalyzeOptions): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 

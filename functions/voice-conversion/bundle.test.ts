@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { encodeWav } from "../audio/wav.js";
 import { toneInt16 } from "../audio/testing.js";
+import { RUNTIME_FILES } from "../../infra/constructs/function.js";
 
 /**
  * The Lambda layout: the function's code bundled into index.mjs, the worker into
@@ -46,7 +47,9 @@ it("works bundled: index.mjs plus conversion-worker.js and RNNoise's package bes
   const built = [esbuild(entry, join(out, "index.mjs")), esbuild(join(ROOT, "functions", "voice-conversion", "conversion-worker.ts"), join(out, "conversion-worker.js"))];
   for (const b of built) expect(b.status, b.stderr).toBe(0);
   rmSync(entry);
-  cpSync(join(ROOT, "node_modules", PACKAGE), join(out, "node_modules", PACKAGE), { recursive: true });
+  // Only the files the Lambda asset copies (RUNTIME_FILES).
+  mkdirSync(join(out, "node_modules", PACKAGE), { recursive: true });
+  for (const f of RUNTIME_FILES[PACKAGE]) cpSync(join(ROOT, "node_modules", PACKAGE, f), join(out, "node_modules", PACKAGE, f));
   const wavFile = join(out, "tone.wav");
   writeFileSync(wavFile, encodeWav(toneInt16(150, 22050, 2, 0.4), 22050));
   const r = spawnSync(process.execPath, [join(out, "index.mjs"), wavFile], { cwd: tmpdir(), encoding: "utf8", timeout: 60_000 });

@@ -2,9 +2,11 @@ import { z } from "zod";
 import type { AppContext } from "../context.js";
 import type { StepHandlers } from "./types.js";
 import { voicePurgeSteps } from "./voicePurge.js";
+import { webhookDispatchSteps } from "./webhookDispatch.js";
 
 export const STEP_HANDLERS: Record<string, StepHandlers> = {
   "voice-purge": voicePurgeSteps,
+  "webhook-dispatch": webhookDispatchSteps,
 };
 
 const StepEvent = z.object({ workflow: z.string(), step: z.string(), input: z.unknown() });

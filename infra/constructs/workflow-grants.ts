@@ -18,6 +18,12 @@ export const WORKFLOW_GRANTS: Record<string, (fn: TimbreFunction, r: WorkflowRes
     fn.bindBucket(data.bucket, "delete", "ws/*/voices/");
     fn.bindTable(data.main, "delete");
   },
+  // functions/workflows/webhookDispatch.ts: reads and updates webhooks, events and deliveries in
+  // the main table (its queue index included); decrypts webhook secrets with the session secret.
+  "webhook-dispatch": (fn, { data, sessionSecret }) => {
+    fn.bindTable(data.main, "write");
+    fn.bindSecret(sessionSecret, "SESSION_SECRET_ARN");
+  },
 };
 
 export function grantsFor(workflow: string): (fn: TimbreFunction, r: WorkflowResources) => void {

@@ -10,6 +10,9 @@ import { Dictionaries } from "./dictionaries.js";
 import { Library } from "./library.js";
 import { Collections } from "./collections.js";
 import { Events } from "./events.js";
+import { Invites } from "./invites.js";
+import { Webhooks } from "./webhooks.js";
+import { Engagement } from "./engagement.js";
 
 /** Every entity store, bound to the configured tables. */
 export interface Stores {
@@ -25,6 +28,9 @@ export interface Stores {
   library: Library;
   collections: Collections;
   events: Events;
+  invites: Invites;
+  webhooks: Webhooks;
+  engagement: Engagement;
 }
 
 export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string; library: string }): Stores {
@@ -45,5 +51,8 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     library: new Library(library),
     collections: new Collections(main),
     events: new Events(main),
+    invites: new Invites(main),
+    webhooks: new Webhooks(main),
+    engagement: new Engagement(main),
   };
 }

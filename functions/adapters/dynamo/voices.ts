@@ -1,3 +1,4 @@
+import type { ResourceRole } from "../../contract/dictionaries.js";
 import type { Table } from "./table.js";
 import type { VoiceProfile, VoiceSettings } from "../../engine/port.js";
 import { withoutKeys, type Stored } from "./table.js";
@@ -127,6 +128,9 @@ export interface VoiceRecord {
   is_mixed: boolean;
   /** Engine-specific references (a reference-audio key, a neural speaker id). */
   engine_refs: Record<string, string>;
+  /** Workspace sharing (functions/voices/access.ts): roles per group and per user; absent is private. */
+  role_to_group_ids?: Partial<Record<ResourceRole, string[]>>;
+  user_roles?: Record<string, ResourceRole>;
 }
 
 export const MAX_VERIFICATION_ATTEMPTS = 5;

@@ -1,6 +1,6 @@
 import { useSearchParams, type Location } from "@remix-run/react";
 import type { DialogId } from "../lib/nav.js";
-import { Dialog } from "./Dialog.js";
+import { AffiliateDialog } from "./engagement/AffiliateDialog.js";
 import { DictionariesDialog } from "./dictionaries/DictionariesDialog.js";
 
 /** The current page with `?{dialog}=true` added: query-driven dialogs open over any page. */
@@ -22,12 +22,6 @@ export function QueryDialogs() {
   if (params.get("pronunciation-dictionaries") === "true") {
     return <DictionariesDialog onClose={() => close("pronunciation-dictionaries")} />;
   }
-  if (params.get("affiliate") === "true") {
-    return (
-      <Dialog title="Affiliate program" onClose={() => close("affiliate")}>
-        <p>The affiliate program is not available on this Timbre server. No referral links can be generated here yet.</p>
-      </Dialog>
-    );
-  }
+  if (params.get("affiliate") === "true") return <AffiliateDialog onClose={() => close("affiliate")} />;
   return null;
 }
