@@ -6,7 +6,7 @@ import type { StoredVoiceSettings, VoiceRecord } from "../adapters/dynamo/voices
 import type { HistoryRecord } from "../adapters/dynamo/history.js";
 import { workspaceKey } from "../adapters/s3.js";
 import { newId } from "../adapters/ids.js";
-import { CHARGE_RECORD_TTL_SECONDS, charge, currentUsage, refund, refundPart } from "../domain/credits.js";
+import { CHARGE_RECORD_TTL_SECONDS, charge, currentUsage, refund, refundPart, spendingCaps } from "../domain/credits.js";
 import { isolationCredits, speechToSpeechCredits } from "../domain/audioCredits.js";
 import { ApiError } from "../http/errors.js";
 import type { OutputFormat } from "../audio/formats.js";
@@ -112,7 +112,7 @@ async function runMetered(ctx: AppContext, caller: Caller, req: Common, m: Meter
     }
     cost = m.cost(info);
     if (cost > 0) {
-      const result = await charge(ctx, { workspaceId: caller.workspaceId, key: chargeKey, amount: cost });
+      const result = await charge(ctx, { workspaceId: caller.workspaceId, key: chargeKey, amount: cost, caps: await spendingCaps(caller) });
       charged = result.charged;
       usageAfter = result.usage.character_count;
       usageBefore = result.charged ? usageAfter - result.amount : usageAfter;

@@ -150,6 +150,26 @@ describe("speech to speech through the SDK", () => {
     expect(await used(a.workspace.workspace_id)).toBe(0);
   });
 
+  it("counts against an API key's character limit, and refuses the conversion that would pass it", async () => {
+    const admin = await createTestAccount(stack, "business");
+    const sdk = new ElevenLabsClient({ baseUrl: stack.url, apiKey: admin.apiKey, maxRetries: 0 });
+    const cost = Math.ceil(seconds() * 60);
+    const id = (await sdk.serviceAccounts.create({ name: "Dubbing jobs" })).serviceAccountUserId;
+    const key = await sdk.serviceAccounts.apiKeys.create(id, { name: "capped", permissions: "all", characterLimit: cost + 10 });
+    const convert = () => apiFetch(stack, key.xiApiKey, `/v1/speech-to-speech/${premadeVoiceId("Avery")}`, { method: "POST", body: form(wav) });
+    const ok = await convert();
+    expect(ok.status).toBe(200);
+    await ok.arrayBuffer();
+    const before = await used(admin.workspace.workspace_id);
+    expect(before).toBe(cost);
+    const refused = await convert();
+    expect(refused.status).toBe(401);
+    const body = (await refused.json()) as { detail: { status: string; message: string } };
+    expect(body.detail.status).toBe("quota_exceeded");
+    expect(body.detail.message).toContain(`this API key's limit of ${cost + 10} credits`);
+    expect(await used(admin.workspace.workspace_id)).toBe(before);
+  }, 60_000);
+
   it("charges an idempotent retry once", async () => {
     const a = await createTestAccount(stack, "creator");
     const headers = { "idempotency-key": "sts-retry-0001" };
