@@ -8,6 +8,8 @@ import { createMailer, type Mailer } from "./adapters/mail.js";
 import type { SpeechEngine } from "./engine/port.js";
 import type { VoiceAnalyzer } from "./voice-analysis/port.js";
 import { createVoiceAnalyzer } from "./voice-analysis/analyzer.js";
+import type { VoiceConverter } from "./voice-conversion/port.js";
+import { createVoiceConverter } from "./voice-conversion/converter.js";
 
 /**
  * Everything a handler needs, built once per process (a Lambda container or the embedded
@@ -31,7 +33,9 @@ export interface AppContext {
    * first use (cloning, verification, separation, speech to speech, similar voices).
    */
   analyzer(): VoiceAnalyzer;
-  /** Stops the engine's and the analyzer's workers if they were created. */
+  /** Speech to speech and the voice isolator, on their own worker pool, created on first use. */
+  converter(): VoiceConverter;
+  /** Stops the engine's, the analyzer's and the converter's workers if they were created. */
   closeEngine(): Promise<void>;
   /** Stops the analyzer's workers if it was created. */
   closeAnalyzer(): Promise<void>;
@@ -60,6 +64,7 @@ export function createContext(cfg: Config, opts: ContextOptions): AppContext {
   const aws = createAwsClients(cfg);
   let engine: Promise<SpeechEngine> | undefined;
   let analyzer: VoiceAnalyzer | undefined;
+  let converter: VoiceConverter | undefined;
   const factory = opts.engine ?? defaultEngineFactory;
   return {
     config: cfg,
@@ -74,11 +79,13 @@ export function createContext(cfg: Config, opts: ContextOptions): AppContext {
     engine: () => (engine ??= factory(cfg)),
     // Creating the analyzer only builds its pool object: workers start on its first job.
     analyzer: () => (analyzer ??= (opts.analyzer ?? createVoiceAnalyzer)()),
+    converter: () => (converter ??= createVoiceConverter()),
     closeEngine: async () => {
-      const [e, a] = [engine, analyzer];
+      const [e, a, c] = [engine, analyzer, converter];
       engine = undefined;
       analyzer = undefined;
-      await Promise.all([e?.then((x) => x.close()), a?.close()]);
+      converter = undefined;
+      await Promise.all([e?.then((x) => x.close()), a?.close(), c?.close()]);
     },
     closeAnalyzer: async () => {
       const a = analyzer;

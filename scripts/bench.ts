@@ -10,6 +10,7 @@ import "./lib/quiet.js";
  *   npm run bench [-- --skip-lambda] [--skip-library] [--seconds=12]
  *   npm run bench -- --only=shared-voices
  *   npm run bench -- --only=similar-voices
+ *   npm run bench -- --only=sts      (speech to speech and the voice isolator; --skip-sts leaves them out)
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -18,6 +19,7 @@ import { join } from "node:path";
 import { ensureServerBundle, ROOT } from "./lib/server-bundle.mjs";
 import { benchSharedVoices, benchSimilarVoices, type LibraryFigures, type SimilarFigures } from "./lib/bench-library.js";
 import { BENCH_TEXT } from "./lib/bench-text.js";
+import { benchSpeechToSpeech, type StsBenchFigures } from "./lib/bench-sts.js";
 import { premadeVoiceId } from "../functions/domain/premadeVoices.js";
 import { RUNTIME_FILES } from "../infra/constructs/function.js";
 import { ENGINE_RUNTIME_PACKAGES } from "../infra/constructs/api.js";
@@ -538,6 +540,34 @@ async function main(): Promise<void> {
       met: similar.p50 <= 50,
     });
   }
+  let sts: StsBenchFigures | undefined;
+  if (!flag("skip-sts")) sts = await benchSpeechToSpeech();
+  if (sts) {
+    row({
+      figure: `speech to speech real-time factor, ${fmt(sts.inputSeconds)} s input, \`mp3_44100_128\` (baseline: the bare conversion on one thread, no HTTP or codecs)`,
+      timbre: fmt(sts.conversionRtf, 3),
+      baseline: fmt(sts.bareConversionRtf, 3),
+      ratio: ratio(sts.conversionRtf, sts.bareConversionRtf),
+      goal: "≤ 0.2",
+      met: sts.conversionRtf <= 0.2,
+    });
+    row({
+      figure: "`/v1/speech-to-speech/{id}/stream` time to first audio byte, upload included: p50 / p95 (baseline: text to speech `/stream`, 1k characters)",
+      timbre: `${fmt(sts.streamTtfbP50Ms)} / ${fmt(sts.streamTtfbP95Ms)} ms`,
+      baseline: `${fmt(sts.ttsTtfbP50Ms)} ms`,
+      ratio: ratio(sts.streamTtfbP50Ms, sts.ttsTtfbP50Ms),
+      goal: "p50 ≤ 500 ms",
+      met: sts.streamTtfbP50Ms <= 500,
+    });
+    row({
+      figure: `voice isolator real-time factor, ${fmt(sts.inputSeconds)} s input (baseline: RNNoise alone on one thread)`,
+      timbre: fmt(sts.isolationRtf, 3),
+      baseline: fmt(sts.bareRnnoiseRtf, 3),
+      ratio: ratio(sts.isolationRtf, sts.bareRnnoiseRtf),
+      goal: "≤ 0.1",
+      met: sts.isolationRtf <= 0.1,
+    });
+  }
 
   const baselineName = hasNative ? "native espeak-ng + ffmpeg (or as named)" : "Timbre's engine in process (no native anchor here), or as named";
   console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
@@ -549,7 +579,14 @@ async function main(): Promise<void> {
 }
 
 const only = option("only");
-(only === "shared-voices" ? benchSharedVoices().then(() => undefined) : only === "similar-voices" ? benchSimilarVoices().then(() => undefined) : main()).catch((e: unknown) => {
+(only === "shared-voices"
+  ? benchSharedVoices().then(() => undefined)
+  : only === "similar-voices"
+    ? benchSimilarVoices().then(() => undefined)
+    : only === "sts"
+      ? benchSpeechToSpeech().then(() => undefined)
+      : main()
+).catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

@@ -31,7 +31,8 @@ export function historyWire(h: HistoryRecord, alignments: unknown = null) {
     model_id: h.model_id,
     voice_name: h.voice_name,
     voice_category: h.voice_category,
-    text: h.text,
+    // Speech to speech has no text.
+    text: h.source === "STS" ? null : h.text,
     date_unix: h.date_unix,
     character_count_change_from: h.character_count_change_from,
     character_count_change_to: h.character_count_change_to,
@@ -131,7 +132,7 @@ export function registerHistory(r: ApiRouter): void {
     const h = await rc.app.stores.history.get(caller.workspaceId, req.params.history_item_id);
     if (!h) throw historyNotFound(req.params.history_item_id);
     await rc.app.stores.history.delete(h);
-    await rc.app.blobs.deleteMany([h.audio_key, ...(h.alignment_key ? [h.alignment_key] : [])]);
+    await rc.app.blobs.deleteMany([h.audio_key, ...(h.alignment_key ? [h.alignment_key] : []), ...(h.sts_input ? [h.sts_input.key] : [])]);
     return json({ status: "ok" });
   });
 

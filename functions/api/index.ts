@@ -3,6 +3,7 @@ import { registerApiKeys } from "./apiKeys.js";
 import { registerAuth } from "./auth.js";
 import { registerHistory } from "./history.js";
 import { registerTextToSpeech } from "./tts.js";
+import { registerSpeechToSpeech } from "./sts.js";
 import { registerDialogue } from "./dialogue.js";
 import { registerDictionaries } from "./dictionaries.js";
 import { registerModels } from "./models.js";
@@ -38,6 +39,7 @@ export function registerRoutes(r: ApiRouter): void {
   registerCollections(r);
   registerHistory(r);
   registerTextToSpeech(r);
+  registerSpeechToSpeech(r);
   registerDialogue(r);
   registerDictionaries(r);
   registerPvc(r);

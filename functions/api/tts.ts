@@ -33,8 +33,11 @@ interface Mode {
   timestamps: boolean;
 }
 
-/** A voice the caller may speak with now, and its credit rate (a library voice's custom rate). */
-async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string, model: ModelInfo): Promise<{ voice: VoiceRecord; rate: number }> {
+/**
+ * A voice the caller may speak with now, and its credit rate (a library voice's custom rate).
+ * `model`: text to speech checks that a professional voice is fine-tuned for it; speech to speech passes none.
+ */
+export async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string, model?: ModelInfo): Promise<{ voice: VoiceRecord; rate: number }> {
   const v = await accessibleVoice(ctx, caller, voiceId);
   if (!v) throw voiceNotFound(voiceId);
   assertVoiceUsable(v, model);
@@ -48,7 +51,7 @@ const generationDeps = (caller: Caller) => ({ pronunciation: dictionaryPronuncia
  * which query and body. A retry sends all of these again unchanged; anything else is another
  * request and may not borrow the key.
  */
-function idempotency(req: ApiRequest, caller: Caller): { key: string; fingerprint: string } | null {
+export function idempotency(req: ApiRequest, caller: Caller): { key: string; fingerprint: string } | null {
   const raw = req.headers["idempotency-key"];
   if (raw === undefined) return null;
   const key = raw.trim();

@@ -146,7 +146,8 @@ function fingerprint(req: GenerationRequest): string {
   return h.digest("hex").slice(0, 40);
 }
 
-async function takeSlot(ctx: AppContext, caller: Caller, owner: string): Promise<number> {
+/** One of the plan's concurrent-request slots, waiting up to SLOT_WAIT_MS; 429 when none frees up. */
+export async function takeSlot(ctx: AppContext, caller: Caller, owner: string): Promise<number> {
   const limit = (await caller.tier()).concurrency;
   const deadline = Date.now() + SLOT_WAIT_MS;
   for (let wait = 25; ; wait = Math.min(wait * 2, 200)) {

@@ -9,6 +9,8 @@ import { LAMBDA_ENTRY } from "./paths.js";
 
 /** Packages the speech engine and the codecs read from disk at run time (see TimbreFunction). */
 export const ENGINE_RUNTIME_PACKAGES = ["espeak-ng", "@mediabunny/mp3-encoder", "opusscript"];
+/** RNNoise of speech to speech and the voice isolator loads its .wasm beside its module. */
+export const CONVERSION_RUNTIME_PACKAGES = ["@echogarden/rnnoise-wasm"];
 
 export interface TimbreApiProps {
   data: TimbreData;
@@ -38,9 +40,10 @@ export class TimbreApi extends Construct {
       memorySize: 1536,
       // Long texts stream for a while; the client sees bytes from the first sentence on.
       timeout: Duration.minutes(5),
-      runtimePackages: ENGINE_RUNTIME_PACKAGES,
-      // Uploads are decoded and analysed on worker threads (functions/voice-analysis/pool.ts).
-      workers: ["analysis-worker.js"],
+      runtimePackages: [...ENGINE_RUNTIME_PACKAGES, ...CONVERSION_RUNTIME_PACKAGES],
+      // Uploads are decoded and analysed on worker threads (functions/voice-analysis/pool.ts);
+      // speech to speech and the isolator run on their own (functions/voice-conversion/pool.ts).
+      workers: ["analysis-worker.js", "conversion-worker.js"],
       environment: {
         STATE_MACHINES: Stack.of(this).toJsonString(Object.fromEntries([...props.machines].map(([name, m]) => [name, m.stateMachineArn]))),
       },

@@ -67,6 +67,7 @@ export interface TimbreFunctionProps {
 export const WORKER_ENTRIES = {
   "worker.js": "functions/engine/espeak/worker.ts",
   "analysis-worker.js": "functions/voice-analysis/analysis-worker.ts",
+  "conversion-worker.js": "functions/voice-conversion/conversion-worker.ts",
 } as const;
 
 export type BundledWorker = keyof typeof WORKER_ENTRIES;
@@ -81,6 +82,8 @@ export const RUNTIME_FILES: Record<string, readonly string[]> = {
   // LAME: the loader with the module inlined, and the main entry that module resolution needs.
   "@mediabunny/mp3-encoder": ["package.json", "LICENSE", "dist/modules/build/lame.js", "dist/bundles/mediabunny-mp3-encoder.mjs"],
   opusscript: ["package.json", "LICENSE", "build/COPYING.libopus", "build/opusscript_native_wasm.js", "build/opusscript_native_wasm.wasm"],
+  // RNNoise of speech to speech and the voice isolator: the loader finds its .wasm beside it.
+  "@echogarden/rnnoise-wasm": ["package.json", "COPYING", "rnnoise.js", "rnnoise.wasm"],
 };
 
 function copyRuntimeFiles(pkg: string, inputDir: string, outputDir: string): string[] {

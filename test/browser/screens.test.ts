@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +7,8 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
 import { apiFetch, createTestAccount, insertOwnVoice } from "../support/stack.js";
+import { encodeWav } from "../../functions/audio/wav.js";
+import { toneInt16 } from "../../functions/audio/testing.js";
 import { closeContext, hydrated, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
 /**
@@ -123,6 +126,26 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
     await checkScreen(page, size, "voice-picker", [picker, picker.getByRole("combobox", { name: "Search voices" }), picker.getByRole("option").first()]);
     await page.keyboard.press("Escape");
 
+    // The voice changer with a file in its queue, and the voice isolator with a file chosen.
+    const clip = join(tmpdir(), `timbre-screens-${size.name}.wav`);
+    writeFileSync(clip, encodeWav(toneInt16(180, 22_050, 1.5, 0.3), 22_050));
+    await visit(page, "/app/speech-synthesis/speech-to-speech");
+    await page.getByLabel("Audio files to convert").setInputFiles(clip);
+    const queued = page.getByTestId("sts-item").first();
+    await expect.poll(() => queued.textContent()).toContain("credits");
+    await checkScreen(page, size, "voice-changer", [
+      page.getByRole("button", { name: "Upload audio" }),
+      page.getByRole("button", { name: "Record audio" }),
+      page.getByRole("button", { name: "Convert all" }),
+      queued.getByRole("button", { name: "Convert" }),
+      queued.getByRole("button", { name: /^Remove/ }),
+      page.getByRole("button", { name: /^Model/ }),
+    ]);
+    await visit(page, "/app/voice-isolator");
+    await page.getByLabel("Audio file to isolate").setInputFiles(clip);
+    await expect.poll(() => page.getByTestId("isolator-cost").textContent()).toContain("credits");
+    await checkScreen(page, size, "voice-isolator", [page.getByRole("button", { name: "Upload audio" }), page.getByRole("button", { name: "Isolate voice" }), page.getByRole("button", { name: /^Play Original/ })]);
+
     await visit(page, `${TTS}?tab=history`);
     const item = page.getByTestId("history-item").first();
     await expect.poll(() => item.isVisible()).toBe(true);
@@ -152,7 +175,6 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
 
     for (const [path, name, action] of [
       ["/app/settings/subscription", "subscription", null],
-      ["/app/speech-synthesis/speech-to-speech", "voice-changer", "Create speech in Text to Speech"],
       ["/app/studio", "studio", "Create speech in Text to Speech"],
       ["/app/voice-library?voiceId=not-mine", "voice-library-missing-voice", null],
     ] as const) {

@@ -195,7 +195,7 @@ describe("app shell", () => {
 
     // Allowed pages render; on API Keys only the create form is gated.
     await visit(page, "/app/speech-synthesis/speech-to-speech");
-    await expect.poll(() => page.getByText("Not available yet").isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("button", { name: "Upload audio" }).isVisible()).toBe(true);
     await visit(page, "/app/settings/api-keys");
     await expect.poll(() => page.getByRole("alert").textContent()).toBe(permissionDeniedMessage("create_user_api_key"));
     expect(await page.getByRole("button", { name: "Create API key" }).count()).toBe(0);

@@ -93,6 +93,9 @@ it("bundles the API function locally with esbuild, with the engine's runtime fil
   expect(existsSync(join(asset, "worker.js"))).toBe(true);
   // So do the voice analyzer's (decoders and analysis, WebAssembly inlined: no runtime files).
   expect(existsSync(join(asset, "analysis-worker.js"))).toBe(true);
+  // And speech to speech's, with RNNoise's WebAssembly in its package beside the bundle.
+  expect(existsSync(join(asset, "conversion-worker.js"))).toBe(true);
+  expect(existsSync(join(asset, "node_modules", "@echogarden", "rnnoise-wasm", "rnnoise.wasm"))).toBe(true);
 
   // The bundle boots and answers: a request without an API key gets the contract's 401.
   const answer = invoke(asset, "/v1/user");

@@ -26,6 +26,8 @@ export interface HistoryRecord {
   alignment_key: string | null;
   /** Set when the client left before the end: the audio stops there and only that much was charged. */
   interrupted?: { characters_synthesised: number; characters_requested: number };
+  /** Speech to speech: the uploaded input, kept so the item can be regenerated. */
+  sts_input?: { key: string; content_type: string; file_name: string; file_format: string; duration_secs: number; remove_background_noise: boolean };
   /** Everything needed to replay the generation exactly. */
   replay: {
     engine: string;

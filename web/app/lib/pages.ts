@@ -74,7 +74,6 @@ export const PRODUCT_PAGES: readonly ProductPage[] = [
   { id: "producer-settings", title: "Producer Settings", description: "Your producer profile and preferences.", patterns: ["/app/productions/settings"], when: { producerOnly: true } },
   { id: "audio-native", title: "Audio Native", description: "Embed narrated versions of your articles on your site.", patterns: ["/app/audio-native", "/app/audio-native/*"], permission: "audio_native" },
   { id: "voiceover-studio", title: "Voiceover Studio", description: "Add voiceovers and sound effects to video.", patterns: ["/app/voiceover-studio", "/app/voiceover-studio/*"], permission: "voiceover_studio" },
-  { id: "voice-isolator", title: "Voice Isolator", description: "Remove background noise from speech.", patterns: ["/app/voice-isolator"], permission: "voice_isolator" },
   { id: "ai-speech-classifier", title: "AI Speech Classifier", description: "Check whether a clip was generated with AI.", patterns: ["/app/ai-speech-classifier"], permission: "ai_speech_classifier" },
 ];
 

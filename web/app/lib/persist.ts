@@ -5,6 +5,9 @@
 export const STORAGE_KEYS = {
   submenu: "timbre.sidebar.submenu",
   lowQuotaDismissedAt: "timbre.lowQuotaBanner.dismissedAt",
+  /** The model last chosen on each speech tab (text to speech, voice changer). */
+  ttsModel: "timbre.speech.model.tts",
+  stsModel: "timbre.speech.model.sts",
 } as const;
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -16,6 +16,7 @@ import {
   type Preference,
 } from "../../lib/tts-dialogue.js";
 import { creditCost, DEFAULT_DIALOGUE_MODEL_ID, DEFAULT_MODEL_FOR_TASK, modelForTask, modelForVoice, textLimit } from "../../lib/tts-models.js";
+import { rememberTaskModel, taskModel } from "../../lib/taskModel.js";
 import { DEFAULT_VOICE_SETTINGS } from "../../lib/tts-settings.js";
 import { bracketWarning, requestText, SAMPLE_TEXTS } from "../../lib/tts-text.js";
 import { QUOTA_DIALOG_TITLE, quotaCheck } from "../../lib/tts-quota.js";
@@ -131,6 +132,16 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
       // The defaults stay; generating still works.
     }
   }
+
+  // The tab's model (speech-generation.md §4): the one last chosen on this tab, after hydration
+  // (it lives in this browser), so coming back from the voice changer returns to it.
+  useEffect(() => {
+    const r = taskModel(models, "tts", modelId);
+    if (!r.modelId || r.modelId === modelId) return;
+    const forVoice = loadedVoice ? modelForVoice(models, r.modelId, loadedVoice, "tts") : { modelId: r.modelId, warning: null };
+    setModelId(forVoice.modelId);
+    setModelWarning(forVoice.warning);
+  }, []); // once, on arrival
 
   // ?mode=dialogue (Home's Dialogue action) starts in dialogue mode; the parameter then goes.
   useEffect(() => {
@@ -451,6 +462,7 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
             onChange={(id) => {
               setModelId(id);
               setModelWarning(null);
+              if (!dialogue) rememberTaskModel("tts", id);
             }}
             warning={modelWarning}
           />

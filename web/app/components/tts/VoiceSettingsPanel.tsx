@@ -43,12 +43,14 @@ function Slider({ spec, value, onChange }: { spec: SliderSpec; value: number; on
  * speaker boost, the last two only when the model can use them. Dialogue shows stability in
  * steps of 0.5 and similarity, the settings the dialogue endpoint takes.
  */
-export function VoiceSettingsPanel({ settings, onChange, dialogue, canUseStyle, canUseSpeakerBoost }: {
+export function VoiceSettingsPanel({ settings, onChange, dialogue, canUseStyle, canUseSpeakerBoost, showSpeed = true }: {
   settings: VoiceSettings;
   onChange: (next: VoiceSettings) => void;
   dialogue: boolean;
   canUseStyle: boolean;
   canUseSpeakerBoost: boolean;
+  /** The voice changer keeps the input's timing: no speed there. */
+  showSpeed?: boolean;
 }) {
   const boostId = useId();
   const set = (key: keyof VoiceSettings) => (v: number | boolean) => onChange({ ...settings, [key]: v });
@@ -64,7 +66,7 @@ export function VoiceSettingsPanel({ settings, onChange, dialogue, canUseStyle, 
   return (
     <fieldset className="voice-settings">
       <legend>Voice settings</legend>
-      <Slider spec={SLIDERS.speed} value={settings.speed} onChange={set("speed")} />
+      {showSpeed && <Slider spec={SLIDERS.speed} value={settings.speed} onChange={set("speed")} />}
       <Slider spec={SLIDERS.stability} value={settings.stability} onChange={set("stability")} />
       <Slider spec={SLIDERS.similarity_boost} value={settings.similarity_boost} onChange={set("similarity_boost")} />
       {canUseStyle && <Slider spec={SLIDERS.style} value={settings.style} onChange={set("style")} />}
