@@ -29,7 +29,7 @@ const DESCRIPTIVES = ["calm", "warm", "deep", "bright", "crisp", "raspy", "soft"
 /** A deterministic library: every combination of language, gender and age well represented. */
 function benchListings(now: number): LibraryListing[] {
   let s = 12345;
-  const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
   const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)];
   return Array.from({ length: LIBRARY_SIZE }, (_, i) => {
     const language = LANGS[i % LANGS.length];
@@ -141,8 +141,8 @@ export async function benchSimilarVoices(): Promise<SimilarFigures> {
     const { value: key } = await createApiKey(stack.ctx, { workspaceId: workspace.workspace_id, userId: user.user_id, name: "bench" });
     let seed = 987654;
     const gauss = () => {
-      const u = ((seed = (seed * 1103515245 + 12345) >>> 0) + 1) / 2 ** 32;
-      const v = ((seed = (seed * 1103515245 + 12345) >>> 0) + 1) / 2 ** 32;
+      const u = ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) + 1) / 2 ** 32;
+      const v = ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) + 1) / 2 ** 32;
       return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
     };
     const vectors: Float32Array[] = [];

@@ -3,6 +3,7 @@ import { createVoiceAnalyzer } from "../../voice-analysis/analyzer.js";
 import { EspeakEngine } from "../../engine/espeak/engine.js";
 import { premadeVoiceRecords } from "../../domain/premadeVoices.js";
 import { DEFAULT_VOICE_SETTINGS } from "../../engine/port.js";
+import { prng, signed } from "../../engine/prng.js";
 
 /**
  * Noise removal on the analysis workers, measured on engine speech mixed with noise at 5 dB SNR
@@ -26,14 +27,14 @@ async function speech(voiceIndex: number): Promise<{ clean: Float32Array; sr: nu
   return { clean, sr };
 }
 
+/** Pink-ish noise from the engine's PRNG (a float LCG here once fell into a 419-sample cycle: a buzz, not noise). */
 function noise(n: number, seed: number): Float32Array {
   const out = new Float32Array(n);
-  let s = seed;
+  const rand = prng(seed);
   let b0 = 0;
   let b1 = 0;
   for (let i = 0; i < n; i++) {
-    s = (s * 1103515245 + 12345) >>> 0;
-    const w = s / 2 ** 31 - 1;
+    const w = signed(rand);
     b0 = 0.99765 * b0 + w * 0.099;
     b1 = 0.963 * b1 + w * 0.2965;
     out[i] = b0 + b1 + w * 0.18; // pinkish
