@@ -61,6 +61,8 @@ export interface VoiceAnalysis {
   clippingRatio: number;
   /** Long-term average spectrum of the speech: dB per band (LTAS_BANDS_HZ) relative to the mean of all bands. */
   ltasDb: number[];
+  /** The same bands' levels averaged in dB over the speech frames (the mean log spectrum), relative to their mean. */
+  logSpectrumDb: number[];
   /** Power-weighted mean frequency of the speech, Hz. */
   spectralCentroidHz: number;
   /** Slope of the LTAS, dB per octave (darker voices fall faster). */
