@@ -11,6 +11,7 @@ import { registerVoices } from "./voices.js";
 import { registerLibrary } from "./library.js";
 import { registerCollections } from "./collections.js";
 import { registerWorkspace } from "./workspace.js";
+import { registerTextToVoice } from "./textToVoice.js";
 
 /** Every /v1 and /v2 route. */
 export function registerRoutes(r: ApiRouter): void {
@@ -26,4 +27,5 @@ export function registerRoutes(r: ApiRouter): void {
   registerTextToSpeech(r);
   registerDialogue(r);
   registerDictionaries(r);
+  registerTextToVoice(r);
 }

@@ -10,6 +10,7 @@ import { Dictionaries } from "./dictionaries.js";
 import { Library } from "./library.js";
 import { Collections } from "./collections.js";
 import { Events } from "./events.js";
+import { GeneratedVoices } from "./generatedVoices.js";
 
 /** Every entity store, bound to the configured tables. */
 export interface Stores {
@@ -25,6 +26,7 @@ export interface Stores {
   library: Library;
   collections: Collections;
   events: Events;
+  generatedVoices: GeneratedVoices;
 }
 
 export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string; library: string }): Stores {
@@ -45,5 +47,6 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     library: new Library(library),
     collections: new Collections(main),
     events: new Events(main),
+    generatedVoices: new GeneratedVoices(main),
   };
 }
