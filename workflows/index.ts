@@ -1,5 +1,6 @@
 import type { WorkflowDefinition } from "./lib.js";
 import { voicePurge } from "./voice-purge.js";
+import { voiceVerification } from "./voice-verification.js";
 
 /** Every workflow: CDK deploys each as a state machine; the embedded stack runs the same ASL. */
-export const WORKFLOWS: WorkflowDefinition[] = [voicePurge];
+export const WORKFLOWS: WorkflowDefinition[] = [voicePurge, voiceVerification];

@@ -16,6 +16,8 @@ export interface WorkflowDefinition {
   build(scope: Construct, fn: lambda.IFunction): sfn.IChainable;
   /** Upper bound for one execution. */
   timeout: Duration;
+  /** What its step function needs beyond the defaults: the speech engine, the analysis workers, memory. */
+  runtime?: { engine?: boolean; analysis?: boolean; memorySize?: number };
 }
 
 export interface StepOptions {

@@ -12,6 +12,8 @@ import { registerLibrary } from "./library.js";
 import { registerCollections } from "./collections.js";
 import { registerWorkspace } from "./workspace.js";
 import { registerTextToVoice } from "./textToVoice.js";
+import { registerVoiceClone } from "./voiceClone.js";
+import { registerVoiceVerification } from "./voiceVerification.js";
 
 /** Every /v1 and /v2 route. */
 export function registerRoutes(r: ApiRouter): void {
@@ -28,4 +30,6 @@ export function registerRoutes(r: ApiRouter): void {
   registerDialogue(r);
   registerDictionaries(r);
   registerTextToVoice(r);
+  registerVoiceClone(r);
+  registerVoiceVerification(r);
 }

@@ -14,7 +14,8 @@ export type Job =
   | { kind: "analyze-samples"; samples: Float32Array; sampleRate: number }
   | { kind: "detect"; samples: Float32Array; sampleRate: number }
   | { kind: "embed"; samples: Float32Array; sampleRate: number; segments: SpeechSegment[] }
-  | { kind: "denoise"; samples: Float32Array; sampleRate: number; keepOriginal: number };
+  | { kind: "denoise"; samples: Float32Array; sampleRate: number; keepOriginal: number }
+  | { kind: "sentence-costs"; recording: Float32Array; recordingRate: number; candidates: Float32Array[]; candidateRate: number };
 
 export interface JobResults {
   analyze: FileAnalysis;
@@ -24,6 +25,7 @@ export interface JobResults {
   detect: SpeechSegment[];
   embed: number[][];
   denoise: Float32Array;
+  "sentence-costs": number[];
 }
 
 export type ToWorker = { id: number; job: Job };

@@ -71,12 +71,48 @@ export async function decodeUploads(ctx: AppContext, files: MultipartFile[], kep
   if (opts.denoise) {
     await Promise.all(
       decoded.map(async (d) => {
-        d.samples = await analyzer.denoise(d.samples, SAMPLE_RATE, { signal: opts.signal });
+        d.samples = await denoiseInPieces(ctx, d.samples, opts.signal);
         d.denoised = true;
       }),
     );
   }
   return decoded;
+}
+
+const PIECE_SECONDS = 8;
+const OVERLAP_SECONDS = 0.25;
+
+/**
+ * RNNoise is sequential within a signal, so one long sample would keep one worker busy while the
+ * others idle: the sample is cut into overlapping pieces denoised side by side, then joined with
+ * a linear crossfade over each overlap (the network settles within a few frames of a cut).
+ */
+export async function denoiseInPieces(ctx: AppContext, x: Float32Array, signal?: AbortSignal): Promise<Float32Array> {
+  const piece = PIECE_SECONDS * SAMPLE_RATE;
+  const overlap = Math.round(OVERLAP_SECONDS * SAMPLE_RATE);
+  if (x.length <= piece + 2 * overlap) return ctx.analyzer().denoise(x, SAMPLE_RATE, { signal });
+  const starts: number[] = [];
+  for (let s = 0; s < x.length; s += piece) starts.push(s);
+  const parts = await Promise.all(
+    starts.map((s) => {
+      const from = Math.max(0, s - overlap);
+      const to = Math.min(x.length, s + piece + overlap);
+      return ctx.analyzer().denoise(x.subarray(from, to), SAMPLE_RATE, { signal }).then((y) => ({ from, y }));
+    }),
+  );
+  const out = new Float32Array(x.length);
+  const weight = new Float32Array(x.length);
+  for (const { from, y } of parts) {
+    for (let i = 0; i < y.length; i++) {
+      // Full weight inside the piece, ramping over the overlap at either end.
+      const edge = Math.min(i, y.length - 1 - i);
+      const w = from === 0 && i < overlap ? 1 : from + y.length === x.length && y.length - 1 - i < overlap ? 1 : Math.min(1, (edge + 1) / (overlap + 1));
+      out[from + i] += w * y[i];
+      weight[from + i] += w;
+    }
+  }
+  for (let i = 0; i < out.length; i++) if (weight[i] > 0) out[i] /= weight[i];
+  return out;
 }
 
 /** One analysis of the voice over its samples (joined with short pauses, up to ANALYSIS_CAP_SECONDS). */

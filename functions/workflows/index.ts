@@ -2,9 +2,11 @@ import { z } from "zod";
 import type { AppContext } from "../context.js";
 import type { StepHandlers } from "./types.js";
 import { voicePurgeSteps } from "./voicePurge.js";
+import { voiceVerificationSteps } from "./voiceVerification.js";
 
 export const STEP_HANDLERS: Record<string, StepHandlers> = {
   "voice-purge": voicePurgeSteps,
+  "voice-verification": voiceVerificationSteps,
 };
 
 const StepEvent = z.object({ workflow: z.string(), step: z.string(), input: z.unknown() });

@@ -18,6 +18,14 @@ export const WORKFLOW_GRANTS: Record<string, (fn: TimbreFunction, r: WorkflowRes
     fn.bindBucket(data.bucket, "delete", "ws/*/voices/");
     fn.bindTable(data.main, "delete");
   },
+  // functions/workflows/voiceVerification.ts: reads the recording and the samples, writes the
+  // prepared recording (all under ws/{ws}/voices/), reads and updates the voice record, and
+  // reads library listings for the alternatives offered after a failure.
+  "voice-verification": (fn, { data }) => {
+    fn.bindBucket(data.bucket, "write", "ws/*/voices/");
+    fn.bindTable(data.main, "write");
+    fn.bindTable(data.library, "read");
+  },
 };
 
 export function grantsFor(workflow: string): (fn: TimbreFunction, r: WorkflowResources) => void {

@@ -1,7 +1,7 @@
 import { CfnOutput, Duration, Stack, type StackProps } from "aws-cdk-lib";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
-import { TimbreApi } from "../constructs/api.js";
+import { ENGINE_RUNTIME_PACKAGES, TimbreApi } from "../constructs/api.js";
 import { TimbreData } from "../constructs/data.js";
 import { TimbreEdge } from "../constructs/edge.js";
 import { TimbreFunction } from "../constructs/function.js";
@@ -58,6 +58,9 @@ export class TimbreStack extends Stack {
           description: `Timbre workflow steps: ${wf.name}`,
           data: this.data,
           timeout: Duration.minutes(5),
+          memorySize: wf.runtime?.memorySize,
+          runtimePackages: wf.runtime?.engine ? ENGINE_RUNTIME_PACKAGES : undefined,
+          workers: wf.runtime?.analysis ? ["analysis-worker.js"] : undefined,
         });
         grantsFor(wf.name)(fn, { data: this.data, sessionSecret: this.sessionSecret });
         this.stepFunctions.set(wf.name, fn);

@@ -2,15 +2,15 @@ import type { VoiceAnalysis } from "../../voice-analysis/port.js";
 
 /**
  * What a clone keeps of its samples' analysis, on the voice record: the whole-voice analysis
- * (without the segment list), one embedding per sample (verification compares against these),
- * and how the engine was fitted. Later engines (a neural one) start from the samples and this.
+ * (without the segment list; verification compares a recording with its embedding), which
+ * samples it covers, and how the engine was fitted. Later engines (a neural one) start from the
+ * samples and this.
  */
 export interface StoredSampleAnalysis {
   sample_id: string;
-  embedding: number[];
-  speech_secs: number;
-  snr_db: number;
-  f0_median_hz: number | null;
+  /** Decoded duration (what the limits were checked on). */
+  duration_secs: number;
+  denoised: boolean;
 }
 
 export interface StoredVoiceAnalysis {

@@ -153,6 +153,8 @@ export interface VoiceRecord {
   engine_refs: Record<string, string>;
   /** A clone's samples analysed, and how the engine was fitted to them (absent on other voices). */
   analysis?: StoredVoiceAnalysis | null;
+  /** Bumped by every verification change (compare-and-set: attempts are never lost or doubled). */
+  verification_rev?: number;
 }
 
 export const MAX_VERIFICATION_ATTEMPTS = 5;
@@ -298,6 +300,19 @@ export class Voices {
     if (!professional) return "voice_limit";
     const now = await this.slots(ws);
     return now.used >= limit ? "voice_limit" : "professional_limit";
+  }
+
+  /**
+   * Replaces the voice's verification if nobody changed it since `rev` was read (its
+   * verification_rev; 0 when it has none). False when someone else won.
+   */
+  async casVerification(ws: string, voiceId: string, rev: number, verification: VerificationRecord): Promise<boolean> {
+    const r = await this.main.update(keys.voice(ws, voiceId), {
+      UpdateExpression: "SET verification = :v, verification_rev = :next",
+      ConditionExpression: rev === 0 ? "attribute_exists(pk) AND (attribute_not_exists(verification_rev) OR verification_rev = :rev)" : "attribute_exists(pk) AND verification_rev = :rev",
+      ExpressionAttributeValues: { ":v": verification, ":next": rev + 1, ":rev": rev },
+    });
+    return !!r;
   }
 
   async releaseSlot(ws: string, professional: boolean): Promise<void> {
