@@ -63,7 +63,7 @@ async function enrol(v: NamedVoice): Promise<Speaker> {
     at += p.length + 4000;
   }
   const a = analyzeVoice(await denoise(joined, RATE), RATE);
-  const fit = await fitProfile({ analysis: a, language: lang, seed: 1 }, { render: async (p) => analyzeVoice(await speak(engine, p, calibrationPassage(lang), { seed: 3 }), RATE) });
+  const fit = await fitProfile({ analysis: a, language: lang, seed: 1 }, { render: async (p) => analyzeVoice(await speak(engine, p, calibrationPassage(lang), { seed: 3, settings: { stability: 1 } }), RATE) });
   return { voice: v, language: lang, samplesEmbedding: a.embedding, clone: fit.profile };
 }
 

@@ -21,9 +21,19 @@ import type { VoiceAnalysis } from "../voice-analysis/port.js";
 import { similarity } from "../voice-analysis/search.js";
 
 export interface Renderer {
-  /** The engine speaking the calibration passage with `profile`, analysed. */
+  /**
+   * The engine speaking the calibration passage with `profile` at stability 1 (no seeded pitch
+   * variation, so each render measures the profile itself), analysed.
+   */
   render(profile: VoiceProfile): Promise<VoiceAnalysis>;
 }
+
+/**
+ * A clone speaks at the default stability (0.5), whose seeded variation raises the measured median
+ * F0 by about 2%, the p10-p90 range by about 1.8 semitones and the syllable rate by about 1.5%
+ * (six voices, three seeds each). Renders are made without it, so the targets allow for it.
+ */
+export const STABILITY_ALLOWANCE = { f0: 1.02, rangeSemitones: 1.8, rate: 1.015 };
 
 export interface FitTarget {
   analysis: VoiceAnalysis;
@@ -98,8 +108,10 @@ export async function fitProfile(target: FitTarget, renderer: Renderer): Promise
     renders++;
     return renderer.render(p);
   };
-  const targetF0 = t.f0MedianHz ?? 120;
-  const targetSt = semitones(t);
+  const targetF0 = (t.f0MedianHz ?? 120) / STABILITY_ALLOWANCE.f0;
+  const measuredSt = semitones(t);
+  const targetSt = measuredSt === null ? null : Math.max(0.5, measuredSt - STABILITY_ALLOWANCE.rangeSemitones);
+  const targetRate = t.speakingRate / STABILITY_ALLOWANCE.rate;
   const start = (gender: Gender, age: Age, pitch: number): VoiceProfile => ({
     language: target.language,
     accent: target.accent,
@@ -108,7 +120,7 @@ export async function fitProfile(target: FitTarget, renderer: Renderer): Promise
     pitch: Math.round(clamp(pitch, 0, 99)),
     pitchRange: 50,
     // About 4.6 measured syllables per second at 170 words per minute (README figure).
-    rate: Math.round(clamp((170 * t.speakingRate) / 4.6, 90, 400)),
+    rate: Math.round(clamp((170 * targetRate) / 4.6, 90, 400)),
     timbre: 0,
     breathiness: 0,
     seed: target.seed >>> 0,
@@ -131,7 +143,7 @@ export async function fitProfile(target: FitTarget, renderer: Renderer): Promise
     if (got.f0MedianHz) next.pitch = Math.round(clamp(profile.pitch + (99 * Math.log(targetF0 / got.f0MedianHz)) / Math.log(hi / lo), 0, 99));
     const st = semitones(got);
     if (targetSt !== null && st !== null && st > 0.1) next.pitchRange = Math.round(clamp(profile.pitchRange * (targetSt / st), 0, 100));
-    if (got.speakingRate > 0 && t.speakingRate > 0) next.rate = Math.round(clamp(profile.rate * (t.speakingRate / got.speakingRate), 80, 450));
+    if (got.speakingRate > 0 && targetRate > 0) next.rate = Math.round(clamp(profile.rate * (targetRate / got.speakingRate), 80, 450));
     const fr = formantRatio(t, got);
     if (fr !== null) next.timbre = Math.round(clamp(profile.timbre + clamp((0.7 * (fr - 1)) / TIMBRE_FORMANT_SLOPE, -0.4, 0.4), -1, 1) * 100) / 100;
     const a = await render(next);
@@ -177,7 +189,7 @@ export async function fitProfile(target: FitTarget, renderer: Renderer): Promise
     report: {
       renders,
       base: tried.map((x) => ({ gender: x.b.gender, age: x.b.age, similarity: Math.round(similarity(x.a.embedding, t.embedding) * 1000) / 1000 })),
-      target: { f0MedianHz: t.f0MedianHz, rangeSemitones: targetSt, speakingRate: t.speakingRate, formantsHz: t.formantsHz },
+      target: { f0MedianHz: t.f0MedianHz, rangeSemitones: measuredSt, speakingRate: t.speakingRate, formantsHz: t.formantsHz },
       fitted: { f0MedianHz: got.f0MedianHz, rangeSemitones: semitones(got), speakingRate: got.speakingRate, formantsHz: got.formantsHz, similarity: similarity(got.embedding, t.embedding) },
     },
   };

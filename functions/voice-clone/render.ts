@@ -64,7 +64,7 @@ export function engineRenderer(ctx: AppContext, language: string, signal?: Abort
   const passage = calibrationPassage(language);
   return {
     async render(profile: VoiceProfile): Promise<VoiceAnalysis> {
-      const { samples, sampleRate } = await speakPcm(ctx, profile, passage, { seed: FIT_SEED, signal });
+      const { samples, sampleRate } = await speakPcm(ctx, profile, passage, { seed: FIT_SEED, settings: { stability: 1 }, signal });
       return ctx.analyzer().analyzeSamples(samples, sampleRate, { signal });
     },
   };
