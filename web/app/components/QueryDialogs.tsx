@@ -2,6 +2,7 @@ import { useSearchParams, type Location } from "@remix-run/react";
 import type { DialogId } from "../lib/nav.js";
 import { Dialog } from "./Dialog.js";
 import { DictionariesDialog } from "./dictionaries/DictionariesDialog.js";
+import { creationDialogOpen, VoiceCreationDialogs } from "./voice-creation/VoiceCreationDialogs.js";
 
 /** The current page with `?{dialog}=true` added: query-driven dialogs open over any page. */
 export function dialogHref(location: Pick<Location, "pathname" | "search">, dialog: DialogId): string {
@@ -22,6 +23,8 @@ export function QueryDialogs() {
   if (params.get("pronunciation-dictionaries") === "true") {
     return <DictionariesDialog onClose={() => close("pronunciation-dictionaries")} />;
   }
+  // Voice Design and Instant Voice Clone (creationType with mode, voice-creation.md §2).
+  if (creationDialogOpen(params)) return <VoiceCreationDialogs />;
   if (params.get("affiliate") === "true") {
     return (
       <Dialog title="Affiliate program" onClose={() => close("affiliate")}>
