@@ -168,7 +168,7 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
     await visit(page, "/app?creationType=voiceDesign&mode=create&prompt=a%20deep%2C%20slow%2C%20elderly%20British%20man");
     const design = page.getByRole("dialog", { name: "Voice Design" });
     await expect.poll(() => design.getByLabel("Voice description").inputValue()).toBe("a deep, slow, elderly British man");
-    await checkScreen(page, size, "voice-design", [design.getByRole("button", { name: "Generate" }), design.getByRole("button", { name: "Share" }), design.getByLabel("Preview text")], { dialog: design });
+    await checkScreen(page, size, "voice-design", [design.getByRole("button", { name: "Generate", exact: true }), design.getByRole("button", { name: "Share" }), design.getByLabel("Preview text")], { dialog: design });
     await visit(page, "/app?creationType=cloneVoice&mode=create");
     const clone = page.getByRole("dialog", { name: "Instant Voice Clone" });
     await expect.poll(() => clone.getByTestId("dropzone").isVisible()).toBe(true);

@@ -98,13 +98,13 @@ describe.each(SIZES)("Voice Design at $width px", (size) => {
     const counter = dialog.getByTestId("char-counter");
     await dialog.getByLabel("Preview text").fill("Too short.");
     expect(await counter.getAttribute("data-out-of-range")).toBe("true");
-    await dialog.getByRole("button", { name: "Generate" }).click();
+    await dialog.getByRole("button", { name: "Generate", exact: true }).click();
     expect(await dialog.getByText(designMessages.previewTextRange(100, 1000)).count()).toBe(1);
     await dialog.getByLabel("Preview text").fill(text);
     expect(await counter.getAttribute("data-out-of-range")).toBeNull();
 
     const creditsBefore = await dialog.getByTestId("credits-left").textContent();
-    await dialog.getByRole("button", { name: "Generate" }).click();
+    await dialog.getByRole("button", { name: "Generate", exact: true }).click();
     const previews = dialog.getByTestId("design-preview");
     await expect.poll(() => previews.count(), { timeout: 60_000 }).toBe(3);
     // The first preview is selected and playing.
@@ -126,13 +126,13 @@ describe.each(SIZES)("Voice Design at $width px", (size) => {
     await dialog.getByRole("button", { name: "Add label" }).click();
     await dialog.getByRole("button", { name: "Save voice" }).click();
     expect(await dialog.getByText(voiceMessages.labelValuesRequired).count()).toBe(1);
-    await dialog.getByLabel("Accent").selectOption("american");
+    await dialog.getByRole("combobox", { name: "Accent", exact: true }).selectOption("american");
     for (let i = 0; i < 4; i++) await dialog.getByRole("button", { name: "Add label" }).click();
     expect(await dialog.getByRole("button", { name: "Add label" }).isDisabled()).toBe(true);
-    await dialog.getByLabel("Gender").selectOption("female");
-    await dialog.getByLabel("Age").selectOption("young");
-    await dialog.getByLabel("Descriptive").selectOption("cheerful");
-    await dialog.getByLabel("Use case").selectOption("advertisement");
+    await dialog.getByRole("combobox", { name: "Gender", exact: true }).selectOption("female");
+    await dialog.getByRole("combobox", { name: "Age", exact: true }).selectOption("young");
+    await dialog.getByRole("combobox", { name: "Descriptive", exact: true }).selectOption("cheerful");
+    await dialog.getByRole("combobox", { name: "Use case", exact: true }).selectOption("advertisement");
     await noOverflow(page);
     await dialog.getByRole("button", { name: "Save voice" }).click();
     await expect.poll(() => dialog.count(), { timeout: 30_000 }).toBe(0);
@@ -140,8 +140,9 @@ describe.each(SIZES)("Voice Design at $width px", (size) => {
     const voices = (await (await apiFetch(stack, account.apiKey, "/v1/voices")).json()) as { voices: Array<{ name: string; category: string; labels: Record<string, string> }> };
     const saved = voices.voices.find((v) => v.name === `Cheerful ${size.name}`);
     expect(saved).toMatchObject({ category: "generated", labels: { language: "en", accent: "american", gender: "female", age: "young", descriptive: "cheerful", use_case: "advertisement" } });
-    // Closing resets the type to the chooser after a second.
-    await expect.poll(() => new URL(page.url()).searchParams.get("creationType"), { timeout: 5000 }).toBe("chooseVoiceType");
+    // Closing drops the dialog's parameters, then resets the type to the chooser (its default) after a second.
+    expect(new URL(page.url()).searchParams.get("mode")).toBeNull();
+    await expect.poll(() => new URL(page.url()).searchParams.has("creationType"), { timeout: 5000 }).toBe(false);
     expect(errors.pageErrors).toEqual([]);
     await closeContext(context);
   });
@@ -157,7 +158,7 @@ describe("Voice Design gates", () => {
     await visit(page, "/app?creationType=voiceDesign&mode=create");
     const dialog = page.getByRole("dialog", { name: "Voice Design" });
     await expect.poll(() => dialog.getByText(designMessages.slotsUsed).count()).toBe(1);
-    expect(await dialog.getByRole("button", { name: "Generate" }).isDisabled()).toBe(true);
+    expect(await dialog.getByRole("button", { name: "Generate", exact: true }).isDisabled()).toBe(true);
     await closeContext(context);
   });
 });

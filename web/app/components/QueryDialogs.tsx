@@ -2,7 +2,7 @@ import { useSearchParams, type Location } from "@remix-run/react";
 import type { DialogId } from "../lib/nav.js";
 import { Dialog } from "./Dialog.js";
 import { DictionariesDialog } from "./dictionaries/DictionariesDialog.js";
-import { creationDialogOpen, VoiceCreationDialogs } from "./voice-creation/VoiceCreationDialogs.js";
+import { creationDialogOpen, useCreationTypeReset, VoiceCreationDialogs } from "./voice-creation/VoiceCreationDialogs.js";
 
 /** The current page with `?{dialog}=true` added: query-driven dialogs open over any page. */
 export function dialogHref(location: Pick<Location, "pathname" | "search">, dialog: DialogId): string {
@@ -14,6 +14,7 @@ export function dialogHref(location: Pick<Location, "pathname" | "search">, dial
 /** affiliate=true and pronunciation-dictionaries=true (app-shell.md §2). */
 export function QueryDialogs() {
   const [params, setParams] = useSearchParams();
+  useCreationTypeReset();
   const close = (name: DialogId) => {
     const next = new URLSearchParams(params);
     next.delete(name);

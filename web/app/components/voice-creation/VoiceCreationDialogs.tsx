@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect } from "react";
 import { useSearchParams } from "@remix-run/react";
 import { VoiceDesignDialog } from "../voice-design/VoiceDesignDialog.js";
 import { InstantCloneDialog } from "../instant-clone/InstantCloneDialog.js";
@@ -6,11 +6,46 @@ import { InstantCloneDialog } from "../instant-clone/InstantCloneDialog.js";
 /** After a dialog closes, the chosen type goes back to the chooser after 1 s (voice-creation.md §2.1). */
 export const TYPE_RESET_DELAY_MS = 1000;
 
+/** The share-link and edit parameters that belong to an open dialog, dropped when it closes. */
+const DIALOG_PARAMS = ["mode", "action", "voiceId", "prompt", "previewText", "seed", "loudness", "quality", "guidanceScale"];
+
 /** Whether the query opens one of these dialogs. */
 export function creationDialogOpen(params: URLSearchParams): boolean {
   const type = params.get("creationType");
   const mode = params.get("mode") ?? params.get("action");
   return (type === "voiceDesign" && mode === "create") || (type === "cloneVoice" && (mode === "create" || mode === "edit" || mode === "verify"));
+}
+
+/** The query once a dialog has closed: its own parameters go, the type stays until the reset. */
+export function closedParams(params: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const k of DIALOG_PARAMS) next.delete(k);
+  return next;
+}
+
+/**
+ * Closing resets the type to the chooser (no creationType: its default) a second later. The
+ * shell's query-dialog host keeps this mounted on every page, so the timer outlives the dialog.
+ */
+export function useCreationTypeReset() {
+  const [params, setParams] = useSearchParams();
+  const open = params.has("mode") || params.has("action");
+  const type = params.get("creationType");
+  useEffect(() => {
+    if (open || type === null) return;
+    const timer = setTimeout(() => {
+      setParams(
+        (prev) => {
+          if (prev.has("mode") || prev.has("action")) return prev;
+          const next = new URLSearchParams(prev);
+          next.delete("creationType");
+          return next;
+        },
+        { replace: true, preventScrollReset: true },
+      );
+    }, TYPE_RESET_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [open, type, setParams]);
 }
 
 /**
@@ -20,33 +55,10 @@ export function creationDialogOpen(params: URLSearchParams): boolean {
  */
 export function VoiceCreationDialogs() {
   const [params, setParams] = useSearchParams();
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  useEffect(() => () => clearTimeout(timer.current), []);
   const type = params.get("creationType");
   const mode = params.get("mode") ?? params.get("action");
-
-  const close = useCallback(() => {
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const k of ["mode", "action", "voiceId", "prompt", "previewText", "seed", "loudness", "quality", "guidanceScale"]) next.delete(k);
-        return next;
-      },
-      { replace: true, preventScrollReset: true },
-    );
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      setParams(
-        (prev) => {
-          if (prev.get("mode") || !prev.get("creationType")) return prev;
-          const next = new URLSearchParams(prev);
-          next.set("creationType", "chooseVoiceType");
-          return next;
-        },
-        { replace: true, preventScrollReset: true },
-      );
-    }, TYPE_RESET_DELAY_MS);
-  }, [setParams]);
+  // Closing is a change of the type's state, so it is added to history (§2.1).
+  const close = useCallback(() => setParams((prev) => closedParams(prev), { preventScrollReset: true }), [setParams]);
 
   if (type === "voiceDesign" && mode === "create") return <VoiceDesignDialog params={params} onClose={close} />;
   if (type === "cloneVoice" && (mode === "create" || mode === "edit" || mode === "verify")) {

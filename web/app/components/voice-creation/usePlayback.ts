@@ -36,6 +36,8 @@ export function usePlayback() {
     return url;
   }, []);
 
+  // The clip asked for last: a play() that a later switch interrupted (AbortError) must not clear it.
+  const current = useRef<string | null>(null);
   const toggle = useCallback(
     async (key: string, url: string) => {
       const a = audio.current;
@@ -47,8 +49,11 @@ export function usePlayback() {
       a.pause();
       if (a.src !== url) a.src = url;
       a.currentTime = 0;
+      current.current = key;
       setPlaying(key);
-      await a.play().catch(() => setPlaying(null));
+      await a.play().catch(() => {
+        if (current.current === key && a.paused) setPlaying(null);
+      });
     },
     [playing],
   );
