@@ -10,7 +10,7 @@ import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
 import { encodeWav } from "../../functions/audio/wav.js";
 import { floatToInt16 } from "../../functions/audio/resample.js";
 import { speakPcm } from "../../functions/voice-clone/render.js";
-import { cloneMessages, designMessages } from "../../functions/contract/voiceCreation.js";
+import { cloneMessages, designMessages, verificationMessages } from "../../functions/contract/voiceCreation.js";
 import { voiceMessages } from "../../functions/contract/voices.js";
 import { closeBrowserStack, closeContext, hydrated, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
 
@@ -255,7 +255,12 @@ describe.each(SIZES)("Instant Voice Clone at $width px", (size) => {
         await expect.poll(() => vdialog.getByRole("timer").count(), { timeout: 8000 }).toBe(1);
         await vpage.waitForTimeout(6000);
         await vdialog.getByRole("button", { name: "Stop" }).click();
-        await expect.poll(() => vdialog.getByRole("link", { name: "Generate speech" }).count(), { timeout: 120_000 }).toBe(1);
+        // The decision: the finish cards, or the failure screen (whose reasons make the failure readable).
+        const decided = vdialog.getByRole("link", { name: "Generate speech" }).or(vdialog.getByText(verificationMessages.attemptFailed));
+        await expect.poll(() => decided.count(), { timeout: 120_000 }).toBe(1);
+        const stored = await stack.ctx.stores.voices.get(account.workspace.workspace_id, voice.voice_id);
+        const scores = JSON.stringify(stored?.verification.attempts.map((a) => ({ speaker: a.speaker, sentence: a.sentence })));
+        expect(await vdialog.getByRole("link", { name: "Generate speech" }).count(), `${await vdialog.textContent()} ${scores}`).toBe(1);
         const state = (await (await apiFetch(stack, account.apiKey, `/v1/voices/${voice.voice_id}/verification`)).json()) as { is_verified: boolean };
         expect(state.is_verified).toBe(true);
         // Verify mode closes itself once the voice needs no verification.

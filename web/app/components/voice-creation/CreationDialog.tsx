@@ -74,7 +74,6 @@ export function Stepper<K extends string>({ steps, current, onSelect }: { steps:
           <button
             type="button"
             className="stepper-step"
-            aria-label={`Step ${i + 1}: ${s.name}`}
             aria-current={s.key === current ? "step" : undefined}
             disabled={!s.enabled}
             onClick={() => onSelect(s.key)}
@@ -83,6 +82,8 @@ export function Stepper<K extends string>({ steps, current, onSelect }: { steps:
             <span className="stepper-index" aria-hidden="true">
               {s.done ? "✓" : i + 1}
             </span>
+            {/* The name said is the name shown, with its position (axe: label-content-name-mismatch). */}
+            <span className="visually-hidden">Step {i + 1}: </span>
             <span>{s.name}</span>
           </button>
         </li>

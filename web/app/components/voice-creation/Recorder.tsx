@@ -13,6 +13,15 @@ import { Icon } from "../Icon.js";
 export const RECORDER = { countdownSeconds: 3, noiseCheckMs: 10, noiseThreshold: 0.1, noisyRatio: 0.6, chunkMs: 100, meterBars: 10, spinnerAfterMs: 500 } as const;
 const MIME_TYPES = ["audio/webm", "audio/mp4"];
 
+/**
+ * The raw microphone: the browser's echo cancellation, noise suppression and gain control reshape
+ * the voice's spectrum and level, which the clone would copy and verification would compare
+ * (the server denoises the samples itself when asked).
+ */
+function micConstraints(deviceId: string): MediaStreamConstraints {
+  return { audio: { ...(deviceId ? { deviceId: { exact: deviceId } } : {}), echoCancellation: false, noiseSuppression: false, autoGainControl: false } };
+}
+
 type Phase = "idle" | "asking" | "ready" | "countdown" | "recording" | "denied";
 
 export interface RecorderProps {
@@ -58,7 +67,7 @@ export function Recorder({ minSeconds, maxSeconds, stopEarly = true, onRecorded,
     setPhase("asking");
     const spin = window.setTimeout(() => setSpinner(true), RECORDER.spinnerAfterMs);
     try {
-      const stream = await navigator.mediaDevices.getUserMedia({ audio: deviceId ? { deviceId: { exact: deviceId } } : true });
+      const stream = await navigator.mediaDevices.getUserMedia(micConstraints(deviceId));
       stream.getTracks().forEach((t) => t.stop());
       const all = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === "audioinput");
       setDevices(all);
@@ -82,7 +91,7 @@ export function Recorder({ minSeconds, maxSeconds, stopEarly = true, onRecorded,
     const r = res.current;
     let stream: MediaStream;
     try {
-      stream = await navigator.mediaDevices.getUserMedia({ audio: deviceId ? { deviceId: { exact: deviceId } } : true });
+      stream = await navigator.mediaDevices.getUserMedia(micConstraints(deviceId));
     } catch {
       setPhase("denied");
       setError(designMessages.microphoneDenied);
