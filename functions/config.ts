@@ -61,6 +61,18 @@ const EnvSchema = z.object({
   /** Open connections allowed from one client address at a time. */
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(64),
 
+  /** Outgoing mail (invites): smtp://user:pass@host:587 or smtps://…:465; unset sends none. */
+  SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\/[^/]/.test(v), "must be an smtp:// or smtps:// URL"),
+  MAIL_FROM: z.string().default("Timbre <no-reply@timbre.local>"),
+  /** Users (comma list of e-mails) who administer the server: plans, notifications, feedback. */
+  SERVER_ADMIN_EMAILS: z.string().default(""),
+  /** Deliver webhooks to private, loopback and link-local addresses (after DNS resolution). */
+  WEBHOOK_ALLOW_PRIVATE: bool(false),
+  /** Delay before the first retry of a failed webhook delivery; later retries grow from it. */
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(60).default(30),
+  /** `serial` encodes a request's chunks in order on one engine worker (the design before issue 14; the bench's baseline). */
+  ENGINE_ENCODING: z.enum(["parallel", "serial"]).default("parallel"),
+
   FEATURE_FLAGS: z.string().default(""),
   SIGNUP_ENABLED: bool(true),
   SECURE_COOKIES: bool(false),
@@ -106,6 +118,20 @@ export interface Config {
   featureFlags: Record<string, boolean>;
   signupEnabled: boolean;
   secureCookies: boolean;
+  mail: { smtpUrl: string | undefined; from: string };
+  /** Lower-cased e-mails of the server's administrators. */
+  serverAdminEmails: string[];
+  webhooks: {
+    /** Private and link-local targets allowed (WEBHOOK_ALLOW_PRIVATE). */
+    allowPrivate: boolean;
+    /** Loopback targets allowed: with allowPrivate, and always in embedded mode (a developer's localhost). */
+    allowLoopback: boolean;
+    /** Plain http targets allowed (everywhere but AWS). */
+    allowHttp: boolean;
+    retryBaseSeconds: number;
+  };
+  /** How the embedded engine encodes a request's chunks: on the workers that made them, or in order on one. */
+  engineEncoding: "parallel" | "serial";
 }
 
 export class ConfigError extends Error {
@@ -166,6 +192,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     featureFlags: parseFlags(e.FEATURE_FLAGS),
     signupEnabled: e.SIGNUP_ENABLED,
     secureCookies: e.SECURE_COOKIES,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    serverAdminEmails: e.SERVER_ADMIN_EMAILS.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean),
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      allowLoopback: e.WEBHOOK_ALLOW_PRIVATE || e.TIMBRE_MODE === "embedded",
+      allowHttp: e.TIMBRE_MODE !== "aws",
+      retryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS,
+    },
+    engineEncoding: e.ENGINE_ENCODING,
   };
 }
 

@@ -4,6 +4,7 @@ import { createStores, type Stores } from "./adapters/dynamo/index.js";
 import { createLogger, type Logger } from "./adapters/log.js";
 import { BlobStore } from "./adapters/s3.js";
 import type { WorkflowStarter } from "./adapters/workflows.js";
+import { createMailer, type Mailer } from "./adapters/mail.js";
 import type { SpeechEngine } from "./engine/port.js";
 import type { VoiceAnalyzer } from "./voice-analysis/port.js";
 import { createVoiceAnalyzer } from "./voice-analysis/analyzer.js";
@@ -18,6 +19,7 @@ export interface AppContext {
   stores: Stores;
   blobs: BlobStore;
   workflows: WorkflowStarter;
+  mailer: Mailer;
   log: Logger;
   /** Milliseconds since the epoch; replaced in tests that move time. */
   now: () => number;
@@ -31,14 +33,16 @@ export interface AppContext {
   analyzer(): VoiceAnalyzer;
   /** Stops the engine's and the analyzer's workers if they were created. */
   closeEngine(): Promise<void>;
+  /** Stops the analyzer's workers if it was created. */
+  closeAnalyzer(): Promise<void>;
 }
 
-export type EngineFactory = () => Promise<SpeechEngine>;
+export type EngineFactory = (cfg: Config) => Promise<SpeechEngine>;
 
 /** The embedded default: eSpeak NG in WebAssembly plus DSP, on a worker pool. */
-export const defaultEngineFactory: EngineFactory = async () => {
+export const defaultEngineFactory: EngineFactory = async (cfg) => {
   const { EspeakEngine } = await import("./engine/espeak/engine.js");
-  return new EspeakEngine();
+  return new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" });
 };
 
 export interface ContextOptions {
@@ -47,6 +51,9 @@ export interface ContextOptions {
   now?: () => number;
   log?: Logger;
   engine?: EngineFactory;
+  /** The analyzer to create on first use; default: classical DSP on a worker pool (functions/voice-analysis). */
+  analyzer?: () => VoiceAnalyzer;
+  mailer?: Mailer;
 }
 
 export function createContext(cfg: Config, opts: ContextOptions): AppContext {
@@ -60,16 +67,23 @@ export function createContext(cfg: Config, opts: ContextOptions): AppContext {
     stores: createStores(aws.doc, cfg.aws.tables),
     blobs: new BlobStore(aws.s3, cfg.aws.bucket),
     workflows: opts.workflows,
+    mailer: opts.mailer ?? createMailer(cfg),
     log: opts.log ?? createLogger(cfg.logLevel),
     now: opts.now ?? Date.now,
     secrets: { session: opts.sessionSecret },
-    engine: () => (engine ??= factory()),
-    analyzer: () => (analyzer ??= createVoiceAnalyzer()),
+    engine: () => (engine ??= factory(cfg)),
+    // Creating the analyzer only builds its pool object: workers start on its first job.
+    analyzer: () => (analyzer ??= (opts.analyzer ?? createVoiceAnalyzer)()),
     closeEngine: async () => {
       const [e, a] = [engine, analyzer];
       engine = undefined;
       analyzer = undefined;
       await Promise.all([e?.then((x) => x.close()), a?.close()]);
+    },
+    closeAnalyzer: async () => {
+      const a = analyzer;
+      analyzer = undefined;
+      await a?.close();
     },
   };
 }

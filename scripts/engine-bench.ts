@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < sixty.length; i += 4410) enc.encode(sixty.subarray(i, i + 4410));
   enc.finish();
   const wasmMs = performance.now() - t;
-  console.log(`MP3 encoder (LAME in WebAssembly, wasm-media-encoders): 60 s in ${ms(wasmMs)} = ${(60000 / wasmMs).toFixed(0)}x real time`);
+  console.log(`MP3 encoder (LAME in WebAssembly, @mediabunny/mp3-encoder's build): 60 s in ${ms(wasmMs)} = ${(60000 / wasmMs).toFixed(0)}x real time`);
   const lamejs = await import("lamejs" as string).catch(() => null);
   if (lamejs && typeof lamejs.Mp3Encoder === "function") {
     const ints = Int16Array.from(sixty, (v) => Math.max(-32768, Math.min(32767, Math.round(v * 32768))));

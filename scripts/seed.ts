@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { config, type Config } from "../functions/config.js";
 import { createContext } from "../functions/context.js";
 import { createLogger } from "../functions/adapters/log.js";
-import { seedUser } from "../functions/domain/seed.js";
+import { seedUser } from "../functions/seed/index.js";
 import { isTierId, TIER_IDS } from "../functions/domain/tiers.js";
 import { ApiError } from "../functions/http/errors.js";
 import { acquireLock, readLiveLock } from "../infra/local/lock.js";
@@ -13,18 +13,19 @@ import { startEmbedded } from "../infra/local/stack.js";
 import type { WorkflowStarter } from "../functions/adapters/workflows.js";
 
 /**
- * `npm run seed -- --email E --tier T [--password P]`: a user with a workspace on tier T.
+ * `npm run seed -- --email E --tier T [--password P] [--server-admin]`: a user with a workspace on
+ * tier T (with --server-admin, one who administers the server: plans, notifications, feedback).
  * Prints one JSON line. When the product runs on this DATA_DIR it goes through that running
  * stack's DynamoDB and S3 (their files are locked by it); otherwise it opens the data itself.
  */
-const usage = `usage: npm run seed -- --email E --tier ${TIER_IDS.join("|")} [--password P]`;
+const usage = `usage: npm run seed -- --email E --tier ${TIER_IDS.join("|")} [--password P] [--server-admin]`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }
 
-const { values } = parseArgs({ options: { email: { type: "string" }, tier: { type: "string" }, password: { type: "string" } }, strict: true });
+const { values } = parseArgs({ options: { email: { type: "string" }, tier: { type: "string" }, password: { type: "string" }, "server-admin": { type: "boolean" } }, strict: true });
 if (!values.email || !values.tier) fail(usage);
 if (!isTierId(values.tier)) fail(`Unknown tier "${values.tier}". ${usage}`);
 const tier = values.tier;
@@ -47,7 +48,7 @@ async function run() {
       { workflows: noWorkflows, sessionSecret: "unused-by-seeding", log: silent },
     );
     try {
-      return await seedUser(ctx, { email: values.email!, tier, password: values.password });
+      return await seedUser(ctx, { email: values.email!, tier, password: values.password, serverAdmin: values["server-admin"] });
     } finally {
       ctx.aws.ddb.destroy();
       ctx.aws.s3.destroy();
@@ -56,7 +57,7 @@ async function run() {
   const lock = acquireLock(dataDir);
   const stack = await startEmbedded({ config: { ...cfg, port: 0 }, persist: true, web: false, log: silent });
   try {
-    return await seedUser(stack.ctx, { email: values.email!, tier, password: values.password });
+    return await seedUser(stack.ctx, { email: values.email!, tier, password: values.password, serverAdmin: values["server-admin"] });
   } finally {
     await stack.close();
     lock.release();

@@ -1,6 +1,7 @@
 import type { WorkflowDefinition } from "./lib.js";
 import { voicePurge } from "./voice-purge.js";
 import { voiceVerification } from "./voice-verification.js";
+import { webhookDispatch } from "./webhook-dispatch.js";
 
 /** Every workflow: CDK deploys each as a state machine; the embedded stack runs the same ASL. */
-export const WORKFLOWS: WorkflowDefinition[] = [voicePurge, voiceVerification];
+export const WORKFLOWS: WorkflowDefinition[] = [voicePurge, voiceVerification, webhookDispatch];

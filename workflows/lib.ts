@@ -18,6 +18,8 @@ export interface WorkflowDefinition {
   timeout: Duration;
   /** What its step function needs beyond the defaults: the speech engine, the analysis workers, memory. */
   runtime?: { engine?: boolean; analysis?: boolean; memorySize?: number };
+  /** Started on this schedule too (an EventBridge rule on AWS; a timer in the embedded stack). */
+  schedule?: Duration;
 }
 
 export interface StepOptions {

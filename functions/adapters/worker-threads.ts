@@ -11,13 +11,32 @@ import { Worker, parentPort, type TransferListItem, type WorkerOptions } from "n
  * does not apply an inherited `--import` loader to a worker's entry module.
  */
 export function spawnWorker(entry: { ts: URL; js: URL }, callerUrl: string, options: WorkerOptions = {}): Worker {
-  const execArgv = process.execArgv.filter((a) => !a.startsWith("--inspect"));
+  const execArgv = workerExecArgv(process.execArgv);
   if (!callerUrl.endsWith(".ts")) return new Worker(entry.js, { ...options, execArgv });
   // The ESM build of tsx's API (the `import` condition), next to its package.json.
   const tsxRoot = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
   const tsxApi = pathToFileURL(join(tsxRoot, "dist/esm/api/index.mjs")).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry.ts.href)}); });`;
   return new Worker(bootstrap, { ...options, eval: true, execArgv });
+}
+
+/**
+ * The parent's Node flags a worker can take: not the debugger's, and not those that describe the
+ * main entry (`-e CODE`, `--input-type`), which make a worker fail to start (a process started
+ * with `node --input-type=module -e …`, as a bundle is loaded to measure Lambda's INIT).
+ */
+export function workerExecArgv(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "-e" || a === "--eval" || a === "-p" || a === "--print") {
+      i++;
+      continue;
+    }
+    if (a.startsWith("--inspect") || a.startsWith("--input-type") || a.startsWith("--eval=") || a.startsWith("--print=")) continue;
+    out.push(a);
+  }
+  return out;
 }
 
 interface TaskMessage<I> {

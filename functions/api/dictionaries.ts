@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { accessibleVoice } from "../voices/access.js";
 import type { AppContext } from "../context.js";
 import type { Caller } from "../domain/caller.js";
 import type { DictionaryRecord } from "../adapters/dynamo/dictionaries.js";
@@ -284,7 +285,7 @@ export function registerDictionaries(r: ApiRouter): void {
     // Phoneme rules are previewed on a model that speaks phonemes unless the caller picks one.
     const model = resolveTtsModel(body.model_id ?? (rule.type === "phoneme" ? "eleven_turbo_v2" : undefined));
     assertOutputFormat(await caller.tier(), query.output_format);
-    const voice = await ctx.stores.voices.visibleTo(caller.workspaceId, body.voice_id);
+    const voice = await accessibleVoice(ctx, caller, body.voice_id);
     if (!voice) throw voiceNotFound(body.voice_id);
     assertVoiceUsable(voice);
     const now = Math.floor(ctx.now() / 1000);

@@ -6,6 +6,9 @@ import { ApiError } from "../http/errors.js";
 import type { ApiRouter } from "../http/app.js";
 import { bytes, json } from "../http/types.js";
 import { jsonBody, q, queryParams } from "../http/validate.js";
+import { parseOutputFormat } from "../audio/formats.js";
+import { encodeWav, wavHeader } from "../audio/wav.js";
+import { decodeAlaw, decodeMulaw } from "../audio/g711.js";
 
 export const historyNotFound = (id: string) => new ApiError(404, "history_item_not_found", `A history item with the id ${id} was not found.`);
 
@@ -57,8 +60,30 @@ const ListQuery = z.object({
 
 const DownloadBody = z.object({
   history_item_ids: z.array(z.string().min(1).max(64)).min(1, "Provide at least one history item id").max(100),
-  output_format: z.string().nullish(),
+  // "default": as generated; "wav": converted (the two the SDK documents).
+  output_format: z.enum(["default", "wav"]).nullish(),
 });
+
+/** A stored item as WAV: PCM and G.711 are rewrapped here (linear and cheap), the rest decoded in a worker. */
+async function asWav(ctx: AppContext, h: HistoryRecord, audio: Uint8Array): Promise<Uint8Array> {
+  const format = parseOutputFormat(h.output_format);
+  switch (format.codec) {
+    case "wav":
+      return audio;
+    case "pcm": {
+      const out = new Uint8Array(44 + audio.length);
+      out.set(wavHeader(format.sampleRate, audio.length));
+      out.set(audio, 44);
+      return out;
+    }
+    case "ulaw":
+      return encodeWav(decodeMulaw(audio), format.sampleRate);
+    case "alaw":
+      return encodeWav(decodeAlaw(audio), format.sampleRate);
+    default:
+      return ctx.analyzer().toWav(audio, { maxBytes: 512 * 1024 * 1024, maxSeconds: 4 * 3600 });
+  }
+}
 
 export function registerHistory(r: ApiRouter): void {
   r.onInvalidParam("history_item_id", historyNotFound);
@@ -113,24 +138,27 @@ export function registerHistory(r: ApiRouter): void {
   r.post("/v1/history/download", async (req, rc) => {
     const caller = await rc.caller();
     const body = jsonBody(req, DownloadBody);
-    if (body.output_format && body.output_format !== "default") {
-      throw new ApiError(400, "unsupported_output_format", "Only the format the audio was generated in ('default') can be downloaded.");
-    }
+    const wav = body.output_format === "wav";
     const ids = [...new Set(body.history_item_ids)];
     const items = await Promise.all(ids.map((id) => rc.app.stores.history.get(caller.workspaceId, id)));
     const missing = ids.filter((_, i) => !items[i]);
     if (missing.length) throw new ApiError(400, "history_item_not_found", `History items not found: ${missing.join(", ")}`);
     const found = items as HistoryRecord[];
-    const audios = await Promise.all(found.map((h) => rc.app.blobs.getBytes(h.audio_key)));
+    const stored = await Promise.all(found.map((h) => rc.app.blobs.getBytes(h.audio_key)));
+    // One at a time: each conversion is a worker job, and 100 long items must not pile up in memory.
+    const audios: Uint8Array[] = [];
+    for (let i = 0; i < found.length; i++) audios.push(wav ? await asWav(rc.app, found[i], stored[i]!.bytes) : stored[i]!.bytes);
+    const typeOf = (h: HistoryRecord) => (wav ? "audio/wav" : h.content_type);
+    const extOf = (h: HistoryRecord) => (wav ? "wav" : extensionFor(h.content_type, h.output_format));
     if (found.length === 1) {
       const [h] = found;
-      return bytes(audios[0]!.bytes, h.content_type, { "content-disposition": `attachment; filename="${h.history_item_id}.${extensionFor(h.content_type, h.output_format)}"` });
+      return bytes(audios[0], typeOf(h), { "content-disposition": `attachment; filename="${h.history_item_id}.${extOf(h)}"` });
     }
     const files: Record<string, Uint8Array> = {};
     found.forEach((h, i) => {
       const stamp = new Date(h.date_unix * 1000).toISOString().replace(/[:]/g, "-").slice(0, 19);
       const safeVoice = h.voice_name.replace(/[^\w-]+/g, "_").slice(0, 40);
-      files[`${stamp}_${safeVoice}_${h.history_item_id}.${extensionFor(h.content_type, h.output_format)}`] = audios[i]!.bytes;
+      files[`${stamp}_${safeVoice}_${h.history_item_id}.${extOf(h)}`] = audios[i];
     });
     // Audio is already compressed; storing keeps the zip fast.
     const zip = zipSync(files, { level: 0 });

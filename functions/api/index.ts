@@ -14,6 +14,12 @@ import { registerWorkspace } from "./workspace.js";
 import { registerTextToVoice } from "./textToVoice.js";
 import { registerVoiceClone } from "./voiceClone.js";
 import { registerVoiceVerification } from "./voiceVerification.js";
+import { registerWorkspaceMembers } from "./workspaceMembers.js";
+import { registerSharing } from "./sharing.js";
+import { registerWebhooks } from "./webhooks.js";
+import { registerUsage } from "./usage.js";
+import { registerAccount } from "./account.js";
+import { registerEngagement } from "./engagement.js";
 
 /** Every /v1 and /v2 route. */
 export function registerRoutes(r: ApiRouter): void {
@@ -22,6 +28,12 @@ export function registerRoutes(r: ApiRouter): void {
   registerUser(r);
   registerApiKeys(r);
   registerWorkspace(r);
+  registerWorkspaceMembers(r);
+  registerSharing(r);
+  registerWebhooks(r);
+  registerUsage(r);
+  registerAccount(r);
+  registerEngagement(r);
   registerVoices(r);
   registerLibrary(r);
   registerCollections(r);

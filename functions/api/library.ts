@@ -3,9 +3,13 @@ import type { ApiRouter } from "../http/app.js";
 import { json } from "../http/types.js";
 import { jsonBody, q, queryParams } from "../http/validate.js";
 import { ValidationError } from "../http/errors.js";
+import { SIMILAR_AUDIO_MAX_BYTES, SIMILAR_TOP_K_MAX, SIMILARITY_THRESHOLD_MAX, SimilarVoicesByIdBody } from "../contract/voices.js";
 import { AddSharedVoiceBody, LIBRARY_CATEGORIES, LIBRARY_PAGE_SIZE_DEFAULT, LIBRARY_PAGE_SIZE_MAX, LIBRARY_SORT_VALUES, PublishVoiceBody } from "../contract/voices.js";
 import { addLibraryVoice, publishVoice, unpublishOwnVoice } from "../voices/library.js";
-import { searchSharedVoices } from "../voices/sharedVoices.js";
+import { searchSharedVoices, sharedVoice } from "../voices/sharedVoices.js";
+import { similarToAudio, similarToVoice } from "../voices/similar.js";
+import { field, parseMultipart } from "../http/multipart.js";
+import { parseWith } from "../http/validate.js";
 import { voiceWire } from "../voices/wire.js";
 import { wireContext } from "../voices/manage.js";
 import { publicBase } from "./voices.js";
@@ -33,11 +37,39 @@ const SharedVoicesQuery = z.object({
   last_sort_id: z.string().regex(/^\d{15}#\d{12}#[A-Za-z0-9]{1,64}$/, "Not a last_sort_id this API answered").optional(),
 });
 
+/** The multipart fields of POST /v1/similar-voices besides the file. */
+const SimilarFields = z.object({
+  similarity_threshold: z.coerce.number().min(0).max(SIMILARITY_THRESHOLD_MAX).optional(),
+  top_k: z.coerce.number().int().min(1).max(SIMILAR_TOP_K_MAX).optional(),
+});
+
 export function registerLibrary(r: ApiRouter): void {
   r.get("/v1/shared-voices", async (req, rc) => {
     const caller = await rc.caller();
     const p = queryParams(req, SharedVoicesQuery);
     return json(await searchSharedVoices(rc.app, caller, publicBase(rc.app, req), p));
+  });
+
+  // Timbre's own: one listed voice by id (the library page opens a voice Text to Speech sent it).
+  r.get("/v1/shared-voices/:voice_id", async (req, rc) => {
+    const caller = await rc.caller();
+    return json(await sharedVoice(rc.app, caller, publicBase(rc.app, req), req.params.voice_id));
+  });
+
+  r.post("/v1/similar-voices", async (req, rc) => {
+    const caller = await rc.caller();
+    // The file bound is checked while parsing: a larger upload is cut there and refused.
+    const form = await parseMultipart(req, { maxFileBytes: SIMILAR_AUDIO_MAX_BYTES, maxFiles: 1, maxFields: 10, maxFieldBytes: 1024 });
+    const blank = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v);
+    const p = parseWith("body", SimilarFields, { similarity_threshold: blank(field(form, "similarity_threshold")), top_k: blank(field(form, "top_k")) });
+    const file = form.files.find((f) => f.field === "audio_file");
+    return json(await similarToAudio(rc.app, caller, publicBase(rc.app, req), file, { threshold: p.similarity_threshold, topK: p.top_k }));
+  });
+
+  r.post("/v1/similar-voices-by-id", async (req, rc) => {
+    const caller = await rc.caller();
+    const body = jsonBody(req, SimilarVoicesByIdBody);
+    return json(await similarToVoice(rc.app, caller, publicBase(rc.app, req), body.voice_id, { threshold: body.similarity_threshold ?? undefined, topK: body.top_k ?? undefined }));
   });
 
   r.post("/v1/voices/add/:public_user_id/:voice_id", async (req, rc) => {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { accessibleVoice } from "../voices/access.js";
 import type { z } from "zod";
 import type { AppContext } from "../context.js";
 import type { Caller } from "../domain/caller.js";
@@ -33,7 +34,7 @@ interface Mode {
 
 /** A voice the caller may speak with now, and its credit rate (a library voice's custom rate). */
 async function voiceFor(ctx: AppContext, caller: Caller, voiceId: string): Promise<{ voice: VoiceRecord; rate: number }> {
-  const v = await ctx.stores.voices.visibleTo(caller.workspaceId, voiceId);
+  const v = await accessibleVoice(ctx, caller, voiceId);
   if (!v) throw voiceNotFound(voiceId);
   assertVoiceUsable(v);
   return { voice: v, rate: (await libraryTerms(ctx, caller, v)).rate };
@@ -130,12 +131,15 @@ async function respond(gen: Generation, mode: Mode, dialogue: boolean): Promise<
 /** What both endpoints check first: permission, query, body, model, language and the plan's formats. */
 async function checkRequest<S extends typeof TextToSpeechBody | typeof DialogueBody>(req: ApiRequest, rc: RouteContext, mode: Mode, schema: S, defaultModel?: string) {
   const caller = await rc.caller();
+  // The permission and the plan are separate reads: one round trip instead of two before the audio.
+  const tier = caller.tier();
+  tier.catch(() => undefined);
   await caller.require("text_to_speech");
   const query = queryParams(req, SpeechQuery(mode.streaming));
   const body: z.infer<S> = jsonBody(req, schema);
   const model = resolveTtsModel(body.model_id, defaultModel);
   assertLanguage(model, body.language_code);
-  assertOutputFormat(await caller.tier(), query.output_format);
+  assertOutputFormat(await tier, query.output_format);
   return { caller, query, body, model };
 }
 

@@ -49,7 +49,7 @@ export function registerUser(r: ApiRouter): void {
   r.get("/v1/user", async (_req, rc) => {
     const caller = await rc.caller();
     const [user, ws, member, subscription] = await Promise.all([caller.user(), caller.workspace(), caller.member(), subscriptionWire(rc.app, caller)]);
-    const checklistDone = user.onboarding_checklist.items.every((i) => i.is_completed);
+    const checklistDone = user.onboarding_checklist.items.length > 0 && user.onboarding_checklist.items.every((i) => i.is_completed);
     return json({
       user_id: user.user_id,
       workspace_id: ws.workspace_id,
@@ -62,7 +62,7 @@ export function registerUser(r: ApiRouter): void {
       first_name: user.first_name,
       is_api_key_hashed: true,
       xi_api_key_preview: caller.principal.apiKeyPrefix ? `${caller.principal.apiKeyPrefix}…` : null,
-      referral_link_code: null,
+      referral_link_code: user.referral_link_code ?? null,
       partnerstack_partner_default_link: null,
       created_at: user.created_at,
       seat_type: member.seat_type,
@@ -72,6 +72,7 @@ export function registerUser(r: ApiRouter): void {
       photo_url: user.photo_url,
       is_producer: user.is_producer,
       workspace_name: ws.name,
+      is_server_admin: await caller.isServerAdmin(),
       onboarding_checklist: user.onboarding_checklist,
     });
   });

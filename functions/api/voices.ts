@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { accessibleVoice } from "../voices/access.js";
 import type { AppContext } from "../context.js";
 import type { VoiceRecord } from "../adapters/dynamo/voices.js";
 import type { Caller } from "../domain/caller.js";
@@ -113,7 +114,7 @@ export function registerVoices(r: ApiRouter): void {
 
   r.get("/v1/voices/:voice_id", async (req, rc) => {
     const caller = await rc.caller();
-    const v = await rc.app.stores.voices.visibleTo(caller.workspaceId, req.params.voice_id);
+    const v = await accessibleVoice(rc.app, caller, req.params.voice_id);
     if (!v) throw voiceNotFound(req.params.voice_id);
     const settings = await settingsFor(rc.app, caller, v);
     return json({ ...(await wireAll(rc, req, caller, [v]))[0], settings });
@@ -132,7 +133,7 @@ export function registerVoices(r: ApiRouter): void {
       if (listing?.status === "listed") key = listing.preview_object_key;
       else {
         isPublic = false;
-        key = (await rc.app.stores.voices.visibleTo((await rc.caller()).workspaceId, id))?.preview_object_key;
+        key = (await accessibleVoice(rc.app, await rc.caller(), id))?.preview_object_key;
       }
     }
     if (!key) throw voiceNotFound(id);
@@ -143,7 +144,7 @@ export function registerVoices(r: ApiRouter): void {
 
   r.get("/v1/voices/:voice_id/settings", async (req, rc) => {
     const caller = await rc.caller();
-    const v = await rc.app.stores.voices.visibleTo(caller.workspaceId, req.params.voice_id);
+    const v = await accessibleVoice(rc.app, caller, req.params.voice_id);
     if (!v) throw voiceNotFound(req.params.voice_id);
     return json(await settingsFor(rc.app, caller, v));
   });
@@ -151,7 +152,7 @@ export function registerVoices(r: ApiRouter): void {
   const editSettings: RouteHandler<RouteContext> = async (req, rc) => {
     const caller = await rc.caller();
     const input = jsonBody(req, VoiceSettingsInput);
-    const v = await rc.app.stores.voices.visibleTo(caller.workspaceId, req.params.voice_id);
+    const v = await accessibleVoice(rc.app, caller, req.params.voice_id);
     if (!v) throw voiceNotFound(req.params.voice_id);
     const next = mergeSettings(await settingsFor(rc.app, caller, v), input);
     if (v.workspace_id === caller.workspaceId) await rc.app.stores.voices.patch(caller.workspaceId, v.voice_id, { settings: next });

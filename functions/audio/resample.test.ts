@@ -4,6 +4,21 @@ import { db, middleRms, tone } from "./testing.js";
 
 const sineRms = (a: number) => a / Math.SQRT2;
 
+/** Magnitude of one frequency over the middle of the signal (Hann-windowed DFT bin). */
+function goertzel(x: Float32Array, freq: number, rate: number): number {
+  const a = Math.floor(x.length * 0.1);
+  const n = Math.floor(x.length * 0.8);
+  let re = 0;
+  let im = 0;
+  for (let i = 0; i < n; i++) {
+    const w = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / n);
+    const ph = (2 * Math.PI * freq * i) / rate;
+    re += w * x[a + i] * Math.cos(ph);
+    im += w * x[a + i] * Math.sin(ph);
+  }
+  return Math.hypot(re, im) / n;
+}
+
 describe("resampler", () => {
   const rates = [8000, 16000, 24000, 32000, 44100, 48000];
 
@@ -32,6 +47,32 @@ describe("resampler", () => {
     parts.push(r.flush());
     const streamed = Float32Array.from(parts.flatMap((p) => Array.from(p)));
     expect(streamed).toEqual(one);
+  });
+
+  it("doubles the rate with a half-band filter: every even output is an input sample", () => {
+    const x = tone(440, 22050, 0.2);
+    const y = resample(x, 22050, 44100);
+    expect(y.length).toBe(2 * x.length);
+    for (let i = 0; i < x.length; i += 97) expect(y[2 * i]).toBe(x[i]);
+  });
+
+  it("doubling the rate leaves the images of speech-band tones at least 60 dB down", () => {
+    // A tone at f has its image at 22050 - f after doubling.
+    for (const f of [3000, 6000, 8000]) {
+      const y = resample(tone(f, 22050, 1), 22050, 44100);
+      const level = (freq: number) => goertzel(y, freq, 44100);
+      expect(db(level(22050 - f) / level(f))).toBeLessThan(-60);
+    }
+  });
+
+  it("doubling the rate streamed in odd-sized pieces gives the samples of one call", () => {
+    const x = tone(333, 22050, 0.7);
+    const one = resample(x, 22050, 44100);
+    const r = new Resampler(22050, 44100);
+    const parts: Float32Array[] = [];
+    for (let i = 0; i < x.length; i += 1237) parts.push(r.process(x.subarray(i, i + 1237)));
+    parts.push(r.flush());
+    expect(Float32Array.from(parts.flatMap((p) => Array.from(p)))).toEqual(one);
   });
 
   it("is the identity when the rates match", () => {

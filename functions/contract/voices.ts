@@ -71,6 +71,32 @@ export const voiceMessages = {
     `The voice ${name} was removed from the Voice Library by its owner and stopped working on ${when}. Please choose another voice.`,
 };
 
+/** Similar voices (contract §2, voice-creation.md §7, §8): bounds of the query and its messages. */
+export const SIMILAR_TOP_K_DEFAULT = 10;
+export const SIMILAR_TOP_K_MAX = 100;
+export const SIMILARITY_THRESHOLD_MAX = 2;
+/** A clip to search with is a voice reference: the spec bounds those at 20 MB and 300 s. */
+export const SIMILAR_AUDIO_MAX_BYTES = 20 * 1024 * 1024;
+export const SIMILAR_AUDIO_MAX_SECONDS = 300;
+
+export const similarVoiceMessages = {
+  /** voice-creation.md §8: a filter chosen while similar-voice results are shown. */
+  filtersReset: "Filters are not supported with similar voice search. The similar voice search was reset.",
+  audioRequired: "Please provide an audio file (audio_file) to find similar voices.",
+  tooLarge: `File exceeds the ${SIMILAR_AUDIO_MAX_BYTES / 1024 / 1024}mb limit.`,
+  tooLong: `The audio is too long: at most ${SIMILAR_AUDIO_MAX_SECONDS} seconds can be compared.`,
+  unsupported: (name: string) => `File "${name}" is not supported. Please choose an audio file.`,
+  noSpeech: "No speech was found in the audio. Please choose a clip of someone speaking.",
+  noAudio: (name: string) => `The voice ${name} has no audio to compare yet.`,
+} as const;
+
+/** POST /v1/similar-voices-by-id (the spec names the path; the body is ours). */
+export const SimilarVoicesByIdBody = z.object({
+  voice_id: z.string().min(1).max(64),
+  similarity_threshold: z.number().min(0).max(SIMILARITY_THRESHOLD_MAX).nullish(),
+  top_k: z.number().int().min(1).max(SIMILAR_TOP_K_MAX).nullish(),
+});
+
 const nonBlank = (max: number, message: string) =>
   z
     .string()

@@ -11,6 +11,9 @@ import { EVERYONE_GROUP_ID, EVERYONE_GROUP_NAME, PERMISSION_IDS } from "./permis
 import { TIERS, type TierId } from "./tiers.js";
 import { initialUsage } from "./credits.js";
 
+/** The onboarding checklist's steps (app-shell.md §2), each completed by a real event. */
+export const ONBOARDING_STEP_IDS = ["first_generation", "first_voice", "first_dictionary", "create_api_key", "invite_member"] as const;
+
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 export const SIGN_IN_MAX_FAILURES_PER_EMAIL = 5;
@@ -28,7 +31,7 @@ const nowSeconds = (ctx: AppContext) => Math.floor(ctx.now() / 1000);
 /** A user with their own workspace on `tier` (free for web sign-ups), admin of it, with the Everyone group. */
 export async function createAccount(
   ctx: AppContext,
-  input: { email: string; password: string; firstName?: string | null; tier?: TierId },
+  input: { email: string; password: string; firstName?: string | null; tier?: TierId; joinWorkspaceId?: string; serverAdmin?: boolean },
 ): Promise<NewAccount> {
   const parsed = SignUpSchema.parse({ email: input.email, password: input.password, first_name: input.firstName });
   const { users, workspaces, ledger } = ctx.stores;
@@ -36,7 +39,8 @@ export async function createAccount(
   const tierId = input.tier ?? "free";
   const tier = TIERS[tierId];
   const userId = newId();
-  const workspaceId = newId();
+  // A person signing up through an invite joins that workspace instead of getting their own.
+  const workspaceId = input.joinWorkspaceId ?? newId();
   const email = parsed.email.toLowerCase();
 
   if (!(await users.claimEmail(email, userId))) throw new ApiError(409, "email_taken", messages.emailTaken);
@@ -55,9 +59,16 @@ export async function createAccount(
       onboarding_checklist: {
         checklist_id: "getting-started",
         hidden: false,
-        items: ["generate_speech", "explore_voices", "create_api_key"].map((id) => ({ onboarding_checklist_item_id: id, is_completed: false })),
+        items: ONBOARDING_STEP_IDS.map((id) => ({ onboarding_checklist_item_id: id, is_completed: false })),
       },
+      ...(input.serverAdmin ? { is_server_admin: true } : {}),
     };
+    if (input.joinWorkspaceId) {
+      const existing = await workspaces.get(input.joinWorkspaceId);
+      if (!existing) throw new ApiError(404, "workspace_not_found", "The workspace of this invite no longer exists.");
+      await users.create(user);
+      return { user, workspace: existing };
+    }
     const workspace: WorkspaceRecord = {
       workspace_id: workspaceId,
       name: `${firstName ?? email.split("@")[0]}'s Workspace`,

@@ -11,6 +11,9 @@ export interface Principal {
   workspaceId: string;
   via: "api_key" | "session";
   apiKeyPrefix?: string;
+  apiKeyId?: string;
+  /** What the API key may do ("all", or a list of permission ids); absent for sessions. */
+  keyPermissions?: "all" | string[];
   sessionHash?: string;
 }
 
@@ -61,6 +64,7 @@ export class Caller {
     return this.once("member", async () => {
       const m = await this.ctx.stores.workspaces.member(this.workspaceId, this.userId);
       if (!m) throw new ApiError(401, "invalid_api_key", "You are no longer a member of this workspace.");
+      if (m.is_locked) throw new ApiError(403, "account_locked", "Your account is locked in this workspace. Please contact your workspace administrator.");
       return m;
     });
   }
@@ -79,7 +83,21 @@ export class Caller {
 
   async permissions(): Promise<Set<PermissionId>> {
     const [member, groups] = await Promise.all([this.member(), this.groups()]);
-    return effectivePermissions(this.userId, member.seat_type, groups);
+    const held = effectivePermissions(this.userId, member.seat_type, groups);
+    // A service account's key may be narrowed to some permissions: it holds no more than those.
+    const scope = this.principal.keyPermissions;
+    if (scope && scope !== "all") for (const p of [...held]) if (!scope.includes(p)) held.delete(p);
+    return held;
+  }
+
+  /** Administers the server (not just a workspace): SERVER_ADMIN_EMAILS or the user's flag. */
+  async isServerAdmin(): Promise<boolean> {
+    const u = await this.user();
+    return u.is_server_admin === true || this.ctx.config.serverAdminEmails.includes(u.email.toLowerCase());
+  }
+
+  async requireServerAdmin(): Promise<void> {
+    if (!(await this.isServerAdmin())) throw new ApiError(403, "server_admin_required", "Only administrators of this server can do this.");
   }
 
   /** Throws 403 with the spec's message when the caller lacks `permission`. */

@@ -1,6 +1,8 @@
 import type { AppContext } from "../context.js";
 import type { UsageRecord } from "../adapters/dynamo/ledger.js";
 import { ApiError } from "../http/errors.js";
+import { emitEvent } from "../events/index.js";
+import { quotaExceeded } from "./quota.js";
 
 /**
  * Credits: a charge is one conditional atomic update of the workspace's usage item (it can
@@ -60,13 +62,8 @@ export interface ChargeResult {
   usage: UsageRecord;
 }
 
-export function quotaExceeded(usage: UsageRecord, amount: number): ApiError {
-  return new ApiError(
-    401,
-    "quota_exceeded",
-    `This request exceeds your quota of ${usage.character_limit}. You have ${Math.max(0, usage.remaining)} credits remaining, while ${amount} credits are required for this request.`,
-  );
-}
+// The message is shared with the web (which must not bundle this module's server imports).
+export { quotaExceeded } from "./quota.js";
 
 export async function charge(ctx: AppContext, input: { workspaceId: string; key: string; amount: number; overage?: number }): Promise<ChargeResult> {
   const { workspaceId: ws, key } = input;
@@ -92,7 +89,32 @@ export async function charge(ctx: AppContext, input: { workspaceId: string; key:
     throw quotaExceeded(await currentUsage(ctx, ws), amount);
   }
   await ledger.transitionCharge(ws, key, "pending", "charged", now);
+  await announceThresholds(ctx, usage, amount);
   return { charged: true, amount, usage };
+}
+
+/** Usage levels a workspace hears about (webhook event quota_threshold_reached), in percent of its limit. */
+export const QUOTA_THRESHOLDS = [80, 100] as const;
+
+/**
+ * Emits quota_threshold_reached for each threshold this charge crossed. Deductions are atomic,
+ * so exactly one charge sees the count pass a threshold in a period.
+ */
+async function announceThresholds(ctx: AppContext, usage: UsageRecord, amount: number): Promise<void> {
+  if (usage.character_limit <= 0 || amount <= 0) return;
+  const after = usage.character_count;
+  const before = after - amount;
+  for (const percent of QUOTA_THRESHOLDS) {
+    const level = (usage.character_limit * percent) / 100;
+    if (before < level && after >= level) {
+      await emitEvent(ctx, usage.workspace_id, "quota_threshold_reached", {
+        threshold_percent: percent,
+        character_count: after,
+        character_limit: usage.character_limit,
+        next_character_count_reset_unix: usage.next_reset_unix,
+      }).catch((e: unknown) => ctx.log.error("quota event not recorded", { error: e }));
+    }
+  }
 }
 
 /**

@@ -19,7 +19,15 @@ export async function authenticateRequest(ctx: AppContext, req: ApiRequest): Pro
     const record = await ctx.stores.apiKeys.byHash(hash);
     if (!record) throw invalid("Invalid API key");
     if (!record.last_used_at || record.last_used_at < now - 60) await ctx.stores.apiKeys.touch(hash, now);
-    const principal: Principal = { userId: record.user_id, workspaceId: record.workspace_id, via: "api_key", apiKeyPrefix: record.prefix };
+    if (record.is_disabled) throw invalid("This API key is disabled.");
+    const principal: Principal = {
+      userId: record.user_id,
+      workspaceId: record.workspace_id,
+      via: "api_key",
+      apiKeyPrefix: record.prefix,
+      apiKeyId: record.key_id,
+      keyPermissions: record.permissions ?? "all",
+    };
     return new Caller(ctx, principal);
   }
   const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];

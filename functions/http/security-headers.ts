@@ -16,7 +16,8 @@ export const STATIC_SECURITY_HEADERS = {
 } as const;
 
 /** Sent only over HTTPS (browsers ignore it on http://, and it must not pin a plain-http install). */
-export const HSTS = "max-age=31536000; includeSubDomains";
+export const HSTS_MAX_AGE_SECONDS = 31_536_000;
+export const HSTS = `max-age=${HSTS_MAX_AGE_SECONDS}; includeSubDomains`;
 
 /** The policy of the web app's HTML pages. */
 export function pageContentSecurityPolicy(nonce: string): string {

@@ -1,5 +1,6 @@
 import { runPasswordTask, type PasswordTask } from "../domain/passwords-work.js";
 import { lexiconTask, type LexiconTask } from "../dictionaries/lexicon-task.js";
+import { resizePhoto, type PhotoTask } from "../account/photo-work.js";
 
 /**
  * The CPU-heavy pure functions the request path needs (hashing, parsing). Each takes and
@@ -8,6 +9,7 @@ import { lexiconTask, type LexiconTask } from "../dictionaries/lexicon-task.js";
 export const CPU_TASKS = {
   password: (t: PasswordTask) => runPasswordTask(t),
   lexicon: (t: LexiconTask) => lexiconTask(t),
+  photo: (t: PhotoTask) => resizePhoto(t),
 };
 
 export type CpuTaskKind = keyof typeof CPU_TASKS;

@@ -227,14 +227,52 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
       : zeroRetention ? FREE_REGENERATIONS.ttsZeroRetention : FREE_REGENERATIONS.tts;
   const fp = fingerprint(req);
   const nowSec = Math.floor(ctx.now() / 1000);
+  const seed = req.seed ?? randomInt(0, 2 ** 32 - 1);
+  const logging = !zeroRetention;
+  const historyItemId = logging ? newId() : null;
+  const format = req.format;
+  const voiceSegments: VoiceSegment[] = [];
+
+  const engine = await ctx.engine();
+  const model = engineModel(req.model, req.optimizeStreamingLatency);
+  const synthRequests: SynthesisRequest[] = prepared.map((p, i) => ({
+    text: p.mapped.text,
+    voice: p.part.voice.profile,
+    settings: p.part.settings,
+    // Each dialogue line gets its own seed derived from the request's, so lines differ but replay exactly.
+    seed: i === 0 ? seed : (seed + i * 0x9e3779b1) >>> 0,
+    model,
+    languageCode: req.languageCode,
+    previousText: i === 0 ? req.previousText : prepared[i - 1].part.text,
+    nextText: i === prepared.length - 1 ? req.nextText : prepared[i + 1].part.text,
+    phonemeSpans: p.phonemeSpans,
+  }));
+  // The first chunk is synthesised while the idempotency, count, slot and charge writes run:
+  // nothing reaches the caller before the charge holds, and a refusal stops the synthesis.
+  const stopAudio = new AbortController();
+  const audio = engine.synthesizeSequenceEncoded(synthRequests, format, stopAudio.signal)[Symbol.asyncIterator]();
+  const firstAudio = audio.next();
+  firstAudio.catch(() => undefined);
+  const dropAudio = async () => {
+    stopAudio.abort();
+    await firstAudio.catch(() => undefined);
+    await audio.return?.()?.catch(() => undefined);
+  };
+
   // A replay of an idempotent request is the same generation: not a regeneration, not a new charge.
   let replay = false;
-  if (req.idempotency) {
-    const bound = await ctx.stores.ledger.bindIdempotencyKey(caller.workspaceId, req.idempotency.key, req.idempotency.fingerprint, nowSec, CHARGE_RECORD_TTL_SECONDS);
-    if (bound === "mismatch") throw new ApiError(409, "idempotency_key_reused", generationMessages.idempotencyKeyReused);
-    replay = bound === "same";
+  let generationNumber = 1;
+  try {
+    if (req.idempotency) {
+      const bound = await ctx.stores.ledger.bindIdempotencyKey(caller.workspaceId, req.idempotency.key, req.idempotency.fingerprint, nowSec, CHARGE_RECORD_TTL_SECONDS);
+      if (bound === "mismatch") throw new ApiError(409, "idempotency_key_reused", generationMessages.idempotencyKeyReused);
+      replay = bound === "same";
+    }
+    generationNumber = replay ? 1 : await ctx.stores.ledger.countGeneration(caller.workspaceId, fp, REGENERATION_WINDOW_SECONDS, nowSec);
+  } catch (e) {
+    await dropAudio();
+    throw e;
   }
-  const generationNumber = replay ? 1 : await ctx.stores.ledger.countGeneration(caller.workspaceId, fp, REGENERATION_WINDOW_SECONDS, nowSec);
   const free = generationNumber > 1 && generationNumber <= maxFree;
 
   const owner = req.requestId;
@@ -265,34 +303,15 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
       usageBefore = result.charged ? usageAfter - result.amount : usageAfter;
     }
   } catch (e) {
+    await dropAudio();
     await undo();
     throw e;
   }
 
-  const seed = req.seed ?? randomInt(0, 2 ** 32 - 1);
-  const logging = !zeroRetention;
-  const historyItemId = logging ? newId() : null;
-  const format = req.format;
-  const voiceSegments: VoiceSegment[] = [];
   const latencyMs = Math.max(0, Date.now() - req.receivedAt);
 
-  const engine = await ctx.engine();
-  const model = engineModel(req.model, req.optimizeStreamingLatency);
-  const synthRequests: SynthesisRequest[] = prepared.map((p, i) => ({
-    text: p.mapped.text,
-    voice: p.part.voice.profile,
-    settings: p.part.settings,
-    // Each dialogue line gets its own seed derived from the request's, so lines differ but replay exactly.
-    seed: i === 0 ? seed : (seed + i * 0x9e3779b1) >>> 0,
-    model,
-    languageCode: req.languageCode,
-    previousText: i === 0 ? req.previousText : prepared[i - 1].part.text,
-    nextText: i === prepared.length - 1 ? req.nextText : prepared[i + 1].part.text,
-    phonemeSpans: p.phonemeSpans,
-  }));
-
   async function* produce(): AsyncGenerator<GenerationChunk> {
-    const audio: Uint8Array[] = [];
+    const made: Uint8Array[] = [];
     const originals: CharTimes[] = [];
     const spokenAll: CharTimes[] = [];
     const trackers = prepared.map((p) => new AlignmentTracker(p.mapped));
@@ -302,8 +321,10 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     let failed = false;
     /** Characters of the caller's text covered by the audio handed out so far. */
     let synthesised = 0;
+    let drained = false;
     try {
-      for await (const chunk of engine.synthesizeSequenceEncoded(synthRequests, format)) {
+      for (let next = await firstAudio; !next.done; next = await audio.next()) {
+        const chunk = next.value;
         const i = chunk.requestIndex;
         const { spoken, original } = trackers[i].add(chunk.textOffset, chunk.alignment);
         synthesised += original.characters.length;
@@ -311,11 +332,12 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
           segmentStart[i] = Math.min(segmentStart[i], chunk.alignment.character_start_times_seconds[0]);
           segmentEnd[i] = Math.max(segmentEnd[i], chunk.alignment.character_end_times_seconds.at(-1)!);
         }
-        audio.push(chunk.audio);
+        made.push(chunk.audio);
         originals.push(original);
         spokenAll.push(spoken);
         yield { audio: chunk.audio, partIndex: i, alignment: original, normalizedAlignment: spoken };
       }
+      drained = true;
       // Characters no chunk spoke (trailing spaces, empty lines) still get a place in the timeline.
       for (let i = 0; i < trackers.length; i++) {
         const rest = trackers[i].flush();
@@ -343,7 +365,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
           req,
           seed,
           engineId: engine.id,
-          audio,
+          audio: made,
           alignment: concatTimes(originals),
           normalized: concatTimes(spokenAll),
           usageBefore,
@@ -356,9 +378,11 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
       if (!finished) await undo();
       throw e;
     } finally {
+      // Stops the engine's work for a consumer that left early (or failed) before the last chunk.
+      if (!drained) await dropAudio();
       // The client left before the end (a closed stream, a Stop button): the rule is to pay for
       // what was synthesised, get the rest back, and keep what was made in the history.
-      if (!finished && !failed) await settleEarlyStop(audio, originals, spokenAll, synthesised).catch((e) => ctx.log.error("early stop settlement failed", { error: e }));
+      if (!finished && !failed) await settleEarlyStop(made, originals, spokenAll, synthesised).catch((e) => ctx.log.error("early stop settlement failed", { error: e }));
       await release();
     }
   }
@@ -445,6 +469,7 @@ async function storeHistory(
     request_id: req.requestId,
     workspace_id: caller.workspaceId,
     user_id: caller.userId,
+    api_key_id: caller.principal.apiKeyId ?? null,
     source: "TTS",
     voice_id: first.voice.voice_id,
     voice_name: first.voice.name,

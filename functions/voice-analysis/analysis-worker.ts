@@ -9,6 +9,8 @@ import { AudioDecodeError, AudioLimitError, decodeAudio, probeAudio } from "../a
 import { analyzeVoice, detectSpeech, embedSegment } from "./analyze.js";
 import { denoise } from "../audio/denoise/index.js";
 import { sentenceCosts } from "./align.js";
+import { floatToInt16 } from "../audio/resample.js";
+import { encodeWav } from "../audio/wav.js";
 import type { FromWorker, Job, ToWorker, WorkerError } from "./protocol.js";
 
 // Analysis is batch work: a lower scheduling priority for this thread keeps the request loop
@@ -46,6 +48,11 @@ async function run(job: Job): Promise<{ result: unknown; transfer: ArrayBuffer[]
       return { result: job.segments.map((s) => embedSegment(job.samples, job.sampleRate, s)), transfer: [] };
     case "sentence-costs":
       return { result: sentenceCosts(job.recording, job.recordingRate, job.candidates, job.candidateRate), transfer: [] };
+    case "wav": {
+      const d = await decodeAudio(job.bytes, job.limits);
+      const wav = encodeWav(floatToInt16(d.samples), d.sampleRate);
+      return { result: wav, transfer: [wav.buffer as ArrayBuffer] };
+    }
     case "denoise": {
       const out = await denoise(job.samples, job.sampleRate, { keepOriginal: job.keepOriginal });
       return { result: out, transfer: [out.buffer as ArrayBuffer] };

@@ -86,6 +86,11 @@ export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyz
       const cands = candidates.map((c) => c.slice());
       return pool.run({ kind: "sentence-costs", recording: rec, recordingRate, candidates: cands, candidateRate }, [rec.buffer as ArrayBuffer, ...cands.map((c) => c.buffer as ArrayBuffer)], o.signal);
     },
+    async toWav(bytes, o = {}) {
+      checkBytes(bytes, o.maxBytes);
+      const copy = own(bytes);
+      return pool.run({ kind: "wav", bytes: copy, limits: { maxBytes: o.maxBytes, maxSeconds: o.maxSeconds } }, [copy.buffer as ArrayBuffer], o.signal);
+    },
     close: () => pool.close(),
   };
 }

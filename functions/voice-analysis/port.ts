@@ -20,6 +20,8 @@
  * - `detectSpeech(samples)`: speaker separation and trimming need where speech is, not a summary.
  * - `embedSegments(samples, segments)`: one embedding per segment, to cluster speakers or verify
  *   a recording part by part.
+ * - `toWav(bytes)`: downloads in WAV (the SDK's `history.download` with `output_format: "wav"`) of
+ *   audio stored compressed: a full decode, so a worker job too.
  * - `denoise(samples)`: "remove background noise" on clone samples and the voice isolator need the
  *   audio itself cleaned (RNNoise, functions/audio/denoise), which is CPU work like the rest.
  * - `sentenceCosts(recording, candidates)`: voice verification checks that a recording says the
@@ -96,6 +98,7 @@ export interface VoiceAnalyzer {
   denoise(samples: Float32Array, sampleRate: number, opts?: { keepOriginal?: number; signal?: AbortSignal }): Promise<Float32Array>;
   /** Alignment cost of the recording against each candidate reading (lower fits better). */
   sentenceCosts(recording: Float32Array, recordingRate: number, candidates: readonly Float32Array[], candidateRate: number, opts?: { signal?: AbortSignal }): Promise<number[]>;
+  toWav(bytes: Uint8Array, opts?: AnalyzeOptions): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 

@@ -15,7 +15,8 @@ export type Job =
   | { kind: "detect"; samples: Float32Array; sampleRate: number }
   | { kind: "embed"; samples: Float32Array; sampleRate: number; segments: SpeechSegment[] }
   | { kind: "denoise"; samples: Float32Array; sampleRate: number; keepOriginal: number }
-  | { kind: "sentence-costs"; recording: Float32Array; recordingRate: number; candidates: Float32Array[]; candidateRate: number };
+  | { kind: "sentence-costs"; recording: Float32Array; recordingRate: number; candidates: Float32Array[]; candidateRate: number }
+  | { kind: "wav"; bytes: Uint8Array; limits: Limits };
 
 export interface JobResults {
   analyze: FileAnalysis;
@@ -26,6 +27,7 @@ export interface JobResults {
   embed: number[][];
   denoise: Float32Array;
   "sentence-costs": number[];
+  wav: Uint8Array;
 }
 
 export type ToWorker = { id: number; job: Job };

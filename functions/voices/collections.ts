@@ -1,4 +1,5 @@
 import type { AppContext } from "../context.js";
+import { accessibleVoice } from "./access.js";
 import type { Caller } from "../domain/caller.js";
 import type { CollectionRecord } from "../adapters/dynamo/collections.js";
 import { newId } from "../adapters/ids.js";
@@ -78,7 +79,7 @@ export async function deleteCollection(ctx: AppContext, caller: Caller, id: stri
 /** Adding a voice already in the collection succeeds without changes. */
 export async function addVoiceToCollection(ctx: AppContext, caller: Caller, id: string, voiceId: string): Promise<void> {
   await editableCollection(ctx, caller, id);
-  if (!(await ctx.stores.voices.visibleTo(caller.workspaceId, voiceId))) throw voiceNotFound(voiceId);
+  if (!(await accessibleVoice(ctx, caller, voiceId))) throw voiceNotFound(voiceId);
   const members = await ctx.stores.collections.members(caller.workspaceId, id);
   if (members.some((m) => m.voice_id === voiceId)) return;
   if (members.length >= MAX_VOICES_PER_COLLECTION) {

@@ -6,6 +6,7 @@ import type { PublishVoiceBody } from "../contract/voices.js";
 import { listingFields, publishedListing, updateListing } from "./library.js";
 import { makePreview } from "./previews.js";
 import { publicOwnerId } from "./records.js";
+import { embedMissingListings } from "./similar.js";
 
 /**
  * The voices a fresh install's library starts with: published by the "Timbre Community" account,
@@ -204,5 +205,7 @@ export async function generateCommunityPreviews(ctx: AppContext, signal?: AbortS
     await updateListing(ctx, v.voice_id, (current) => (current ? { ...current, preview_object_key: key } : null));
     made++;
   }
+  // Similar-voice search: every listed voice with a preview gets its embedding (on the analyzer's workers).
+  if (!signal?.aborted) await embedMissingListings(ctx, signal);
   return made;
 }

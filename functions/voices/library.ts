@@ -12,6 +12,7 @@ import { addActivity, addUsage, usageWindows, TREND_WEIGHT_ADD, TREND_WEIGHT_PUB
 import { localeOf } from "./accents.js";
 import { normaliseLabel } from "./libraryQuery.js";
 import { makePreview } from "./previews.js";
+import { embedListing, libraryEmbeddings } from "./similar.js";
 import { assertCanManage, createVoice, listingIdOf, publicOwnerId, voiceNotFound } from "./records.js";
 
 /**
@@ -94,6 +95,9 @@ export function publishedListing(
     updated_at_unix: now,
     ...fields,
     preview_object_key: preview,
+    // The embedding describes the preview: it stays while the preview does.
+    embedding: current && current.preview_object_key === preview ? (current.embedding ?? null) : null,
+    embedding_version: current && current.preview_object_key === preview ? (current.embedding_version ?? null) : null,
     disable_at_unix: null,
     featured,
     cloned_by_count: current?.cloned_by_count ?? 0,
@@ -132,7 +136,10 @@ export async function publishVoice(ctx: AppContext, caller: Caller, voiceId: str
   await ctx.stores.voices.patch(caller.workspaceId, voiceId, {
     sharing: { public_owner_id: owner.publicOwnerId, original_voice_id: null, date_unix: listing!.date_unix, bookmarked: false },
   });
-  return listing!;
+  // Similar-voice search needs the voice's embedding: computed now, on the analyzer's workers
+  // (a Lambda may be frozen after it answers). A failure leaves it to the next backfill.
+  await embedListing(ctx, voiceId).catch((e: unknown) => ctx.log.warn("could not embed a published voice", { voice_id: voiceId, error: e }));
+  return (await ctx.stores.library.listing(voiceId)) ?? listing!;
 }
 
 /**
@@ -148,6 +155,7 @@ export async function unpublishVoice(ctx: AppContext, ownerWorkspaceId: string, 
     return { ...current, status: "unpublished", updated_at_unix: now, disable_at_unix: now + current.notice_period * DAY };
   });
   if (!listing || !removedNow) return listing;
+  libraryEmbeddings(ctx).delete(voiceId);
   const adders = await ctx.stores.library.adders(voiceId);
   // A popular voice has many adders: notify them a batch at a time.
   for (let i = 0; i < adders.length; i += 25) {

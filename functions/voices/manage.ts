@@ -1,4 +1,5 @@
 import type { AppContext } from "../context.js";
+import { accessibleVoice, voiceAccess, type VoiceAccess } from "./access.js";
 import type { Caller } from "../domain/caller.js";
 import type { VoiceRecord } from "../adapters/dynamo/voices.js";
 import type { LibraryListing } from "../adapters/dynamo/library.js";
@@ -14,10 +15,14 @@ import type { VoiceWireContext } from "./wire.js";
 /** My Voices: listing and searching what a workspace sees, editing, deleting, samples. */
 export type VoiceType = (typeof VOICE_TYPES)[number];
 
-/** Premade voices and the workspace's own (created and added), each workspace seeing only its own. */
+/**
+ * Premade voices and the workspace's own (created and added) that the caller has a role on: its
+ * creator, workspace admins, and whoever it is shared with (functions/voices/access.ts).
+ */
 export async function visibleVoices(ctx: AppContext, caller: Caller): Promise<VoiceRecord[]> {
   const [premade, own] = await Promise.all([ctx.stores.voices.premade(), ctx.stores.voices.ofWorkspace(caller.workspaceId)]);
-  return [...premade, ...own];
+  const allowed = await Promise.all(own.map(async (v) => ((await voiceAccess(caller, v)) ? v : null)));
+  return [...premade, ...allowed.filter((v): v is VoiceRecord => v !== null)];
 }
 
 /** What the wire needs beside the records: their listings and collections. */
@@ -26,7 +31,9 @@ export async function wireContext(ctx: AppContext, caller: Caller, base: string,
   const [listings, memberships] = await Promise.all([ctx.stores.library.listings(ids), ctx.stores.collections.memberships(caller.workspaceId)]);
   const collections = new Map<string, string[]>();
   for (const m of memberships) collections.set(m.voice_id, [...(collections.get(m.voice_id) ?? []), m.collection_id]);
-  return { base, caller, nowUnix: Math.floor(ctx.now() / 1000), listings, collections };
+  const access = new Map<string, VoiceAccess | null>();
+  for (const v of voices) access.set(v.voice_id, await voiceAccess(caller, v));
+  return { base, caller, nowUnix: Math.floor(ctx.now() / 1000), listings, collections, access };
 }
 
 export function matchesType(v: VoiceRecord, type: VoiceType | undefined, caller: Caller): boolean {
@@ -113,7 +120,7 @@ export interface VoiceEdit {
 
 /** POST /v1/voices/{id}/edit: name, description, labels, and new samples. */
 export async function editVoice(ctx: AppContext, caller: Caller, voiceId: string, edit: VoiceEdit): Promise<VoiceRecord> {
-  const v = await ctx.stores.voices.visibleTo(caller.workspaceId, voiceId);
+  const v = await accessibleVoice(ctx, caller, voiceId);
   if (!v) throw voiceNotFound(voiceId);
   await assertCanManage(caller, v);
   if (edit.files.length && isLibraryCopy(v)) throw new ApiError(400, "samples_not_allowed", "Samples cannot be added to a voice from the Voice Library.");
@@ -141,7 +148,7 @@ export async function editVoice(ctx: AppContext, caller: Caller, voiceId: string
 
 /** DELETE /v1/voices/{id}: a published voice leaves the library first (copies get their notice). */
 export async function deleteVoice(ctx: AppContext, caller: Caller, voiceId: string): Promise<void> {
-  const v = await ctx.stores.voices.visibleTo(caller.workspaceId, voiceId);
+  const v = await accessibleVoice(ctx, caller, voiceId);
   if (!v) throw voiceNotFound(voiceId);
   if (v.workspace_id !== caller.workspaceId) throw new ApiError(403, "voice_not_owned", "Only your own voices can be deleted; premade voices cannot.");
   await assertCanManage(caller, v);
@@ -152,7 +159,7 @@ export async function deleteVoice(ctx: AppContext, caller: Caller, voiceId: stri
 /** DELETE /v1/voices/{id}/samples/{sample_id} */
 export async function deleteSample(ctx: AppContext, caller: Caller, voiceId: string, sampleId: string): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const v = await ctx.stores.voices.visibleTo(caller.workspaceId, voiceId);
+    const v = await accessibleVoice(ctx, caller, voiceId);
     if (!v || v.workspace_id !== caller.workspaceId) throw voiceNotFound(voiceId);
     await assertCanManage(caller, v);
     const sample = v.samples.find((s) => s.sample_id === sampleId);
@@ -168,7 +175,7 @@ export async function deleteSample(ctx: AppContext, caller: Caller, voiceId: str
 
 /** The stored audio of one of the workspace's samples. */
 export async function sampleAudio(ctx: AppContext, caller: Caller, voiceId: string, sampleId: string) {
-  const v = await ctx.stores.voices.visibleTo(caller.workspaceId, voiceId);
+  const v = await accessibleVoice(ctx, caller, voiceId);
   if (!v || v.workspace_id !== caller.workspaceId) throw voiceNotFound(voiceId);
   const sample = v.samples.find((s) => s.sample_id === sampleId);
   if (!sample) throw sampleNotFound(sampleId);

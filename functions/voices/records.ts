@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { canEditVoice, voiceAccess } from "./access.js";
 import type { AppContext } from "../context.js";
 import type { Caller } from "../domain/caller.js";
 import type { VoiceRecord } from "../adapters/dynamo/voices.js";
@@ -78,10 +79,10 @@ export function fineTuningState(v: VoiceRecord): string {
   return "not_started";
 }
 
-/** Who may change or delete a voice the workspace holds: its creator or a workspace admin. */
+/** Who may change or delete a voice the workspace holds: its creator, a workspace admin, or an editor it is shared with. */
 export async function assertCanManage(caller: Caller, v: VoiceRecord): Promise<void> {
   if (v.workspace_id !== caller.workspaceId) throw new ApiError(403, "voice_not_owned", "Only your own voices can be changed; premade voices cannot.");
-  if (v.owner_user_id !== caller.userId && !(await caller.isAdmin())) {
-    throw new ApiError(403, "voice_not_owned", "Only the voice's owner or a workspace admin can change it.");
+  if (!canEditVoice(await voiceAccess(caller, v))) {
+    throw new ApiError(403, "voice_not_owned", "Only the voice's owner, a workspace admin or an editor it is shared with can change it.");
   }
 }

@@ -5,6 +5,7 @@ import { ApiError } from "../http/errors.js";
 import { LIBRARY_MAX_OFFSET } from "../contract/voices.js";
 import { planLibrarySearch, type SharedVoicesFilters } from "./libraryQuery.js";
 import { libraryVoiceWire } from "./wire.js";
+import { notInLibrary } from "./library.js";
 
 /**
  * GET /v1/shared-voices: one indexed Query (or a few merged, for repeated use cases) and, beside
@@ -36,4 +37,12 @@ export async function searchSharedVoices(ctx: AppContext, caller: Caller, base: 
     .filter((l) => l !== undefined && l.status === "listed")
     .map((l) => libraryVoiceWire(l!, { base, nowUnix, addedByCaller: added }));
   return { voices, has_more: result.hasMore, total_count: null, last_sort_id: result.rows.at(-1)?.sort_key ?? null };
+}
+
+/** One listed voice as the library shows it (Timbre's own: the library page opens a voice by id). */
+export async function sharedVoice(ctx: AppContext, caller: Caller, base: string, voiceId: string) {
+  const [listings, added] = await Promise.all([ctx.stores.library.summaries([voiceId]), ctx.stores.voices.libraryCopies(caller.workspaceId)]);
+  const l = listings.get(voiceId);
+  if (!l || l.status !== "listed") throw notInLibrary(voiceId);
+  return libraryVoiceWire(l, { base, nowUnix: Math.floor(ctx.now() / 1000), addedByCaller: added });
 }

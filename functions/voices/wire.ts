@@ -1,4 +1,5 @@
 import type { Caller } from "../domain/caller.js";
+import type { VoiceAccess } from "./access.js";
 import type { VoiceRecord } from "../adapters/dynamo/voices.js";
 import type { LibraryListing, LibraryListingSummary } from "../adapters/dynamo/library.js";
 import type { CollectionRecord } from "../adapters/dynamo/collections.js";
@@ -15,6 +16,8 @@ export interface VoiceWireContext {
   listings?: Map<string, LibraryListing>;
   /** voice id -> collection ids, in the caller's workspace. */
   collections?: Map<string, string[]>;
+  /** voice id -> the caller's role on it (workspace sharing). */
+  access?: Map<string, VoiceAccess | null>;
 }
 
 const NO_SOCIALS = { instagram_username: null, twitter_username: null, youtube_username: null, tiktok_username: null };
@@ -119,8 +122,8 @@ export function voiceWire(v: VoiceRecord, w: VoiceWireContext) {
       language: ver.language,
       verification_attempts: ver.attempts.map(attemptWire),
     },
-    // Until workspace sharing lands, the workspace that holds a voice owns it (see docs/decisions).
-    permission_on_resource: own ? "owner" : null,
+    // The caller's role from workspace sharing (functions/voices/access.ts); premade voices have none.
+    permission_on_resource: own ? (w.access?.get(v.voice_id) ?? null) : null,
     is_owner: own && !isLibraryCopy(v) && v.owner_user_id === w.caller.userId,
     is_legacy: v.is_legacy,
     is_mixed: v.is_mixed,

@@ -3,10 +3,12 @@ import type { AppContext } from "../context.js";
 import type { StepHandlers } from "./types.js";
 import { voicePurgeSteps } from "./voicePurge.js";
 import { voiceVerificationSteps } from "./voiceVerification.js";
+import { webhookDispatchSteps } from "./webhookDispatch.js";
 
 export const STEP_HANDLERS: Record<string, StepHandlers> = {
   "voice-purge": voicePurgeSteps,
   "voice-verification": voiceVerificationSteps,
+  "webhook-dispatch": webhookDispatchSteps,
 };
 
 const StepEvent = z.object({ workflow: z.string(), step: z.string(), input: z.unknown() });

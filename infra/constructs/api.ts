@@ -8,7 +8,7 @@ import { TimbreFunction } from "./function.js";
 import { LAMBDA_ENTRY } from "./paths.js";
 
 /** Packages the speech engine and the codecs read from disk at run time (see TimbreFunction). */
-export const ENGINE_RUNTIME_PACKAGES = ["espeak-ng", "wasm-media-encoders", "opusscript"];
+export const ENGINE_RUNTIME_PACKAGES = ["espeak-ng", "@mediabunny/mp3-encoder", "opusscript"];
 
 export interface TimbreApiProps {
   data: TimbreData;

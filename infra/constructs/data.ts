@@ -16,12 +16,17 @@ import { LIBRARY_INDEXES, LIBRARY_SORT_ATTRIBUTE, libraryIndexKey } from "../../
  *         ws/{id}/dictionaries/{dict}/{version}.json)
  *         gsi1: USER#{id}#WORKSPACES -> memberships; VOICE#{id} -> a voice by id;
  *               WS#{ws}#USER#{u}#APIKEYS -> a user's keys by creation time
- *         gsi2: reserved for list-by-time views (dictionaries, library)
+ *         gsi2: the webhook queue, sparse: WHQ#{shard} -> {due ms}#{id} on events waiting to be fanned
+ *               out and deliveries waiting for an attempt (functions/adapters/dynamo/webhooks.ts)
  * history pk WS#{id}, sk H#{time}#{id}: generations newest first; gsi1 by history item id
  * ledger  pk WS#{id}/USAGE (credits), WS#{id}/CHARGE#{key} (idempotency), RL#{scope}#{id}/W#{start} (rate windows)
  * main also: WS#{id}/VOICESLOTS (voice slot counters), WS#{id}/COLL#{c} (a voice collection),
  *         WS#{id}/COLLV#{c}#{voice} (a voice in a collection), WS#{id}/EVENT#{time}#{id} (an event
- *         for webhooks, listed by time)
+ *         for webhooks, listed by time), WS#{id}/WEBHOOK#{id}, WS#{id}/WHD#{webhook}#{time}#{id}
+ *         (a delivery, a webhook's log newest first), WS#{id}/INVITE#{email} and
+ *         INVITETOKEN#{sha256}/INVITE (invites and their links), WS#{id}/OUTBOX#{time}#{id} (mail),
+ *         NOTIFICATIONS/N#{time}#{id} (the feed), FEEDBACK/F#{time}#{id};
+ *         gsi1 also: USER#{id}#SESSIONS -> a user's sessions
  * library pk V#{voice}/LISTING (a published voice: public settings, counters), V#{voice}/SORT#{sort}
  *         (one small sort entry per sort order, carrying the index keys and filter fields),
  *         V#{voice}/ADDER#{ws} (a workspace that added it: notice events, exact clone counts).

@@ -7,6 +7,7 @@ import * as s3 from "aws-cdk-lib/aws-s3";
 import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
 import { EDGE_PROOF_HEADER, VIEWER_IP_HEADER } from "../../functions/handlers/lambda/edge-headers.js";
+import { HSTS_MAX_AGE_SECONDS, RESOURCE_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "../../functions/http/security-headers.js";
 import { WEB_PREFIX } from "./web.js";
 
 export interface TimbreEdgeProps {
@@ -33,6 +34,36 @@ const VIEWER_HEADERS = `function handler(event) {
   return request;
 }`;
 
+const FRAME_OPTIONS: Record<string, cloudfront.HeadersFrameOption> = { DENY: cloudfront.HeadersFrameOption.DENY, SAMEORIGIN: cloudfront.HeadersFrameOption.SAMEORIGIN };
+const REFERRER_POLICIES: Record<string, cloudfront.HeadersReferrerPolicy> = {
+  "strict-origin-when-cross-origin": cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+  "no-referrer": cloudfront.HeadersReferrerPolicy.NO_REFERRER,
+  "same-origin": cloudfront.HeadersReferrerPolicy.SAME_ORIGIN,
+};
+
+/**
+ * The security headers of functions/http/security-headers.ts (the embedded front sends the same
+ * ones) as CloudFront's response headers policy. CloudFront models some as "security headers";
+ * the rest are custom headers. Pages bring their own nonce-based CSP, which wins (no override).
+ */
+export function securityHeadersPolicyProps(): cloudfront.ResponseHeadersPolicyProps {
+  const { "x-content-type-options": nosniff, "x-frame-options": frame, "referrer-policy": referrer, ...custom } = STATIC_SECURITY_HEADERS;
+  const frameOption = FRAME_OPTIONS[frame];
+  const referrerPolicy = REFERRER_POLICIES[referrer];
+  if (nosniff !== "nosniff" || !frameOption || !referrerPolicy) throw new Error("security-headers.ts has a value the CloudFront policy cannot express");
+  return {
+    comment: "Timbre security headers (functions/http/security-headers.ts)",
+    securityHeadersBehavior: {
+      contentTypeOptions: { override: true },
+      frameOptions: { frameOption, override: true },
+      referrerPolicy: { referrerPolicy, override: true },
+      strictTransportSecurity: { accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS), includeSubdomains: true, override: true },
+      contentSecurityPolicy: { contentSecurityPolicy: RESOURCE_CONTENT_SECURITY_POLICY, override: false },
+    },
+    customHeadersBehavior: { customHeaders: Object.entries(custom).map(([header, value]) => ({ header, value, override: true })) },
+  };
+}
+
 /**
  * One CloudFront distribution in front of everything, so the web app and /v1 share an origin:
  * the web function by default, the API function for /v1/* and /v2/*, the bucket (through origin
@@ -46,6 +77,7 @@ export class TimbreEdge extends Construct {
 
   constructor(scope: Construct, id: string, props: TimbreEdgeProps) {
     super(scope, id);
+    const responseHeadersPolicy = new cloudfront.ResponseHeadersPolicy(this, "SecurityHeaders", securityHeadersPolicyProps());
     const viewerHeaders = new cloudfront.Function(this, "ViewerHeaders", {
       code: cloudfront.FunctionCode.fromInline(VIEWER_HEADERS),
       runtime: cloudfront.FunctionRuntime.JS_2_0,
@@ -62,7 +94,7 @@ export class TimbreEdge extends Construct {
       // Every viewer header (xi-api-key, authorization, content-type, cookies, range ...) but Host,
       // which the Function URL must see as its own.
       originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-      responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+      responseHeadersPolicy,
       functionAssociations: [{ function: viewerHeaders, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
       compress: false,
     });
@@ -79,7 +111,7 @@ export class TimbreEdge extends Construct {
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
       cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
-      responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+      responseHeadersPolicy,
       compress: true,
     };
 

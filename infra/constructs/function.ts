@@ -72,6 +72,28 @@ export const WORKER_ENTRIES = {
 export type BundledWorker = keyof typeof WORKER_ENTRIES;
 
 /**
+ * The files of each runtime package that are read at run time (the rest, about 3.4 MB of builds
+ * for other platforms and unused codecs, stays out of the asset): package.json for `exports`
+ * resolution, the licence, and what createRequire().resolve or the worker's import reaches.
+ */
+export const RUNTIME_FILES: Record<string, readonly string[]> = {
+  "espeak-ng": ["package.json", "LICENSE", "dist/espeak-ng.js", "dist/espeak-ng.wasm"],
+  // LAME: the loader with the module inlined, and the main entry that module resolution needs.
+  "@mediabunny/mp3-encoder": ["package.json", "LICENSE", "dist/modules/build/lame.js", "dist/bundles/mediabunny-mp3-encoder.mjs"],
+  opusscript: ["package.json", "LICENSE", "build/COPYING.libopus", "build/opusscript_native_wasm.js", "build/opusscript_native_wasm.wasm"],
+};
+
+function copyRuntimeFiles(pkg: string, inputDir: string, outputDir: string): string[] {
+  const files = RUNTIME_FILES[pkg];
+  if (!files) throw new Error(`runtime package ${pkg} has no RUNTIME_FILES entry`);
+  const dirs = [...new Set(files.map((f) => f.split("/").slice(0, -1).join("/")))];
+  return [
+    ...dirs.map((d) => `mkdir -p "${outputDir}/node_modules/${pkg}/${d}"`),
+    ...files.map((f) => `cp "${inputDir}/node_modules/${pkg}/${f}" "${outputDir}/node_modules/${pkg}/${f}"`),
+  ];
+}
+
+/**
  * The defaults of every Timbre Lambda function in one place (Node.js 22 on arm64, ESM bundle built
  * locally by the root esbuild, source maps, its own log group with a finite retention, its own role
  * with nothing but log writing) plus the helpers that set what it may touch.
@@ -141,7 +163,7 @@ export class TimbreFunction extends Construct {
               beforeBundling: () => [],
               beforeInstall: () => [],
               afterBundling: (inputDir, outputDir) => [
-                ...packages.flatMap((p) => [`mkdir -p "${outputDir}/node_modules/${p}"`, `cp -R "${inputDir}/node_modules/${p}/." "${outputDir}/node_modules/${p}/"`]),
+                ...packages.flatMap((p) => copyRuntimeFiles(p, inputDir, outputDir)),
                 ...workers.map(
                   (file) =>
                     `"${inputDir}/node_modules/.bin/esbuild" "${inputDir}/${WORKER_ENTRIES[file]}" --bundle --platform=node --format=esm --target=node22 --minify ` +

@@ -26,6 +26,12 @@ export const WORKFLOW_GRANTS: Record<string, (fn: TimbreFunction, r: WorkflowRes
     fn.bindTable(data.main, "write");
     fn.bindTable(data.library, "read");
   },
+  // functions/workflows/webhookDispatch.ts: reads and updates webhooks, events and deliveries in
+  // the main table (its queue index included); decrypts webhook secrets with the session secret.
+  "webhook-dispatch": (fn, { data, sessionSecret }) => {
+    fn.bindTable(data.main, "write");
+    fn.bindSecret(sessionSecret, "SESSION_SECRET_ARN");
+  },
 };
 
 export function grantsFor(workflow: string): (fn: TimbreFunction, r: WorkflowResources) => void {

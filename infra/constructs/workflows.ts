@@ -3,6 +3,8 @@ import type * as lambda from "aws-cdk-lib/aws-lambda";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as logs from "aws-cdk-lib/aws-logs";
 import { RemovalPolicy } from "aws-cdk-lib";
+import * as events from "aws-cdk-lib/aws-events";
+import * as targets from "aws-cdk-lib/aws-events-targets";
 import { WORKFLOWS } from "../../workflows/index.js";
 import type { WorkflowDefinition } from "../../workflows/lib.js";
 
@@ -34,6 +36,7 @@ export class TimbreWorkflows extends Construct {
           : undefined,
       });
       this.machines.set(wf.name, machine);
+      if (wf.schedule) new events.Rule(wfScope, "Schedule", { schedule: events.Schedule.rate(wf.schedule), targets: [new targets.SfnStateMachine(machine)] });
     }
   }
 }

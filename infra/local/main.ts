@@ -15,7 +15,9 @@ async function main(): Promise<void> {
   const lock = acquireLock(dataDir);
   process.on("exit", () => lock.release());
 
-  const stack = await startEmbedded({ config: cfg, persist: true, seedDemo: true, previews: true });
+  const stack = await startEmbedded({ config: cfg, persist: true, seedDemo: true, previews: true, warmEngine: true });
+  // Ready means ready to speak: the first request must not pay for the engine's start.
+  await stack.engineReady;
   lock.update({ url: stack.url, dynamo: stack.endpoints.dynamo, s3: stack.endpoints.s3, key: stack.endpoints.key });
 
   const out: string[] = [];

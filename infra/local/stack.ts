@@ -7,11 +7,11 @@ import type { AddressInfo } from "node:net";
 import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { HeadBucketCommand } from "@aws-sdk/client-s3";
 import type { Config } from "../../functions/config.js";
-import { createContext, type AppContext } from "../../functions/context.js";
+import { createContext, type AppContext, type EngineFactory } from "../../functions/context.js";
 import { createLogger, type Logger } from "../../functions/adapters/log.js";
 import { createApiStreamingHandler } from "../../functions/handlers/api.js";
 import { createWebStreamingHandler } from "../../functions/handlers/web.js";
-import { seedSystem, ensureDemoAccount, generatePremadePreviews, type DemoCredentials } from "../../functions/domain/seed.js";
+import { seedSystem, ensureDemoAccount, generatePremadePreviews, type DemoCredentials } from "../../functions/seed/index.js";
 import type { StreamingHandler } from "../../functions/http/lambda.js";
 import { installAwsLambdaShim } from "./awslambda-shim.js";
 import { loadDefinitions } from "./definitions.js";
@@ -23,6 +23,7 @@ import { privateDir, startEmulators, type Emulators } from "./emulators.js";
 import { authenticateRequest } from "../../functions/http/auth.js";
 import { eventToRequest } from "../../functions/http/lambda.js";
 import { hasValidWebSession } from "./web-session.js";
+import { DISPATCH_WORKFLOW } from "../../functions/events/index.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const WEB_BUILD = join(ROOT, "build", "web");
@@ -37,10 +38,20 @@ export interface EmbeddedOptions {
   seedDemo?: boolean;
   /** Synthesise missing premade voice previews in the background after start (npm start). */
   previews?: boolean;
+  /**
+   * Start the speech engine at boot, while the stores are provisioned, and answer /healthz 200
+   * only once it is warm (npm start). Without it the engine starts on first use and health does
+   * not wait for it (test stacks that never synthesise).
+   */
+  warmEngine?: boolean;
+  /** The speech engine's factory (default: eSpeak NG on a worker pool). */
+  engine?: EngineFactory;
   /** Overrides of the front's limits beyond what the configuration sets (tests). */
   frontLimits?: Partial<FrontLimits>;
   /** Shorten Wait states in workflows (tests). */
   workflowWaitMs?: number;
+  /** How often scheduled workflows (the webhook dispatcher) start; 0 turns the schedule off (tests drive it). Default 5 s. */
+  scheduleMs?: number;
   log?: Logger;
   now?: () => number;
 }
@@ -52,6 +63,8 @@ export interface EmbeddedStack {
   /** Where the emulators listen and the key they require (for `npm run seed` through the lock file). */
   endpoints: { dynamo: string; s3: string; key: string };
   workflows: LocalWorkflowRunner;
+  /** Resolves when the engine is warm (at once without `warmEngine`); rejects if it cannot start. */
+  engineReady: Promise<void>;
   /** Resolves when the background preview generation (if any) has finished. */
   previewsReady: Promise<unknown>;
   /** Set when the demo account was created by this start. */
@@ -98,7 +111,14 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   const log = opts.log ?? createLogger(opts.config.logLevel);
   const dataDir = opts.persist ? resolve(opts.config.dataDir) : undefined;
   if (dataDir) privateDir(dataDir);
+  // Start-up phases, in ms since the process started, at debug level (LOG_LEVEL=debug).
+  const phase = (name: string) => {
+    const cpu = process.cpuUsage();
+    log.debug("start phase", { phase: name, at_ms: Math.round(performance.now()), cpu_ms: Math.round((cpu.user + cpu.system) / 1000) });
+  };
+  phase("code loaded");
   const emulators: Emulators = opts.config.mode === "localstack" ? localstackEndpoints(opts.config) : await startEmulators(dataDir);
+  phase("emulators");
   const endpoints = { dynamo: emulators.dynamo, s3: emulators.s3, key: emulators.key };
 
   const config: Config = {
@@ -107,12 +127,28 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     aws: { ...opts.config.aws, dynamoEndpoint: endpoints.dynamo, s3Endpoint: endpoints.s3, sfnEndpoint: undefined, emulatorKey: emulators.key || undefined },
   };
   const defs = await loadDefinitions();
-  const workflows = new LocalWorkflowRunner(defs, { waitOverrideMs: opts.workflowWaitMs });
-  const ctx = createContext(config, { workflows, sessionSecret: sessionSecret(config, dataDir), log, now: opts.now });
+  phase("definitions");
+  const workflows = new LocalWorkflowRunner(defs, { waitOverrideMs: opts.workflowWaitMs, singletons: [DISPATCH_WORKFLOW] });
+  const ctx = createContext(config, { workflows, sessionSecret: sessionSecret(config, dataDir), log, now: opts.now, engine: opts.engine });
   workflows.bind(ctx);
+  // The engine's workers compile and warm up on their own threads while the stores get ready.
+  let engineWarm = !opts.warmEngine;
+  const engineReady = opts.warmEngine
+    ? ctx
+        .engine()
+        .then((e) => e.warm())
+        .then(() => {
+          engineWarm = true;
+          phase("engine warm");
+        })
+    : Promise.resolve();
+  engineReady.catch((e: unknown) => log.error("speech engine failed to start", { error: e }));
   await provision(config, ctx.aws.ddb, ctx.aws.s3, defs);
+  phase("provisioned");
   await seedSystem(ctx);
+  phase("system data");
   const demo = opts.seedDemo ? await ensureDemoAccount(ctx, { password: config.demoPassword, apiKey: config.demoApiKey }) : undefined;
+  phase("demo account");
 
   let dispatch: RequestListener = (_req, res) => {
     res.writeHead(503, { "content-type": "application/json" });
@@ -126,6 +162,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
 
   // The web server calls /v1 on this same server, so it needs the port first.
   const web = opts.web === false ? undefined : await loadWeb(ctx, `http://127.0.0.1:${port}`);
+  phase("web loaded");
   const front = createFront({
     api: createApiStreamingHandler(ctx),
     web,
@@ -149,7 +186,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
       return authenticateRequest(ctx, probe).then(() => true, () => false);
     },
     health: async () => {
-      const components: Record<string, boolean> = { dynamodb: false, s3: false, workflows: true, web: web !== undefined || opts.web === false };
+      const components: Record<string, boolean> = { dynamodb: false, s3: false, workflows: true, web: web !== undefined || opts.web === false, engine: engineWarm };
       await Promise.all([
         ctx.aws.ddb.send(new ListTablesCommand({ Limit: 1 })).then(() => (components.dynamodb = true), () => undefined),
         ctx.aws.s3.send(new HeadBucketCommand({ Bucket: config.aws.bucket })).then(() => (components.s3 = true), () => undefined),
@@ -164,6 +201,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   const stopping = new AbortController();
   if (opts.previews) {
     previewsDone = (async () => {
+      await engineReady;
       const engine = await ctx.engine();
       await engine.warm();
       const made = await generatePremadePreviews(ctx, stopping.signal);
@@ -173,6 +211,16 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     });
   }
 
+  // Scheduled workflows: the webhook dispatcher runs at once (deliveries a restart left pending)
+  // and then every few seconds, one execution at a time, as EventBridge starts it on AWS.
+  const scheduleMs = opts.scheduleMs ?? 5000;
+  const startDispatch = () => {
+    if (!workflows.running(DISPATCH_WORKFLOW)) workflows.start(DISPATCH_WORKFLOW, {}).catch((e: unknown) => log.error("webhook dispatch did not start", { error: e }));
+  };
+  const schedule = scheduleMs > 0 ? setInterval(startDispatch, scheduleMs) : undefined;
+  schedule?.unref();
+  if (scheduleMs > 0) startDispatch();
+
   let closed = false;
   return {
     url,
@@ -181,18 +229,23 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     endpoints,
     workflows,
     demo,
+    engineReady,
     previewsReady: previewsDone,
     async close() {
       if (closed) return;
       closed = true;
       stopping.abort();
+      if (schedule) clearInterval(schedule);
+      workflows.close();
       await new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();
       });
       await previewsDone;
+      await engineReady.catch(() => undefined);
       await workflows.idle().catch(() => undefined);
       await ctx.closeEngine();
+      await ctx.closeAnalyzer();
       ctx.aws.ddb.destroy();
       ctx.aws.s3.destroy();
       await emulators.close();

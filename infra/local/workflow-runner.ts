@@ -34,10 +34,29 @@ export class LocalWorkflowRunner implements WorkflowStarter {
   readonly executions = new Map<string, ExecutionRecord>();
   private ctx: AppContext | undefined;
 
+  /** Singleton workflows asked to start while one runs: start once more when it ends. */
+  private readonly rerun = new Set<string>();
+
   constructor(
     private readonly defs: Definitions,
-    private readonly options: { waitOverrideMs?: number } = {},
+    private readonly options: {
+      waitOverrideMs?: number;
+      /** Workflows that run one execution at a time (the webhook dispatcher): a start while one runs queues one more run. */
+      singletons?: readonly string[];
+    } = {},
   ) {}
+
+  /** The running execution of `workflow`, if any. */
+  running(workflow: string): ExecutionRecord | undefined {
+    for (const e of this.executions.values()) if (e.workflow === workflow && e.status === "RUNNING") return e;
+    return undefined;
+  }
+
+  /** Finished executions are kept for inspection, the latest 200 of them. */
+  private prune(): void {
+    const finished = [...this.executions.values()].filter((e) => e.status !== "RUNNING");
+    for (const e of finished.slice(0, Math.max(0, finished.length - 200))) this.executions.delete(e.id);
+  }
 
   bind(ctx: AppContext): void {
     this.ctx = ctx;
@@ -72,6 +91,14 @@ export class LocalWorkflowRunner implements WorkflowStarter {
     if (!this.ctx) throw new Error("workflow runner used before the context was bound");
     const def = this.defs.workflows[workflow];
     if (!def) throw new Error(`Unknown workflow "${workflow}"`);
+    if (name && this.executions.get(name)?.status === "RUNNING") return { executionId: name };
+    if (this.options.singletons?.includes(workflow)) {
+      const current = this.running(workflow);
+      if (current) {
+        this.rerun.add(workflow);
+        return { executionId: current.id };
+      }
+    }
     const { StateMachine } = await import("aws-local-stepfunctions");
     const asl = structuredClone(def.asl) as { States: Record<string, AslState> };
     // The runner mutates the definition it is given, hence the clone.
@@ -91,13 +118,29 @@ export class LocalWorkflowRunner implements WorkflowStarter {
         record.error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
         this.ctx?.log.warn("workflow failed", { workflow, execution: id, error: record.error });
       },
-    );
+    ).then(() => {
+      this.prune();
+      if (this.rerun.delete(workflow) && !this.closed) void this.start(workflow, input).catch(() => undefined);
+    });
     this.executions.set(id, record);
     return { executionId: id };
   }
 
-  /** Resolves when every execution started so far has finished (tests, shutdown). */
+  private closed = false;
+
+  /** Resolves when every execution started so far (and any re-run they queued) has finished (tests, shutdown). */
   async idle(): Promise<void> {
-    await Promise.all([...this.executions.values()].map((e) => e.done));
+    for (;;) {
+      const running = [...this.executions.values()].filter((e) => e.status === "RUNNING");
+      if (!running.length && !this.rerun.size) return;
+      await Promise.all(running.map((e) => e.done));
+      if (!running.length) await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  /** No more re-runs after this (shutdown). */
+  close(): void {
+    this.closed = true;
+    this.rerun.clear();
   }
 }

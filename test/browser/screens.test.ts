@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
-import { apiFetch, createTestAccount } from "../support/stack.js";
+import { apiFetch, createTestAccount, insertOwnVoice } from "../support/stack.js";
 import { closeContext, hydrated, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
 /**
@@ -95,6 +95,7 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
     });
     expect(dict.status).toBe(200);
 
+    const own = await insertOwnVoice(stack, account.workspace.workspace_id, account.user.user_id, "Screen Voice");
     const { context, page, cspViolations } = await browserFor(size);
     const errors = watchErrors(page);
     const phone = size.width < 1024;
@@ -151,9 +152,6 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
 
     for (const [path, name, action] of [
       ["/app/settings/subscription", "subscription", null],
-      ["/app/settings/usage", "usage", "Create speech in Text to Speech"],
-      ["/app/settings/webhooks", "webhooks", "Create speech in Text to Speech"],
-      ["/app/settings/workspace", "workspace", "Create speech in Text to Speech"],
       ["/app/speech-synthesis/speech-to-speech", "voice-changer", "Create speech in Text to Speech"],
       ["/app/studio", "studio", "Create speech in Text to Speech"],
       ["/app/voice-library?voiceId=not-mine", "voice-library-missing-voice", null],
@@ -163,6 +161,52 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
       const primary = action ? [page.getByRole("link", { name: action })] : name === "subscription" ? [page.getByRole("heading", { name: "Plans", exact: true })] : [page.getByTestId("missing-voice").getByRole("link").first()];
       await checkScreen(page, size, name, primary);
     }
+    // Issue 13's pages: usage with its chart, webhooks, workspace administration, two-factor, the checklist.
+    for (const [path, name, primary] of [
+      ["/app/settings/usage", "usage", () => [page.getByLabel("Period"), page.getByRole("region", { name: "Usage chart" })]],
+      ["/app/settings/webhooks", "webhooks", () => [page.getByRole("button", { name: "Add webhook" })]],
+      ["/app/settings/workspace", "workspace", () => [page.getByRole("button", { name: "Send invites" }), page.getByRole("button", { name: "Create group" }), page.getByRole("button", { name: "Save permissions" }).first()]],
+      ["/app/settings/two-factor-authentication", "two-factor", () => [page.getByRole("button", { name: "Set up two-factor authentication" })]],
+      ["/app/onboarding-checklist", "onboarding-checklist", () => [page.getByRole("progressbar")]],
+    ] as const) {
+      await visit(page, path);
+      await expect.poll(() => page.getByRole("heading", { level: 1 }).count(), { message: name }).toBe(1);
+      await checkScreen(page, size, name, primary());
+    }
+    // The shell's popovers: feedback and notifications.
+    await page.getByRole("button", { name: "Feedback" }).click();
+    await checkScreen(page, size, "feedback", [page.getByRole("button", { name: "Send feedback" })]);
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: /^Notifications/ }).click();
+    const feed = page.getByRole("dialog", { name: "Notifications" });
+    await expect.poll(() => feed.getByRole("listitem").count()).toBeGreaterThan(0);
+    await checkScreen(page, size, "notifications", [feed.getByRole("heading").first()]);
+    await page.keyboard.press("Escape");
+
+    // The Voices pages: the library (and its filters, the voice-add dialog), My Voices with a
+    // voice open, and the Add a new voice dialog.
+    await visit(page, "/app/voice-library");
+    const firstVoice = page.getByTestId("library-voice").first();
+    await expect.poll(() => page.getByTestId("library-voice").count()).toBeGreaterThan(0);
+    await checkScreen(page, size, "voice-library", [page.getByRole("button", { name: "Add a new voice" }), page.getByRole("button", { name: /^Filters/ }), firstVoice.getByRole("button", { name: /to my voices$/ })]);
+    await page.getByRole("button", { name: /^Filters/ }).click();
+    await checkScreen(page, size, "voice-library-filters", [page.getByLabel("Language", { exact: true }), page.getByLabel("Notice period", { exact: true }), page.getByRole("group", { name: "Use cases" }).getByRole("checkbox").first()]);
+    await page.getByRole("button", { name: /^Filters/ }).click();
+    await firstVoice.getByRole("button", { name: /to my voices$/ }).click();
+    const addVoice = page.getByRole("dialog", { name: "Add to my voices" });
+    await checkScreen(page, size, "voice-add", [addVoice.getByRole("button", { name: "Add voice" }), addVoice.getByLabel("Name in My Voices")], { dialog: addVoice });
+    await page.keyboard.press("Escape");
+    await visit(page, `/app/voice-lab?voiceId=${own.voice_id}`);
+    const panel = page.getByTestId("voice-detail");
+    await expect.poll(() => panel.getByRole("heading", { name: "Screen Voice" }).count()).toBe(1);
+    await checkScreen(page, size, "my-voices-detail", [panel.getByRole("button", { name: "Close voice details" }), panel.getByRole("button", { name: "Edit" }), panel.getByRole("button", { name: "Share to library" })]);
+    await panel.getByRole("button", { name: "Close voice details" }).click();
+    await expect.poll(() => page.getByTestId("my-voice").count()).toBeGreaterThan(1);
+    await checkScreen(page, size, "my-voices", [page.getByRole("button", { name: "Add a new voice" }), page.getByRole("button", { name: "Open Screen Voice" })]);
+    await page.getByRole("button", { name: "Add a new voice" }).click();
+    const creation = page.getByRole("dialog", { name: "Add a new voice" });
+    await checkScreen(page, size, "add-new-voice", [creation.getByRole("button", { name: /Voice Design/ }), creation.getByRole("link", { name: /Voice Library/ })], { dialog: creation });
+    await page.keyboard.press("Escape");
 
     // Voice Design and Instant Voice Clone, opened by their query parameters over a page.
     await visit(page, "/app?creationType=voiceDesign&mode=create&prompt=a%20deep%2C%20slow%2C%20elderly%20British%20man");
@@ -194,6 +238,12 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
       ],
       { dialog },
     );
+    // The Sharing dialog, opened from the dictionary editor.
+    await dialog.getByRole("button", { name: "Share", exact: true }).click();
+    const share = page.getByRole("dialog", { name: "Share Screens" });
+    await expect.poll(() => share.getByLabel("Everyone in the workspace").isVisible()).toBe(true);
+    await checkScreen(page, size, "sharing", [share.getByLabel("Everyone in the workspace")], { dialog: share });
+    await page.keyboard.press("Escape");
     await page.keyboard.press("Escape");
 
     if (phone) {

@@ -4,16 +4,19 @@ import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
+import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
 
 /**
- * The product as a newcomer runs it: `infra/local/main.ts` is what `npm start` runs after
- * building. Separate processes, a real data folder, a restart in the middle.
+ * The product as a newcomer runs it: `scripts/start.mjs` is what `npm start` runs (it bundles the
+ * server when stale and runs the bundle, worker threads included). Separate processes, a real
+ * data folder, a restart in the middle.
  */
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const dataDir = mkdtempSync(join(tmpdir(), "timbre-life-"));
 const demoKey = "sk_demo_key_for_lifecycle_test_0001";
 const env = { ...process.env, DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "warn", DEMO_API_KEY: demoKey, DEMO_PASSWORD: "lifecycle-pass" };
 const children: ChildProcess[] = [];
+const PREMADE_VOICE = premadeVoiceId("Avery");
 
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
@@ -21,7 +24,9 @@ afterAll(() => {
 });
 
 function run(script: string, args: string[] = []) {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  // The TypeScript entries run through tsx; the start script is plain JavaScript.
+  const loader = script.endsWith(".mjs") ? [] : ["--import", "tsx"];
+  const child = spawn(process.execPath, [...loader, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let out = "";
   let err = "";
@@ -32,7 +37,7 @@ function run(script: string, args: string[] = []) {
 }
 
 async function startServer() {
-  const p = run("infra/local/main.ts");
+  const p = run("scripts/start.mjs");
   const deadline = Date.now() + 60_000;
   while (!/running at (http:\/\/\S+)/.test(p.output())) {
     if (p.child.exitCode !== null) throw new Error(`server exited: ${p.errors()}`);
@@ -46,9 +51,19 @@ async function startServer() {
 describe("npm start lifecycle", () => {
   it("boots, refuses a second copy, seeds while running, and keeps everything across a restart", async () => {
     const first = await startServer();
+    // "running" is printed once the engine is warm: health is green at once, and speech works
+    // from the bundle's own worker threads.
     const health = await fetch(`${first.url}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: "ok" });
+    const speech = await fetch(`${first.url}/v1/text-to-speech/${PREMADE_VOICE}?output_format=mp3_44100_128`, {
+      method: "POST",
+      headers: { "xi-api-key": demoKey, "content-type": "application/json" },
+      body: JSON.stringify({ text: "Started from the bundle. It speaks." }),
+    });
+    expect(speech.status).toBe(200);
+    const mp3 = new Uint8Array(await speech.arrayBuffer());
+    expect([mp3[0], mp3[1] & 0xe0]).toEqual([0xff, 0xe0]);
 
     // Demo credentials: printed once and saved with owner-only permissions.
     expect(first.output()).toContain("demo@timbre.local");
@@ -63,7 +78,7 @@ describe("npm start lifecycle", () => {
     expect((await demo.user.subscription.get()).tier).toBe("pro");
 
     // A second copy on the same folder fails at once, saying why.
-    const second = run("infra/local/main.ts");
+    const second = run("scripts/start.mjs");
     expect(await second.exited).toBe(1);
     expect(second.errors()).toMatch(/already running on .* \(pid \d+/);
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findWebBuild } from "../../infra/constructs/paths.js";
 import { grantsFor } from "../../infra/constructs/workflow-grants.js";
 import { TimbreStack } from "../../infra/stacks/timbre-stack.js";
+import { HSTS_MAX_AGE_SECONDS, RESOURCE_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "../../functions/http/security-headers.js";
 import { WORKFLOWS } from "../../workflows/index.js";
 
 type Json = Record<string, unknown>;
@@ -190,13 +191,21 @@ describe("functions", () => {
     const env = (resources[idOf(stack.api.function.fn)].Properties.Environment as { Variables: Json }).Variables;
     for (const wf of WORKFLOWS) expect(JSON.stringify(env.STATE_MACHINES)).toContain(`\\"${wf.name}\\":\\"`);
     for (const id of machineIds) expect(refersTo(env.STATE_MACHINES, id)).toBe(true);
-    // Nothing else may start them.
+    // Nothing else may start them, except a scheduled workflow's EventBridge rule, its own machine only.
+    const scheduled = WORKFLOWS.filter((w) => w.schedule).map((w) => idOf(stack.workflows.machines.get(w.name)!));
     for (const [, p] of ofType("AWS::IAM::Policy")) {
       const doc = p.Properties.PolicyDocument as { Statement: Statement[] };
-      if (doc.Statement.some((s) => list(s.Action).includes("states:StartExecution"))) {
-        expect(refersTo(p.Properties.Roles, idOf(stack.api.function.role))).toBe(true);
-      }
+      const starts = doc.Statement.filter((s) => list(s.Action).includes("states:StartExecution"));
+      if (!starts.length || refersTo(p.Properties.Roles, idOf(stack.api.function.role))) continue;
+      const [roleRef] = list(p.Properties.Roles) as Array<{ Ref: string }>;
+      const trust = JSON.stringify(resources[roleRef.Ref].Properties.AssumeRolePolicyDocument);
+      expect(trust).toContain("events.amazonaws.com");
+      const resourcesStarted = starts.flatMap((s) => list(s.Resource)).map((r) => (r as { Ref: string }).Ref);
+      expect(resourcesStarted.length).toBe(1);
+      expect(scheduled).toContain(resourcesStarted[0]);
     }
+    // A scheduled workflow runs on a schedule.
+    expect(ofType("AWS::Events::Rule").map(([, r]) => r.Properties.ScheduleExpression)).toEqual(WORKFLOWS.filter((w) => w.schedule).map(() => "rate(1 minute)"));
   });
 
   it("gives every workflow a step function of its own, and refuses a workflow without grants", () => {
@@ -217,7 +226,13 @@ describe("functions", () => {
     const readers = ofType("AWS::IAM::Policy")
       .filter(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.some((s) => list(s.Action).includes("secretsmanager:GetSecretValue")))
       .map(([, p]) => p.Properties.Roles);
-    expect(readers).toHaveLength(2);
+    // The API, the web, and the webhook dispatcher (it decrypts webhook signing secrets).
+    expect(readers).toHaveLength(3);
+    const dispatcher = stack.stepFunctions.get("webhook-dispatch")!;
+    expect(readers.some((r) => refersTo(r, idOf(dispatcher.role)))).toBe(true);
+    const dispatcherEnv = (resources[idOf(dispatcher.fn)].Properties.Environment as { Variables: Json }).Variables;
+    expect(dispatcherEnv.SESSION_SECRET_ARN).toEqual({ Ref: idOf(stack.sessionSecret) });
+    expect(dispatcherEnv.EDGE_SECRET_ARN).toBeUndefined();
     for (const fn of [stack.api.function, stack.web.function]) {
       expect(readers.some((r) => refersTo(r, idOf(fn.role)))).toBe(true);
       const env = (resources[idOf(fn.fn)].Properties.Environment as { Variables: Json }).Variables;
@@ -307,6 +322,27 @@ describe("edge", () => {
       expect(origin.OriginAccessControlId).toBeDefined();
       expect(b.CachePolicyId).toBe(CACHING_OPTIMIZED);
       expect(b.AllowedMethods).toEqual(["GET", "HEAD"]);
+    }
+  });
+
+  it("answers every behaviour with the security headers the embedded front sends, from the same definition", () => {
+    const [[policyId, policy]] = ofType("AWS::CloudFront::ResponseHeadersPolicy");
+    const cfg = policy.Properties.ResponseHeadersPolicyConfig as {
+      SecurityHeadersConfig: Record<string, Record<string, unknown>>;
+      CustomHeadersConfig: { Items: Array<{ Header: string; Value: string; Override: boolean }> };
+    };
+    const sec = cfg.SecurityHeadersConfig;
+    expect(sec.FrameOptions.FrameOption).toBe(STATIC_SECURITY_HEADERS["x-frame-options"]);
+    expect(String(sec.ReferrerPolicy.ReferrerPolicy)).toBe(STATIC_SECURITY_HEADERS["referrer-policy"]);
+    expect(sec.ContentTypeOptions.Override).toBe(true);
+    expect(sec.StrictTransportSecurity.AccessControlMaxAgeSec).toBe(HSTS_MAX_AGE_SECONDS);
+    // Pages set their own nonce-based policy; CloudFront's applies only where the origin sent none.
+    expect(sec.ContentSecurityPolicy).toMatchObject({ ContentSecurityPolicy: RESOURCE_CONTENT_SECURITY_POLICY, Override: false });
+    for (const name of ["permissions-policy", "cross-origin-opener-policy"] as const) {
+      expect(cfg.CustomHeadersConfig.Items.find((i) => i.Header === name)?.Value).toBe(STATIC_SECURITY_HEADERS[name]);
+    }
+    for (const b of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
+      expect(JSON.stringify((b as { ResponseHeadersPolicyId?: unknown }).ResponseHeadersPolicyId)).toContain(policyId);
     }
   });
 

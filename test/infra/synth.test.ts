@@ -82,6 +82,13 @@ it("bundles the API function locally with esbuild, with the engine's runtime fil
   expect(existsSync(join(asset, "index.mjs"))).toBe(true);
   expect(existsSync(join(asset, "index.mjs.map"))).toBe(true);
   expect(existsSync(join(asset, "node_modules", "espeak-ng", "dist", "espeak-ng.wasm"))).toBe(true);
+  expect(existsSync(join(asset, "node_modules", "@mediabunny", "mp3-encoder", "dist", "modules", "build", "lame.js"))).toBe(true);
+  expect(existsSync(join(asset, "node_modules", "opusscript", "build", "opusscript_native_wasm.wasm"))).toBe(true);
+  // Nothing the function never reads: other builds of the codecs, their browser wrappers.
+  expect(existsSync(join(asset, "node_modules", "@mediabunny", "mp3-encoder", "dist", "bundles", "mediabunny-mp3-encoder.min.mjs"))).toBe(false);
+  expect(existsSync(join(asset, "node_modules", "@mediabunny", "mp3-encoder", "src"))).toBe(false);
+  expect(existsSync(join(asset, "node_modules", "opusscript", "build", "opusscript_native_nasm.js"))).toBe(false);
+  expect(existsSync(join(asset, "node_modules", "wasm-media-encoders"))).toBe(false);
   // The engine's worker threads start from this file, beside the bundle.
   expect(existsSync(join(asset, "worker.js"))).toBe(true);
   // So do the voice analyzer's (decoders and analysis, WebAssembly inlined: no runtime files).

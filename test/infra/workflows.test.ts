@@ -5,12 +5,15 @@ import { loadDefinitions, renderDefinitions, type Definitions } from "../../infr
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { LocalWorkflowRunner } from "../../infra/local/workflow-runner.js";
 import { WORKFLOWS } from "../../workflows/index.js";
-import { startTestStack } from "../support/stack.js";
 import { blankFineTuning, blankVerification, type VoiceRecord } from "../../functions/adapters/dynamo/voices.js";
 import { encodeWav } from "../../functions/audio/wav.js";
 import { floatToInt16 } from "../../functions/audio/resample.js";
 import { profileFromLabels } from "../../functions/engine/espeak/voices.js";
 import { speakPcm } from "../../functions/voice-clone/render.js";
+import { createTestAccount, startTestStack } from "../support/stack.js";
+import { startReceiver } from "../webhooks/receiver.js";
+import { encryptSecret } from "../../functions/webhooks/secrets.js";
+import { Table } from "../../functions/adapters/dynamo/table.js";
 
 /**
  * Runs every workflow's ASL, rendered from the CDK constructs exactly as the embedded stack
@@ -107,6 +110,44 @@ const SCENARIOS: Record<string, () => void> = {
       expect(recorded, "the RecordPurgeFailure step did not run").toBeDefined();
       expect(JSON.stringify(recorded![1])).toMatch(/NoSuchBucket/);
       expect(await stack.ctx.stores.voices.workspaceSettings(ws, voice)).toEqual(settings);
+    });
+  },
+
+  "webhook-dispatch": () => {
+    it("fans an event out and delivers it in one execution, then ends", async () => {
+      const receiver = await startReceiver();
+      try {
+        const acct = await createTestAccount(stack, "pro");
+        const ws = acct.workspace.workspace_id;
+        await stack.ctx.stores.webhooks.create({
+          webhook_id: unique("wh"), workspace_id: ws, scope: "workspace", owner_user_id: acct.user.user_id, name: "t", webhook_url: receiver.url,
+          auth_type: "hmac", secret_enc: encryptSecret(stack.ctx.secrets.session, "wsec_test"), request_headers: {}, events: null, retry_enabled: true,
+          is_disabled: false, is_auto_disabled: false, created_at_unix: 0, consecutive_failures: 0, failing_since_unix: null,
+          most_recent_failure_error_code: null, most_recent_failure_timestamp: null,
+        });
+        await stack.ctx.stores.events.put({ event_id: unique("ev"), type: "webhook_test", workspace_id: ws, user_id: null, event_timestamp: Math.floor(Date.now() / 1000), data: { n: 1 }, delivery: { state: "pending" } });
+        const runner = new LocalWorkflowRunner(defs, { waitOverrideMs: 0 });
+        runner.bind(stack.ctx);
+
+        const execution = await run(runner, "webhook-dispatch", {});
+
+        expect(execution.status).toBe("SUCCEEDED");
+        expect(receiver.received.map((r) => JSON.parse(r.body).data)).toEqual([{ n: 1 }]);
+        expect((execution.output as { dispatch: { more: boolean } }).dispatch.more).toBe(false);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it("fails the execution when a round cannot read the queue, after the step's retries (the queue keeps its work)", async () => {
+      const runner = new LocalWorkflowRunner(defs, { waitOverrideMs: 0 });
+      const { log } = spiedLogger();
+      // A table that does not exist: every round fails; the Step retries and then the execution fails, losing nothing.
+      const broken = { ...stack.ctx, log, stores: { ...stack.ctx.stores, webhooks: Object.assign(Object.create(Object.getPrototypeOf(stack.ctx.stores.webhooks)), { main: new Table(stack.ctx.aws.doc, "no-such-table") }) } };
+      runner.bind(broken as never);
+      const execution = await run(runner, "webhook-dispatch", {});
+      expect(execution.status).toBe("FAILED");
+      expect(execution.error).toMatch(/resource not found/i);
     });
   },
 };

@@ -9,10 +9,21 @@ import { createVoice } from "../../functions/voices/records.js";
 
 /** A fresh in-memory embedded stack on a random port; close it in afterAll. */
 export async function startTestStack(
-  opts: { env?: Record<string, string>; web?: boolean; now?: () => number; previews?: boolean; frontLimits?: Partial<FrontLimits> } = {},
+  opts: { env?: Record<string, string>; web?: boolean; now?: () => number; previews?: boolean; frontLimits?: Partial<FrontLimits>; scheduleMs?: number } = {},
 ): Promise<EmbeddedStack> {
   const config: Config = parseConfig({ PORT: "0", LOG_LEVEL: "warn", ...opts.env });
-  return startEmbedded({ config, persist: false, web: opts.web ?? false, seedDemo: false, workflowWaitMs: 0, now: opts.now, previews: opts.previews, frontLimits: opts.frontLimits });
+  return startEmbedded({
+    config,
+    persist: false,
+    web: opts.web ?? false,
+    seedDemo: false,
+    workflowWaitMs: 0,
+    now: opts.now,
+    previews: opts.previews,
+    frontLimits: opts.frontLimits,
+    // Tests that need the webhook schedule ask for it; the others drive dispatch themselves.
+    scheduleMs: opts.scheduleMs ?? 0,
+  });
 }
 
 let counter = 0;

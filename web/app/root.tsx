@@ -3,6 +3,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRout
 import { useEffect, type ReactNode } from "react";
 import "./load-context.js";
 import styles from "./styles/app.css?url";
+import workspaceStyles from "./styles/workspace.css?url";
 import { csrfForBrowser } from "./lib/csrf.server.js";
 import { themeFromCookie } from "./lib/theme.js";
 import { pinnedFromCookie } from "./lib/persist.js";
@@ -12,6 +13,7 @@ import { ToastProvider } from "./components/ui/Toast.js";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
+  { rel: "stylesheet", href: workspaceStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 

@@ -51,6 +51,11 @@ export class Collections {
     return item ? withoutKeys<CollectionRecord>(item) : undefined;
   }
 
+  async patchSharing(ws: string, id: string, fields: Pick<CollectionRecord, "role_to_group_ids" | "user_roles">): Promise<CollectionRecord | undefined> {
+    const item = await this.main.patch<Stored<CollectionRecord>>(keys.collection(ws, id), fields);
+    return item ? withoutKeys<CollectionRecord>(item) : undefined;
+  }
+
   /** The collection first (it disappears at once), then its members. */
   async delete(ws: string, id: string): Promise<void> {
     await this.main.delete(keys.collection(ws, id));

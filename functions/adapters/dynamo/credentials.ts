@@ -11,6 +11,10 @@ export interface ApiKeyRecord {
   workspace_id: string;
   created_at: number;
   last_used_at: number | null;
+  /** Service-account keys may be narrowed to some permissions; absent means all. */
+  permissions?: "all" | string[];
+  is_disabled?: boolean;
+  character_limit?: number | null;
 }
 
 export interface SessionRecord {
@@ -30,6 +34,8 @@ const keys = {
     gsi1sk: `${String(createdAt).padStart(12, "0")}#${keyId}`,
   }),
   session: (hash: string) => ({ pk: `SESSION#${hash}`, sk: "SESSION" }),
+  /** GSI1: a user's sessions, oldest first (the profile's sessions list). */
+  sessionIndex: (userId: string, createdAt: number, hash: string) => ({ gsi1pk: `USER#${userId}#SESSIONS`, gsi1sk: `${String(createdAt).padStart(12, "0")}#${hash}` }),
 };
 
 
@@ -60,6 +66,11 @@ export class ApiKeys {
     });
   }
 
+  async patch(hash: string, fields: Partial<Pick<ApiKeyRecord, "name" | "permissions" | "is_disabled" | "character_limit">>): Promise<ApiKeyRecord | undefined> {
+    const item = await this.main.patch<Stored<ApiKeyRecord>>(keys.apiKey(hash), fields);
+    return item ? withoutKeys<ApiKeyRecord>(item) : undefined;
+  }
+
   /** Records use at most once a minute, so a busy key does not write on every request. */
   async touch(hash: string, now: number): Promise<void> {
     await this.main.update(keys.apiKey(hash), {
@@ -74,7 +85,18 @@ export class Sessions {
   constructor(private readonly main: Table) {}
 
   async create(s: SessionRecord): Promise<void> {
-    await this.main.put({ ...keys.session(s.session_hash), ...s, ttl: s.expires_at }, { ifAbsent: true });
+    await this.main.put({ ...keys.session(s.session_hash), ...keys.sessionIndex(s.user_id, s.created_at, s.session_hash), ...s, ttl: s.expires_at }, { ifAbsent: true });
+  }
+
+  /** The user's live sessions, newest first. */
+  async ofUser(userId: string, now: number): Promise<SessionRecord[]> {
+    const items = await this.main.queryPrefix<Stored<SessionRecord>>(`USER#${userId}#SESSIONS`, "", { index: "gsi1", newestFirst: true, limit: 200 });
+    return items.filter((i) => i.expires_at > now).map((i) => withoutKeys<SessionRecord>(i));
+  }
+
+  /** Moves a session to another workspace (the user joined one through an invite). */
+  async setWorkspace(hash: string, workspaceId: string): Promise<void> {
+    await this.main.patch(keys.session(hash), { workspace_id: workspaceId });
   }
 
   /** A live session; expired ones read as absent (TTL deletion is lazy, and dynalite has none). */

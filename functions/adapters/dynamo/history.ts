@@ -6,6 +6,8 @@ export interface HistoryRecord {
   request_id: string;
   workspace_id: string;
   user_id: string;
+  /** The API key that made the request (absent for the web app and for items older than usage analytics). */
+  api_key_id?: string | null;
   source: "TTS" | "STS";
   voice_id: string;
   voice_name: string;
@@ -44,6 +46,8 @@ const keys = {
   request: (ws: string, requestId: string) => ({ pk: `WS#${ws}`, sk: `REQ#${requestId}` }),
 };
 
+export type UsageFields = Pick<HistoryRecord, "created_ms" | "user_id" | "api_key_id" | "source" | "voice_id" | "voice_name" | "model_id" | "text" | "dialogue" | "character_count_change_from" | "character_count_change_to">;
+
 export interface HistoryQuery {
   pageSize: number;
   startAfterId?: string;
@@ -80,6 +84,23 @@ export class History {
     });
     const item = r.items[0];
     return item && item.workspace_id === ws ? clean(item) : undefined;
+  }
+
+  /** What usage analytics reads of every item generated in [startMs, endMs), oldest first, page by page. */
+  async *usageBetween(ws: string, startMs: number, endMs: number): AsyncGenerator<UsageFields[]> {
+    let lastKey: Record<string, unknown> | undefined;
+    do {
+      const r = await this.table.query<UsageFields>({
+        KeyConditionExpression: "pk = :p AND sk BETWEEN :a AND :b",
+        ProjectionExpression: "created_ms, user_id, api_key_id, #source, voice_id, voice_name, model_id, #text, dialogue, character_count_change_from, character_count_change_to",
+        ExpressionAttributeNames: { "#source": "source", "#text": "text" },
+        ExpressionAttributeValues: { ":p": `WS#${ws}`, ":a": `H#${String(Math.max(0, startMs)).padStart(15, "0")}`, ":b": `H#${String(Math.max(0, endMs - 1)).padStart(15, "0")}#\uffff` },
+        startKey: lastKey,
+        limit: 1000,
+      });
+      if (r.items.length) yield r.items;
+      lastKey = r.lastKey;
+    } while (lastKey);
   }
 
   async delete(h: HistoryRecord): Promise<void> {

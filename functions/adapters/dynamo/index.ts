@@ -11,6 +11,9 @@ import { Library } from "./library.js";
 import { Collections } from "./collections.js";
 import { Events } from "./events.js";
 import { GeneratedVoices } from "./generatedVoices.js";
+import { Invites } from "./invites.js";
+import { Webhooks } from "./webhooks.js";
+import { Engagement } from "./engagement.js";
 
 /** Every entity store, bound to the configured tables. */
 export interface Stores {
@@ -27,6 +30,9 @@ export interface Stores {
   collections: Collections;
   events: Events;
   generatedVoices: GeneratedVoices;
+  invites: Invites;
+  webhooks: Webhooks;
+  engagement: Engagement;
 }
 
 export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string; library: string }): Stores {
@@ -48,5 +54,8 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     collections: new Collections(main),
     events: new Events(main),
     generatedVoices: new GeneratedVoices(main),
+    invites: new Invites(main),
+    webhooks: new Webhooks(main),
+    engagement: new Engagement(main),
   };
 }

@@ -56,8 +56,36 @@ export interface LibraryListing {
   usage_character_count_1y: number;
   /** log2 of exponentially decayed activity (see functions/voices/counters.ts): the trending order. */
   trend: number;
+  /**
+   * Speaker embedding of the preview (Float32 values, little-endian), for similar-voice search;
+   * absent until computed (functions/voices/similar.ts). Its definition's version beside it.
+   */
+  embedding?: Uint8Array | null;
+  embedding_version?: number | null;
   rev: number;
 }
+
+/** A listed voice's embedding, as the similar-voice index loads it. */
+export interface LibraryEmbeddingEntry {
+  voice_id: string;
+  embedding: Uint8Array;
+  version: number;
+}
+
+/**
+ * Embedding entries live in a few fixed partitions (by a hash of the voice id), so the whole set
+ * loads with one Query per partition and no index: 10,000 voices are about 3 MB.
+ */
+export const EMBEDDING_PARTITIONS = 8;
+
+function embeddingPartition(voiceId: string): number {
+  let h = 0;
+  for (let i = 0; i < voiceId.length; i++) h = (h * 31 + voiceId.charCodeAt(i)) >>> 0;
+  return h % EMBEDDING_PARTITIONS;
+}
+
+const sameBytes = (a: Uint8Array | null | undefined, b: Uint8Array | null | undefined) =>
+  !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** What a search page shows of a listing (read with a projection: the page's one BatchGet). */
 export const LISTING_SUMMARY_FIELDS = [
@@ -127,7 +155,14 @@ const keys = {
   listing: (voiceId: string) => ({ pk: `V#${voiceId}`, sk: "LISTING" }),
   sortEntry: (voiceId: string, sort: LibrarySort) => ({ pk: `V#${voiceId}`, sk: `SORT#${sort}` }),
   adder: (voiceId: string, ws: string) => ({ pk: `V#${voiceId}`, sk: `ADDER#${ws}` }),
+  embedding: (voiceId: string) => ({ pk: `EMB#${embeddingPartition(voiceId)}`, sk: `V#${voiceId}` }),
 };
+
+/** The entry a listing's embedding is searched by: present while it is listed and embedded. */
+function embeddingEntry(l: LibraryListing): (Stored<LibraryEmbeddingEntry> & { rev: number } & Record<string, unknown>) | null {
+  if (l.status !== "listed" || !l.embedding || l.embedding_version == null) return null;
+  return { ...keys.embedding(l.voice_id), voice_id: l.voice_id, embedding: l.embedding, version: l.embedding_version, rev: l.rev };
+}
 
 const pad = (n: number, width: number) => String(Math.max(0, Math.floor(n))).padStart(width, "0");
 
@@ -286,8 +321,18 @@ export class Library {
 
   private async syncSortEntries(listing: LibraryListing, before: LibraryListing | null): Promise<void> {
     const newer = { expression: "attribute_not_exists(pk) OR rev < :rev", values: { ":rev": listing.rev } };
-    await Promise.all(
-      LIBRARY_SORTS.map(async (sort) => {
+    const entry = embeddingEntry(listing);
+    const had = before ? embeddingEntry(before) : null;
+    const embeddingSync = entry
+      ? had && had.version === entry.version && sameBytes(had.embedding, entry.embedding)
+        ? undefined
+        : this.table.put(entry, { condition: newer.expression, values: newer.values })
+      : had
+        ? this.table.delete(keys.embedding(listing.voice_id), newer)
+        : undefined;
+    await Promise.all([
+      embeddingSync,
+      ...LIBRARY_SORTS.map(async (sort) => {
         if (listing.status !== "listed") {
           await this.table.delete(keys.sortEntry(listing.voice_id, sort), newer);
           return;
@@ -296,15 +341,21 @@ export class Library {
         if (before?.status === "listed" && entryShape(sortEntry(before, sort)) === entryShape(entry)) return;
         await this.table.put(entry, { condition: newer.expression, values: newer.values });
       }),
-    );
+    ]);
   }
 
-  /** Many listings at once, unconditionally (the bench's 10,000 voices). */
-  async bulkInsert(listings: LibraryListing[]): Promise<void> {
+  /**
+   * Many listings at once, unconditionally (the bench's 10,000 voices). Without `sortEntries`
+   * they are not searchable by GET /v1/shared-voices (a bench of similar voices needs only the
+   * listings and their embeddings).
+   */
+  async bulkInsert(listings: LibraryListing[], opts: { sortEntries?: boolean } = {}): Promise<void> {
     const items: Array<Record<string, unknown> & { pk: string; sk: string }> = [];
     for (const l of listings) {
       items.push({ ...keys.listing(l.voice_id), ...l });
-      if (l.status === "listed") for (const sort of LIBRARY_SORTS) items.push(sortEntry(l, sort));
+      if (l.status === "listed" && opts.sortEntries !== false) for (const sort of LIBRARY_SORTS) items.push(sortEntry(l, sort));
+      const e = embeddingEntry(l);
+      if (e) items.push(e);
     }
     await this.table.batchPut(items);
   }
@@ -353,6 +404,34 @@ export class Library {
       startKey = r.LastEvaluatedKey;
     } while (startKey && rows.length < want);
     return rows;
+  }
+
+  /** Every listed voice's embedding entry (the similar-voice index loads them all). */
+  async embeddings(): Promise<LibraryEmbeddingEntry[]> {
+    const parts = await Promise.all(
+      Array.from({ length: EMBEDDING_PARTITIONS }, (_, i) =>
+        this.table.query<Stored<LibraryEmbeddingEntry>>({
+          KeyConditionExpression: "pk = :p",
+          ExpressionAttributeValues: { ":p": `EMB#${i}` },
+          ProjectionExpression: "voice_id, embedding, version",
+        }),
+      ),
+    );
+    return parts.flatMap((p) => p.items.map((i) => ({ voice_id: i.voice_id, embedding: i.embedding, version: i.version })));
+  }
+
+  /** The ids of every listed voice (newest first): what a backfill walks. */
+  async listedVoiceIds(): Promise<string[]> {
+    const index = LIBRARY_INDEXES[0].name;
+    const r = await this.table.query<{ voice_id: string }>({
+      IndexName: index,
+      KeyConditionExpression: "#pk = :pk",
+      ExpressionAttributeNames: { "#pk": libraryIndexKey(index), "#id": "voice_id" },
+      ExpressionAttributeValues: { ":pk": partitionKey("created_date", []) },
+      ProjectionExpression: "#id",
+      ScanIndexForward: false,
+    });
+    return r.items.map((i) => i.voice_id);
   }
 
   async putAdder(listingId: string, a: LibraryAdder): Promise<boolean> {

@@ -18,6 +18,18 @@ export interface UserRecord {
   is_producer: boolean;
   is_onboarding_completed: boolean;
   onboarding_checklist: OnboardingChecklist;
+  /** Administers the server (plans, notifications, feedback); also SERVER_ADMIN_EMAILS. */
+  is_server_admin?: boolean;
+  /** Two-factor authentication (TOTP): the sealed secret and the last step used, when enabled. */
+  two_factor?: { secret_sealed: string; enabled_at: number; last_step: number | null } | null;
+  /** A secret being set up, until a first code confirms it. */
+  two_factor_pending?: string | null;
+  /** SHA-256 of each unused backup code. */
+  backup_code_hash?: string[];
+  /** The S3 key of the profile photo (its id is in photo_url). */
+  photo_key?: string | null;
+  /** Referral (affiliate) code, once generated. */
+  referral_link_code?: string | null;
 }
 
 /** Keys of the main table owned by this module. */
@@ -49,6 +61,14 @@ export class Users {
   async get(userId: string): Promise<UserRecord | undefined> {
     const item = await this.main.get<Stored<UserRecord>>(keys.user(userId));
     return item ? (withoutKeys<UserRecord>(item)) : undefined;
+  }
+
+  /** Several users by id, in no particular order; missing ids are absent. */
+  async many(userIds: string[]): Promise<UserRecord[]> {
+    const unique = [...new Set(userIds)];
+    if (!unique.length) return [];
+    const items = await this.main.batchGet<Stored<UserRecord>>(unique.map(keys.user));
+    return items.map((i) => withoutKeys<UserRecord>(i));
   }
 
   async findByEmail(email: string): Promise<UserRecord | undefined> {

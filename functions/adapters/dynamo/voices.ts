@@ -1,3 +1,4 @@
+import type { ResourceRole } from "../../contract/dictionaries.js";
 import type { Table } from "./table.js";
 import type { VoiceProfile, VoiceSettings } from "../../engine/port.js";
 import type { StoredVoiceAnalysis } from "./voiceAnalysis.js";
@@ -155,6 +156,9 @@ export interface VoiceRecord {
   analysis?: StoredVoiceAnalysis | null;
   /** Bumped by every verification change (compare-and-set: attempts are never lost or doubled). */
   verification_rev?: number;
+  /** Workspace sharing (functions/voices/access.ts): roles per group and per user; absent is private. */
+  role_to_group_ids?: Partial<Record<ResourceRole, string[]>>;
+  user_roles?: Record<string, ResourceRole>;
 }
 
 export const MAX_VERIFICATION_ATTEMPTS = 5;

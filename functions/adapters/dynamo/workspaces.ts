@@ -33,6 +33,10 @@ export interface MemberRecord {
   email: string;
   seat_type: SeatType;
   joined_at: number;
+  /** A locked member cannot use the workspace (members.update is_locked). */
+  is_locked?: boolean;
+  /** A service account: a non-human member that owns API keys; not listed among members. */
+  service_account?: { name: string; created_by: string } | null;
 }
 
 export interface GroupRecord {
@@ -89,8 +93,55 @@ export class Workspaces {
     return items.map((i) => i.workspace_id);
   }
 
+  async patchMember(workspaceId: string, userId: string, patch: Partial<Pick<MemberRecord, "seat_type" | "is_locked" | "email">>): Promise<MemberRecord | undefined> {
+    const item = await this.main.patch<Stored<MemberRecord>>(keys.member(workspaceId, userId), patch);
+    return item ? withoutKeys<MemberRecord>(item) : undefined;
+  }
+
+  async removeMember(workspaceId: string, userId: string): Promise<void> {
+    await this.main.delete(keys.member(workspaceId, userId));
+  }
+
   async putGroup(g: GroupRecord): Promise<void> {
     await this.main.put({ ...keys.group(g.workspace_id, g.group_id), ...g });
+  }
+
+  /** Creates a group; false when the id is taken. */
+  async createGroup(g: GroupRecord): Promise<boolean> {
+    return this.main.put({ ...keys.group(g.workspace_id, g.group_id), ...g }, { ifAbsent: true });
+  }
+
+  async group(workspaceId: string, groupId: string): Promise<GroupRecord | undefined> {
+    const item = await this.main.get<Stored<GroupRecord>>(keys.group(workspaceId, groupId));
+    return item ? withoutKeys<GroupRecord>(item) : undefined;
+  }
+
+  async patchGroup(workspaceId: string, groupId: string, patch: Partial<Pick<GroupRecord, "name" | "permissions" | "member_user_ids">>): Promise<GroupRecord | undefined> {
+    const item = await this.main.patch<Stored<GroupRecord>>(keys.group(workspaceId, groupId), patch);
+    return item ? withoutKeys<GroupRecord>(item) : undefined;
+  }
+
+  /** Adds or removes one member of a group in one atomic update (no lost concurrent changes). */
+  async setGroupMember(workspaceId: string, groupId: string, userId: string, member: boolean): Promise<GroupRecord | undefined> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const g = await this.group(workspaceId, groupId);
+      if (!g) return undefined;
+      const has = g.member_user_ids.includes(userId);
+      if (has === member) return g;
+      const next = member ? [...g.member_user_ids, userId] : g.member_user_ids.filter((u) => u !== userId);
+      const version = (g as GroupRecord & { version?: number }).version ?? 0;
+      const item = await this.main.update<Stored<GroupRecord>>(keys.group(workspaceId, groupId), {
+        UpdateExpression: "SET member_user_ids = :next, version = :v1",
+        ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(version) OR version = :v)",
+        ExpressionAttributeValues: { ":next": next, ":v": version, ":v1": version + 1 },
+      });
+      if (item) return withoutKeys<GroupRecord>(item);
+    }
+    throw new Error("group membership kept changing");
+  }
+
+  async deleteGroup(workspaceId: string, groupId: string): Promise<void> {
+    await this.main.delete(keys.group(workspaceId, groupId));
   }
 
   async groups(workspaceId: string): Promise<GroupRecord[]> {

@@ -10,7 +10,10 @@ import { SynthesisAbortedError } from "../port.js";
 import { splitForSynthesis, utf8Length, utf8UnitLength } from "../sentences.js";
 import type { ChunkAlignment } from "./alignment.js";
 import type { ChunkJob } from "./plan.js";
-import { EspeakPool, type EncoderSession, type PoolOptions, type SynthResult } from "./pool.js";
+import { EspeakPool, EncoderSession as EspeakEncoderSession, type PoolOptions, type SynthResult } from "./pool.js";
+import { concatBytes } from "../../audio/bytes.js";
+import { isSegmentable } from "../../audio/segment.js";
+import { wavHeader } from "../../audio/wav.js";
 import { supportedLanguages } from "./voices.js";
 import { ESPEAK_SAMPLE_RATE } from "./wasm.js";
 
@@ -23,15 +26,23 @@ const MAX_CHUNK_COST = 420;
  */
 const FIRST_CHUNK_COST = { standard: 60, fast: 36 } as const;
 
-export interface EspeakEngineOptions extends PoolOptions {}
+export interface EspeakEngineOptions extends PoolOptions {
+  /**
+   * Encode each chunk on the worker that synthesised it (default), or all of a request's chunks in
+   * order on one worker, as before issue 14 (kept as the bench's same-run baseline).
+   */
+  parallelEncoding?: boolean;
+}
 
 export class EspeakEngine implements SpeechEngine {
   readonly id = "espeak-ng";
   readonly sampleRate = ESPEAK_SAMPLE_RATE;
   private readonly pool: EspeakPool;
+  private readonly parallelEncoding: boolean;
 
   constructor(opts: EspeakEngineOptions = {}) {
     this.pool = new EspeakPool(opts);
+    this.parallelEncoding = opts.parallelEncoding ?? true;
   }
 
   /** Number of worker threads (one per core unless configured). */
@@ -70,6 +81,10 @@ export class EspeakEngine implements SpeechEngine {
   ): AsyncIterable<EncodedSequenceChunk> {
     const f = typeof format === "string" ? parseOutputFormat(format) : format;
     if (!reqs.some((r) => r.text)) return;
+    if (this.parallelEncoding && isSegmentable(f)) {
+      yield* this.segments(reqs, f, signal);
+      return;
+    }
     const session = await this.pool.openEncoder(f.id, this.sampleRate);
     let finished = false;
     try {
@@ -85,11 +100,33 @@ export class EspeakEngine implements SpeechEngine {
     }
   }
 
+  /**
+   * Every chunk encoded on its own by the worker that synthesised it, so a long request keeps
+   * every core busy (audio/segment.ts says why the segments make one stream). Times follow the
+   * encoded audio. WAV is one file with one header: its segments are held and sent at the end.
+   */
+  private async *segments(reqs: readonly SynthesisRequest[], f: OutputFormat, signal?: AbortSignal): AsyncIterable<EncodedSequenceChunk> {
+    const held: Uint8Array[] = [];
+    for await (const { chunk, last, audio } of this.chunks(reqs, signal, { segment: f })) {
+      let bytes = audio!;
+      if (f.codec === "wav") {
+        held.push(bytes);
+        if (last) {
+          const data = concatBytes(held);
+          bytes = concatBytes([wavHeader(f.sampleRate, data.length), data]);
+        } else bytes = new Uint8Array(0);
+      }
+      yield { audio: bytes, requestIndex: chunk.requestIndex, textOffset: chunk.textOffset, alignment: chunk.alignment };
+    }
+  }
+
   private async *chunks(
     reqs: readonly SynthesisRequest[],
     signal?: AbortSignal,
-    session?: EncoderSession,
+    encode?: EspeakEncoderSession | { segment: OutputFormat },
   ): AsyncGenerator<{ chunk: SequenceChunk; index: number; last: boolean; audio?: Uint8Array }> {
+    const session = encode instanceof EspeakEncoderSession ? encode : undefined;
+    const segment = encode && !(encode instanceof EspeakEncoderSession) ? encode.segment : undefined;
     const jobs = reqs.flatMap((req, requestIndex) => planJobs(req).map((j) => ({ ...j, requestIndex })));
     if (jobs.length === 0) return;
     await this.pool.start();
@@ -100,21 +137,23 @@ export class EspeakEngine implements SpeechEngine {
     const pending = new Map<number, Promise<SynthResult>>();
     const launch = (i: number) => {
       if (i < jobs.length && !pending.has(i)) {
-        const inline = session && i === 0 ? { session, final: jobs.length === 1 } : undefined;
+        const inline = segment ? { segment: segment.id } : session && i === 0 ? { session, final: jobs.length === 1 } : undefined;
         const p = this.pool.synth(jobs[i].job, i, jobSignal, inline);
         p.catch(() => {}); // awaited below in order; this avoids an unhandled rejection on abort
         pending.set(i, p);
       }
     };
     try {
+      // The timeline: the engine's samples, or for segments the format's samples they decode to.
+      const rate = segment ? segment.sampleRate : this.sampleRate;
       let samples = 0;
       for (let i = 0; i < jobs.length; i++) {
         for (let k = i; k < i + lookahead; k++) launch(k);
         if (signal?.aborted) throw new SynthesisAbortedError();
         const result = await pending.get(i)!;
         pending.delete(i);
-        const offset = samples / this.sampleRate;
-        samples += result.pcm.length;
+        const offset = samples / rate;
+        samples += segment ? result.audioSamples! : result.samples;
         yield {
           index: i,
           last: i === jobs.length - 1,

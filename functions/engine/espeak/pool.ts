@@ -14,10 +14,15 @@ import { isFromWorker, type FromWorker, type ToWorker, type WorkerInit } from ".
 import { compileEspeak } from "./wasm.js";
 
 export interface SynthResult {
+  /** Empty when the chunk was encoded as a segment. */
   pcm: Int16Array;
+  /** The chunk's length in samples at the engine's rate. */
+  samples: number;
   alignment: ChunkAlignment;
-  /** Encoded bytes when the job was given an encoder session. */
+  /** Encoded bytes when the job was given an encoder session or a segment format. */
   audio?: Uint8Array;
+  /** For a segment: samples at the format's rate that `audio` decodes to. */
+  audioSamples?: number;
 }
 
 type Reply = Extract<FromWorker, { kind: "synth-done" | "enc-done" }>;
@@ -82,14 +87,20 @@ export class EspeakPool {
    * Synthesises one chunk on any worker; with `encodeWith`, on the session's worker, feeding the
    * result to its encoder right away (saves a round trip for the first chunk of a stream).
    */
-  async synth(job: ChunkJob, priority: number, signal?: AbortSignal, encodeWith?: { session: EncoderSession; final: boolean }): Promise<SynthResult> {
+  async synth(
+    job: ChunkJob,
+    priority: number,
+    signal?: AbortSignal,
+    encodeWith?: { session: EncoderSession; final: boolean } | { segment: OutputFormatId },
+  ): Promise<SynthResult> {
     await this.start();
-    const pin = encodeWith ? encodeWith.session.claim(encodeWith.final) : null;
-    const message: ToWorker = { kind: "synth", id: this.nextId++, job, encode: pin ? { session: pin.session, final: encodeWith!.final } : undefined };
+    const pin = encodeWith && "session" in encodeWith ? encodeWith.session.claim(encodeWith.final) : null;
+    const encode = pin ? { session: pin.session, final: (encodeWith as { final: boolean }).final } : encodeWith && "segment" in encodeWith ? encodeWith : undefined;
+    const message: ToWorker = { kind: "synth", id: this.nextId++, job, encode };
     const r = await this.submit(message, priority, pin?.slot ?? null, signal);
     if (r.kind !== "synth-done") throw new Error("unexpected worker reply");
-    if (pin && encodeWith!.final) pin.slot.sessions.delete(pin.session);
-    return { pcm: r.pcm, alignment: r.alignment, audio: r.audio };
+    if (pin && (encodeWith as { final: boolean }).final) pin.slot.sessions.delete(pin.session);
+    return { pcm: r.pcm, samples: r.samples, alignment: r.alignment, audio: r.audio, audioSamples: r.audioSamples };
   }
 
   /** An encoder living on one worker; writes are applied in order. */

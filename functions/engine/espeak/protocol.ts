@@ -12,8 +12,11 @@ export interface WorkerInit {
 }
 
 export type ToWorker =
-  /** `encode`: feed the result to an encoder session on this worker straight away. */
-  | { kind: "synth"; id: number; job: ChunkJob; encode?: { session: number; final: boolean } }
+  /**
+   * `encode`: feed the result to an encoder session on this worker straight away, or encode it
+   * on its own as one segment of a stream (then the PCM is not sent back).
+   */
+  | { kind: "synth"; id: number; job: ChunkJob; encode?: { session: number; final: boolean } | { segment: OutputFormatId } }
   | { kind: "enc-open"; session: number; format: OutputFormatId; inputRate: number }
   | { kind: "enc-write"; id: number; session: number; pcm: Int16Array; final: boolean }
   | { kind: "enc-close"; session: number }
@@ -21,7 +24,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { kind: "ready" }
-  | { kind: "synth-done"; id: number; pcm: Int16Array; alignment: ChunkAlignment; audio?: Uint8Array }
+  /** `samples`: the chunk's length at the engine's rate; `audioSamples`: at the format's rate, for a segment. */
+  | { kind: "synth-done"; id: number; pcm: Int16Array; samples: number; alignment: ChunkAlignment; audio?: Uint8Array; audioSamples?: number }
   | { kind: "enc-done"; id: number; audio: Uint8Array }
   | { kind: "error"; id: number; message: string };
 

@@ -8,6 +8,8 @@ import { setPriority } from "node:os";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { concatBytes } from "../../audio/bytes.js";
 import { createEncoder, type AudioEncoder } from "../../audio/encoder.js";
+import { parseOutputFormat } from "../../audio/formats.js";
+import { encodeSegment } from "../../audio/segment.js";
 import { alignChunk } from "./alignment.js";
 import { processVoice } from "./dsp.js";
 import { planChunk, type ChunkJob, type ChunkPlan } from "./plan.js";
@@ -44,12 +46,15 @@ function nextMessage(): ToWorker {
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-// Compile the codec modules and run them long enough for V8 to optimise their hot code
-// (wasm and JS both start on a baseline tier), so the first request gets full speed.
-const warmSignal = Int16Array.from({ length: ESPEAK_SAMPLE_RATE * 2 }, (_, i) => Math.round(6000 * Math.sin(i / 7) * Math.sin(i / 900)));
-for (const f of ["mp3_44100_128", "mp3_22050_32", "opus_48000_64", "pcm_16000", "pcm_48000", "ulaw_8000"] as const) {
+// Compile the codec modules and run each hot path a little, so the first request does not pay
+// for instantiation and runs on optimised code for its commonest path (MP3 segments at 44.1 kHz).
+// Kept short: readiness waits for it on every start.
+const warmSignal = Int16Array.from({ length: ESPEAK_SAMPLE_RATE }, (_, i) => Math.round(6000 * Math.sin(i / 7) * Math.sin(i / 900)));
+for (let k = 0; k < 2; k++) encodeSegment(parseOutputFormat("mp3_44100_128"), warmSignal, ESPEAK_SAMPLE_RATE);
+// Ogg Opus (its own libopus module) is left to its first use: few requests ask for it.
+for (const f of ["mp3_22050_32", "pcm_16000", "ulaw_8000"] as const) {
   const e = createEncoder(f, ESPEAK_SAMPLE_RATE);
-  for (let k = 0; k < 3; k++) e.write(warmSignal);
+  e.write(warmSignal.subarray(0, ESPEAK_SAMPLE_RATE / 2));
   e.end();
 }
 
@@ -64,12 +69,12 @@ const WARMUP: ChunkJob = {
   phonemeSpans: [],
   continuation: false,
 };
-let warmups = 4;
+let warmups = 2;
 interface Current {
   id: number;
   job: ChunkJob;
   plan: ChunkPlan;
-  encode?: { session: number; final: boolean };
+  encode?: Extract<ToWorker, { kind: "synth" }>["encode"];
 }
 let current: Current | null = null;
 
@@ -97,8 +102,13 @@ function finish(c: Current, out: LineResult): void {
   const alignment = alignChunk(c.job.text, c.plan.line, out.events, out.pcm, ESPEAK_SAMPLE_RATE);
   const pcm = processVoice(out.pcm, c.plan.dsp, ESPEAK_SAMPLE_RATE);
   if (c.id < 0) return;
+  if (c.encode && "segment" in c.encode) {
+    const { audio, samples } = encodeSegment(parseOutputFormat(c.encode.segment), pcm, ESPEAK_SAMPLE_RATE);
+    post({ kind: "synth-done", id: c.id, pcm: new Int16Array(0), samples: pcm.length, alignment, audio, audioSamples: samples }, [audio.buffer as ArrayBuffer]);
+    return;
+  }
   const audio = c.encode ? encode(c.encode.session, pcm, c.encode.final) : undefined;
-  post({ kind: "synth-done", id: c.id, pcm, alignment, audio }, audio ? [pcm.buffer as ArrayBuffer, audio.buffer as ArrayBuffer] : [pcm.buffer as ArrayBuffer]);
+  post({ kind: "synth-done", id: c.id, pcm, samples: pcm.length, alignment, audio }, audio ? [pcm.buffer as ArrayBuffer, audio.buffer as ArrayBuffer] : [pcm.buffer as ArrayBuffer]);
 }
 
 function handle(msg: ToWorker, host: EspeakHost): LineJob | null | undefined {

@@ -1,6 +1,6 @@
 import { useSearchParams, type Location } from "@remix-run/react";
 import type { DialogId } from "../lib/nav.js";
-import { Dialog } from "./Dialog.js";
+import { AffiliateDialog } from "./engagement/AffiliateDialog.js";
 import { DictionariesDialog } from "./dictionaries/DictionariesDialog.js";
 import { creationDialogOpen, useCreationTypeReset, VoiceCreationDialogs } from "./voice-creation/VoiceCreationDialogs.js";
 
@@ -26,12 +26,6 @@ export function QueryDialogs() {
   }
   // Voice Design and Instant Voice Clone (creationType with mode, voice-creation.md §2).
   if (creationDialogOpen(params)) return <VoiceCreationDialogs />;
-  if (params.get("affiliate") === "true") {
-    return (
-      <Dialog title="Affiliate program" onClose={() => close("affiliate")}>
-        <p>The affiliate program is not available on this Timbre server. No referral links can be generated here yet.</p>
-      </Dialog>
-    );
-  }
+  if (params.get("affiliate") === "true") return <AffiliateDialog onClose={() => close("affiliate")} />;
   return null;
 }

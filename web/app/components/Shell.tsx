@@ -7,6 +7,8 @@ import { applyTheme, currentTheme } from "../lib/theme.js";
 import { LowQuotaBanner } from "./LowQuotaBanner.js";
 import { MobileNav } from "./MobileNav.js";
 import { QueryDialogs } from "./QueryDialogs.js";
+import { ShellTools } from "./engagement/ShellTools.js";
+import { AffiliatePromo } from "./engagement/AffiliateDialog.js";
 import { Sidebar } from "./Sidebar.js";
 import { PageSkeleton } from "./ui/Skeleton.js";
 
@@ -54,6 +56,8 @@ export function Shell({ shell, children }: { shell: ShellData; children: ReactNo
       <div className="shell-main">
         <MobileNav shell={shell} model={model} />
         <LowQuotaBanner tier={shell.subscription.tier} used={shell.subscription.used} limit={shell.subscription.limit} resetsAtUnix={shell.subscription.resetsAtUnix} />
+        <ShellTools shell={shell} />
+        <AffiliatePromo />
         <main id="main" tabIndex={-1}>
           {loading && <PageSkeleton />}
           {/* Hidden, not unmounted: a navigation that does not complete leaves the page as it was. */}

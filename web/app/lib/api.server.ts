@@ -48,6 +48,8 @@ export interface ApiCall<T> {
 
 export interface ApiClient {
   call<T>(path: string, init: ApiCall<T>): Promise<T>;
+  /** A raw body (an uploaded image), answered with JSON. */
+  send<T>(path: string, init: { method: "PUT" | "POST"; body: Uint8Array; contentType: string; schema: z.ZodType<T, z.ZodTypeDef, unknown> }): Promise<T>;
 }
 
 export function sessionToken(context: AppLoadContext, auth: WebSession): string {
@@ -61,14 +63,25 @@ export function sessionToken(context: AppLoadContext, auth: WebSession): string 
 
 /** A /v1 client for this request; with `auth`, calls are made as that session's user. */
 export function api(context: AppLoadContext, request: Request, auth?: WebSession): ApiClient {
+  const headersFor = () => {
+    const headers = new Headers({ [INTERNAL_HEADER]: context.internalProof, "x-forwarded-for": context.clientIp, accept: "application/json" });
+    const ua = request.headers.get("user-agent");
+    if (ua) headers.set("user-agent", ua);
+    if (auth) headers.set("authorization", `Bearer ${sessionToken(context, auth)}`);
+    return headers;
+  };
   return {
     async call(path, { method = "GET", body, schema }) {
-      const headers = new Headers({ [INTERNAL_HEADER]: context.internalProof, "x-forwarded-for": context.clientIp, accept: "application/json" });
-      const ua = request.headers.get("user-agent");
-      if (ua) headers.set("user-agent", ua);
-      if (auth) headers.set("authorization", `Bearer ${sessionToken(context, auth)}`);
+      const headers = headersFor();
       if (body !== undefined) headers.set("content-type", "application/json");
       const res = await fetch(new URL(path, context.apiBase), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: request.signal });
+      if (!res.ok) throw await failure(res);
+      return schema.parse(await res.json());
+    },
+    async send(path, { method, body, contentType, schema }) {
+      const headers = headersFor();
+      headers.set("content-type", contentType);
+      const res = await fetch(new URL(path, context.apiBase), { method, headers, body: new Blob([body as Uint8Array<ArrayBuffer>]), signal: request.signal });
       if (!res.ok) throw await failure(res);
       return schema.parse(await res.json());
     },
@@ -101,6 +114,7 @@ export const UserWire = z.object({
   seat_type: z.string(),
   created_at: z.number(),
   referral_link_code: z.string().nullable().optional(),
+  is_server_admin: z.boolean().optional(),
   subscription: SubscriptionWire,
 });
 

@@ -30,11 +30,6 @@ export interface ProductPage {
 
 const CAI = "/app/conversational-ai";
 
-const VOICES_TABS: PageTab[] = [
-  { label: "Explore", to: "/app/voice-library", patterns: ["/app/voice-library/*"], when: { hiddenWhenIsolated: true } },
-  { label: "My Voices", to: "/app/voice-lab", patterns: ["/app/voice-lab/*"] },
-];
-
 const SOUND_EFFECTS_TABS: PageTab[] = [
   { label: "Generate", to: "/app/sound-effects", patterns: ["/app/sound-effects", "/app/sound-effects/generate"] },
   { label: "Explore", to: "/app/sound-effects/explore", patterns: ["/app/sound-effects/explore"] },
@@ -50,11 +45,6 @@ const cai = (id: string, title: string, description: string, path: string, extra
 });
 
 export const PRODUCT_PAGES: readonly ProductPage[] = [
-  {
-    id: "voice-library", title: "Voices", description: "Discover voices shared by the community and add them to your collection.",
-    patterns: ["/app/voice-library", "/app/voice-library/*"], permission: "add_voice_from_voice_library", when: { hiddenWhenIsolated: true }, tabs: VOICES_TABS,
-  },
-  { id: "voice-lab", title: "Voices", description: "Your voices: cloned, designed and added from the library.", patterns: ["/app/voice-lab", "/app/voice-lab/*"], permission: "voice_lab", tabs: VOICES_TABS },
   {
     id: "sound-effects", title: "Sound Effects", description: "Describe a sound and generate it.",
     patterns: ["/app/sound-effects", "/app/sound-effects/generate", "/app/sound-effects/explore"], permission: "sound_effects", tabs: SOUND_EFFECTS_TABS,

@@ -45,6 +45,9 @@ async function loadShell(request: Request, context: AppLoadContext): Promise<{ a
       photoUrl: user.photo_url,
       isProducer: user.is_producer,
       hasReferralLink: Boolean(user.referral_link_code),
+      referralCode: user.referral_link_code ?? null,
+      isServerAdmin: user.is_server_admin === true,
+      createdAtUnix: user.created_at,
     },
     workspace: {
       name: workspace?.name ?? user.workspace_name,

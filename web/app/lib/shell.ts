@@ -12,6 +12,10 @@ export interface ShellData {
     photoUrl: string | null;
     isProducer: boolean;
     hasReferralLink: boolean;
+    referralCode: string | null;
+    /** Administers the server: sets plans, posts notifications, reads feedback. */
+    isServerAdmin: boolean;
+    createdAtUnix: number;
   };
   workspace: {
     name: string;

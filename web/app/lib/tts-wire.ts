@@ -23,6 +23,16 @@ export const VoiceWire = z.object({
   is_legacy: z.boolean().nullish().transform((b) => b ?? false),
   high_quality_base_model_ids: z.array(z.string()).nullish().transform((ids) => ids ?? []),
   settings: VoiceSettingsWire.nullish().transform((s) => s ?? null),
+  /** What decides whether the voice can be used (components/voices/usability.ts). */
+  safety_control: z.string().nullish().transform((s) => s ?? null),
+  voice_verification: z
+    .object({ requires_verification: z.boolean(), is_verified: z.boolean() })
+    .nullish()
+    .transform((v) => v ?? null),
+  sharing: z
+    .object({ status: z.string(), disable_at_unix: z.number().nullish().transform((d) => d ?? null) })
+    .nullish()
+    .transform((s) => s ?? null),
 });
 export type Voice = z.infer<typeof VoiceWire>;
 

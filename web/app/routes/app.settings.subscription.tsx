@@ -1,5 +1,11 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
+import { z } from "zod";
+import { CsrfInput } from "../components/Csrf.js";
+import { FormError } from "../components/Field.js";
+import { useToast } from "../components/ui/Toast.js";
+import { refusal, v1Form, type ActionFailure } from "../lib/v1.server.js";
 import { TIER_IDS, TIERS, type Tier } from "../../../functions/domain/tiers.js";
 import { CreditUsage } from "../components/CreditUsage.js";
 import { Page } from "../components/Page.js";
@@ -19,13 +25,32 @@ function limits(t: Tier): string[] {
   ];
 }
 
+/** A server administrator sets the workspace's plan (no payment provider on a self-hosted server). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { client, form } = await v1Form(request, context);
+  const tier = z.enum(TIER_IDS).safeParse(form.get("tier"));
+  if (!tier.success) return data<ActionFailure>({ ok: false, intent: "tier", error: "Choose a plan." }, { status: 400 });
+  try {
+    await client.call("/v1/workspace/subscription", { method: "PATCH", body: { tier: tier.data }, schema: z.object({ status: z.string() }) });
+    return { ok: true as const, intent: "tier", message: `The workspace is now on the ${TIERS[tier.data].name} plan.` };
+  } catch (e) {
+    return refusal(e, "tier");
+  }
+}
+
 /**
  * The subscription page: the workspace's plan and usage, every plan of functions/domain/tiers.ts
- * with its limits, and (plainly) how a plan changes on a self-hosted server: there is no
- * billing; the server's operator sets it. Every "Update subscription?" link leads here.
+ * with its limits, and how a plan changes on a self-hosted server: there is no billing; a server
+ * administrator sets it here. Every "Update subscription?" link leads here.
  */
 export default function Subscription() {
   const shell = useShell();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const toast = useToast();
+  useEffect(() => {
+    if (result?.ok) toast.show({ message: result.message, kind: "success" });
+  }, [result, toast]);
   if (!shell) return null;
   const { tier, status, used, limit, resetsAtUnix } = shell.subscription;
   const current = TIERS[tier as keyof typeof TIERS];
@@ -48,12 +73,36 @@ export default function Subscription() {
           here is charged.
         </p>
         <ul className="plain-list">
+          <li>A server administrator changes a workspace's plan on this page; the new plan's credits and limits apply at once, and the credits already used this period stay used.</li>
           <li>
-            Operators create an account on any plan with <code>npm run seed -- --email you@example.com --tier pro</code> (plans: {TIER_IDS.join(", ")}).
+            Operators make someone a server administrator with <code>SERVER_ADMIN_EMAILS</code> or <code>npm run seed -- --email you@example.com --tier pro --server-admin</code> (plans: {TIER_IDS.join(", ")}).
           </li>
-          <li>Changing the plan of an existing workspace from this page is not available yet; until it is, the operator creates an account on the new plan.</li>
-          <li>{shell.workspace.isAdmin ? "As a workspace admin, ask the server's operator for the plan you need." : "Only workspace admins can ask for a plan change; ask yours."}</li>
+          {!shell.user.isServerAdmin && <li>{shell.workspace.isAdmin ? "Ask the server's administrator for the plan you need." : "Only workspace admins can ask for a plan change; ask yours."}</li>}
         </ul>
+        {shell.user.isServerAdmin && (
+          <Form method="post" className="plans-admin">
+            <CsrfInput />
+            <div className="field">
+              <label htmlFor="tier-select">Plan of this workspace</label>
+              <select id="tier-select" name="tier" defaultValue={tier}>
+                {TIER_IDS.map((id) => (
+                  <option key={id} value={id}>
+                    {TIERS[id].name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" className="button button-primary" disabled={busy}>
+              {busy ? "Changing…" : "Change plan"}
+            </button>
+            <FormError id="tier-error" message={result && !result.ok ? result.error : null} />
+          </Form>
+        )}
+        {shell.user.isServerAdmin && (
+          <p>
+            <Link to="/app/settings/administration">Server administration</Link>: post notifications to every user and read their feedback.
+          </p>
+        )}
         <p className="muted">
           Out of credits now? They reset on the date shown above. Meanwhile, <Link to="/app/speech-synthesis/text-to-speech?tab=history">your history</Link> keeps
           every clip you generated.

@@ -18,6 +18,7 @@ import { AudioPlayer } from "../audio/AudioPlayer.js";
 import { SkeletonRows } from "../ui/Skeleton.js";
 import { getJson, post, useVirtualRows, type DictionaryVersion, type EditorWorkspace } from "./client.js";
 import { RuleRow } from "./RuleRow.js";
+import { SharingDialog } from "../sharing/SharingDialog.js";
 import { useRulePreview } from "./useRulePreview.js";
 
 /**
@@ -123,6 +124,7 @@ function Editor({ loaded, csrf, notice, onBack, onReload, onWorkspace }: {
   const [savedName, setSavedName] = useState(dictionary.name);
   const [status, setStatus] = useState<{ kind: "ok" | "error"; message: string } | null>(notice ? { kind: "ok", message: notice } : null);
   const [busy, setBusy] = useState(false);
+  const [sharing, setSharing] = useState(false);
   const [voiceId, setVoiceId] = useState("");
   const [modelId, setModelId] = useState(DEFAULT_MODEL);
   const audio = useRef<HTMLAudioElement>(null);
@@ -251,6 +253,12 @@ function Editor({ loaded, csrf, notice, onBack, onReload, onWorkspace }: {
             {dictionary.archived_time_unix ? "Restore" : "Archive"}
           </button>
         )}
+        {/* Sharing needs the admin role on the dictionary (app-shell.md §6). */}
+        {role === "admin" && (
+          <button type="button" className="button button-small" onClick={() => setSharing(true)}>
+            Share
+          </button>
+        )}
         {workspace.canApply && (
           <button
             type="button"
@@ -265,6 +273,8 @@ function Editor({ loaded, csrf, notice, onBack, onReload, onWorkspace }: {
           </button>
         )}
       </div>
+
+      {sharing && <SharingDialog resourceType="pronunciation_dictionary" resourceId={dictionary.id} resourceName={savedName} onClose={() => setSharing(false)} />}
 
       {editable && (
         <details className="dict-upload">

@@ -1,4 +1,5 @@
 import { Link, useLocation } from "@remix-run/react";
+import { ChecklistWidget } from "../onboarding/ChecklistWidget.js";
 import { formatNumber } from "../../lib/format.js";
 import type { IconName } from "../../lib/nav.js";
 import { SUBSCRIPTION_PATH } from "../../lib/nav.js";
@@ -59,6 +60,8 @@ export function Home({ data }: { data: HomeData }) {
           Create speech
         </Link>
       </header>
+
+      <ChecklistWidget checklist={data.checklist ?? null} />
 
       <section aria-labelledby="quick-actions-title" className="home-section">
         <h2 id="quick-actions-title" className="section-title">

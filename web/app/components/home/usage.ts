@@ -5,6 +5,8 @@ export interface HomeData {
   /** Voices used most in the recent generations, or (with none yet) default voices to try. */
   voices: UsedVoice[];
   voicesAreSuggestions: boolean;
+  /** The onboarding checklist (null when it could not be loaded). */
+  checklist?: import("../onboarding/checklist.js").Checklist | null;
 }
 
 export interface UsedVoice {

@@ -2,9 +2,7 @@ import { useCallback, useEffect } from "react";
 import { useSearchParams } from "@remix-run/react";
 import { VoiceDesignDialog } from "../voice-design/VoiceDesignDialog.js";
 import { InstantCloneDialog } from "../instant-clone/InstantCloneDialog.js";
-
-/** After a dialog closes, the chosen type goes back to the chooser after 1 s (voice-creation.md §2.1). */
-export const TYPE_RESET_DELAY_MS = 1000;
+import { CREATION_TYPE_RESET_MS } from "../voices/creation.js";
 
 /** The share-link and edit parameters that belong to an open dialog, dropped when it closes. */
 const DIALOG_PARAMS = ["mode", "action", "voiceId", "prompt", "previewText", "seed", "loudness", "quality", "guidanceScale"];
@@ -24,7 +22,8 @@ export function closedParams(params: URLSearchParams): URLSearchParams {
 }
 
 /**
- * Closing resets the type to the chooser (no creationType: its default) a second later. The
+ * Closing resets the type to the chooser (no creationType: its default) a second later
+ * (voice-creation.md §2.1), after the Add a new voice dialog and these dialogs alike. The
  * shell's query-dialog host keeps this mounted on every page, so the timer outlives the dialog.
  */
 export function useCreationTypeReset() {
@@ -43,7 +42,7 @@ export function useCreationTypeReset() {
         },
         { replace: true, preventScrollReset: true },
       );
-    }, TYPE_RESET_DELAY_MS);
+    }, CREATION_TYPE_RESET_MS);
     return () => clearTimeout(timer);
   }, [open, type, setParams]);
 }

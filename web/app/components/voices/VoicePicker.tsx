@@ -3,6 +3,7 @@ import { groupVoices, voiceBadges, voiceDisplayName, voicePickerEmptyState, type
 import type { Voice } from "../../lib/tts-wire.js";
 import { markVoicesUsed, readRecentVoices } from "./recentVoices.js";
 import { useVoiceSearch } from "./useVoiceSearch.js";
+import { voiceUsability } from "./usability.js";
 import { useInViewport } from "../ui/useInViewport.js";
 import { Icon } from "../Icon.js";
 
@@ -23,6 +24,8 @@ const LOAD_MORE_THRESHOLD_PX = 64;
  * The voice picker (app-shell.md §2): a 30rem popover with a search box (debounced 300 ms) and
  * the voices grouped Recent, Dub Specific, Professional, Cloned, Generated, Default (and Legacy
  * when searching), each with up to 8 badges. A combobox: arrows move, Enter picks, Escape closes.
+ * Voices that cannot be used (blocked, awaiting verification, removed from the library) are
+ * listed disabled, with the reason.
  */
 export function VoicePicker({ value, onChange, label = "Voice", variant = "field", disabled }: VoicePickerProps) {
   const [open, setOpen] = useState(false);
@@ -69,6 +72,7 @@ export function VoicePicker({ value, onChange, label = "Voice", variant = "field
   }
 
   function pick(voice: Voice) {
+    if (!voiceUsability(voice).usable) return;
     setRecent(markVoicesUsed([voice.voice_id]));
     onChange(voice);
     close();
@@ -158,12 +162,15 @@ export function VoicePicker({ value, onChange, label = "Voice", variant = "field
                   index += 1;
                   const i = index;
                   const badges = voiceBadges(v.labels);
+                  const usability = voiceUsability(v);
                   return (
                     <div
                       key={`${g.id}-${v.voice_id}`}
                       id={optionId(i)}
                       role="option"
                       aria-selected={value?.voice_id === v.voice_id}
+                      aria-disabled={!usability.usable || undefined}
+                      aria-describedby={usability.usable ? undefined : `${optionId(i)}-why`}
                       data-active={i === active || undefined}
                       className="voice-option"
                       onPointerDown={(e) => e.preventDefault()}
@@ -182,6 +189,11 @@ export function VoicePicker({ value, onChange, label = "Voice", variant = "field
                                 {b}
                               </span>
                             ))}
+                          </span>
+                        )}
+                        {!usability.usable && (
+                          <span className="voice-option-why" id={`${optionId(i)}-why`}>
+                            {usability.reason}
                           </span>
                         )}
                       </span>

@@ -1,12 +1,13 @@
 import type { AppContext } from "../context.js";
 import { randomToken } from "../adapters/ids.js";
-import { createAccount, createApiKey } from "./accounts.js";
-import { premadeVoiceRecords } from "./premadeVoices.js";
-import type { TierId } from "./tiers.js";
-// Seeding writes every capability's system data, so it reaches up into the voice library (the
-// one import here that points outward; the embedded stack and the seed Lambda both call this).
+import { createAccount, createApiKey } from "../domain/accounts.js";
+import { premadeVoiceRecords } from "../domain/premadeVoices.js";
+import type { TierId } from "../domain/tiers.js";
+// Seeding writes every capability's system data (a capability of its own, above the others:
+// the embedded stack and the seed Lambda both call it).
 import { makePreview } from "../voices/previews.js";
 import { generateCommunityPreviews, seedCommunityLibrary } from "../voices/community.js";
+import { seedReleaseNotes } from "../engagement/notifications.js";
 
 export { PREVIEW_FORMAT } from "../voices/previews.js";
 
@@ -37,13 +38,25 @@ export const DEMO_TIER: TierId = "pro";
  */
 export async function seedSystem(ctx: AppContext): Promise<void> {
   const existing = new Map((await ctx.stores.voices.premade()).map((v) => [v.voice_id, v]));
-  for (const v of premadeVoiceRecords()) {
-    const old = existing.get(v.voice_id);
-    // Keep what later seeding steps attached (the preview audio) unless the profile changed.
-    const keepPreview = old && JSON.stringify(old.profile) === JSON.stringify(v.profile) ? old.preview_object_key : null;
-    await ctx.stores.voices.put({ ...v, preview_object_key: keepPreview });
-  }
+  // Only what changed is written: a restart of an up-to-date install writes nothing here.
+  await Promise.all(
+    premadeVoiceRecords().map(async (v) => {
+      const old = existing.get(v.voice_id);
+      // Keep what later seeding steps attached (the preview audio) unless the profile changed.
+      const keepPreview = old && stable(old.profile) === stable(v.profile) ? old.preview_object_key : null;
+      const record = { ...v, preview_object_key: keepPreview };
+      if (!old || stable(old) !== stable(record)) await ctx.stores.voices.put(record);
+    }),
+  );
   await seedCommunityLibrary(ctx);
+  await seedReleaseNotes(ctx);
+}
+
+/** JSON with sorted keys: records read back from the store compare equal to freshly built ones. */
+function stable(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stable).join(",")}]`;
+  if (v && typeof v === "object") return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  return JSON.stringify(v) ?? "null";
 }
 
 export interface DemoCredentials {
@@ -54,20 +67,20 @@ export interface DemoCredentials {
   workspace_id: string;
 }
 
-/** Creates the demo account once; returns its credentials only when it was created now. */
+/** Creates the demo account once (it administers the server); returns its credentials only when it was created now. */
 export async function ensureDemoAccount(ctx: AppContext, opts: { password?: string; apiKey?: string }): Promise<DemoCredentials | undefined> {
   if (await ctx.stores.users.findByEmail(DEMO_EMAIL)) return undefined;
   const password = opts.password ?? randomToken(16);
-  const { user, workspace } = await createAccount(ctx, { email: DEMO_EMAIL, password, firstName: "Demo", tier: DEMO_TIER });
+  const { user, workspace } = await createAccount(ctx, { email: DEMO_EMAIL, password, firstName: "Demo", tier: DEMO_TIER, serverAdmin: true });
   await ctx.stores.workspaces.update(workspace.workspace_id, { name: "Demo Workspace" });
   const { value } = await createApiKey(ctx, { workspaceId: workspace.workspace_id, userId: user.user_id, name: "Demo key", value: opts.apiKey });
   return { email: DEMO_EMAIL, password, api_key: value, user_id: user.user_id, workspace_id: workspace.workspace_id };
 }
 
 /** `npm run seed`: a user with a workspace on `tier` and an API key. */
-export async function seedUser(ctx: AppContext, input: { email: string; tier: TierId; password?: string }) {
+export async function seedUser(ctx: AppContext, input: { email: string; tier: TierId; password?: string; serverAdmin?: boolean }) {
   const password = input.password ?? randomToken(16);
-  const { user, workspace } = await createAccount(ctx, { email: input.email, password, tier: input.tier });
+  const { user, workspace } = await createAccount(ctx, { email: input.email, password, tier: input.tier, serverAdmin: input.serverAdmin });
   const { value } = await createApiKey(ctx, { workspaceId: workspace.workspace_id, userId: user.user_id, name: "Seed key" });
   return { user_id: user.user_id, workspace_id: workspace.workspace_id, api_key: value, password: input.password ? undefined : password };
 }

@@ -1,0 +1,36 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { workerExecArgv } from "./worker-threads.js";
+
+describe("worker threads", () => {
+  it("pass a worker the parent's flags but not those of the main entry or the debugger", () => {
+    expect(workerExecArgv(["--input-type=module", "-e", "code", "--enable-source-maps", "--inspect=9229", "--max-old-space-size=512"])).toEqual([
+      "--enable-source-maps",
+      "--max-old-space-size=512",
+    ]);
+    expect(workerExecArgv(["--import", "tsx"])).toEqual(["--import", "tsx"]);
+  });
+
+  it("start from a process that was itself started with `node --input-type=module -e` (a bundle loaded as Lambda's INIT is measured)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "timbre-worker-"));
+    try {
+      const entry = join(dir, "worker.mjs");
+      writeFileSync(entry, "export {};\n");
+      const adapter = JSON.stringify(join(import.meta.dirname, "worker-threads.ts"));
+      const file = JSON.stringify(pathToFileURL(entry).href);
+      const code = `
+        const { spawnWorker } = await import(${adapter});
+        const w = spawnWorker({ ts: new URL(${file}), js: new URL(${file}) }, "file:///bundle.mjs");
+        w.on("error", (e) => { console.log("error", e.message); process.exit(1); });
+        w.on("exit", (c) => { console.log("exit", c); process.exit(0); });`;
+      const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8", timeout: 20_000 });
+      expect(r.stdout.trim(), r.stderr).toBe("exit 0");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,80 @@
+// @ts-check
+/**
+ * The server as `npm start` runs it: our TypeScript sources bundled by esbuild into build/server
+ * (dependencies stay in node_modules), rebuilt when a source is newer than the bundle. Starting
+ * from the bundle skips transpiling at every start, and each worker thread loads one small file
+ * instead of registering a TypeScript loader of its own.
+ *
+ * Plain JavaScript on purpose: it runs before anything can load TypeScript.
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "..", "..");
+export const SERVER_DIR = join(ROOT, "build", "server");
+const STAMP = join(SERVER_DIR, ".built");
+
+/**
+ * Output file -> entry. Each worker pool starts its thread from the file of this name beside the
+ * code that spawns it (spawnWorker), which in the bundle is this folder.
+ */
+export const SERVER_ENTRIES = {
+  start: "scripts/start.ts",
+  worker: "functions/engine/espeak/worker.ts",
+  "cpu-worker": "functions/offload/worker.ts",
+  "analysis-worker": "functions/voice-analysis/analysis-worker.ts",
+};
+
+const SOURCES = ["functions", "infra", "workflows", join("scripts", "start.ts"), join("scripts", "lib"), "package-lock.json", "tsconfig.json"];
+
+/** @param {string} path */
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const e of readdirSync(path)) {
+    if (e === "node_modules" || e.startsWith(".") || /\.test\.tsx?$/.test(e)) continue;
+    newest = Math.max(newest, newestMtime(join(path, e)));
+  }
+  return newest;
+}
+
+/** True when build/server is missing or older than anything it is built from. */
+export function serverBundleIsStale() {
+  if (!existsSync(STAMP)) return true;
+  const built = statSync(STAMP).mtimeMs;
+  return SOURCES.some((s) => newestMtime(join(ROOT, s)) > built);
+}
+
+/**
+ * Builds build/server when stale. Builds into a fresh folder and swaps it in, so a server that is
+ * running from the old bundle (or a second start racing this one) never sees half a bundle.
+ * @returns {Promise<boolean>} whether it built
+ */
+export async function ensureServerBundle() {
+  if (!serverBundleIsStale()) return false;
+  const { build } = await import("esbuild");
+  const tmp = `${SERVER_DIR}.${process.pid}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: SERVER_ENTRIES,
+    outdir: tmp,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    // Dependencies load from node_modules as they are: some read their own files at run time.
+    packages: "external",
+    sourcemap: "linked",
+    logLevel: "error",
+  });
+  writeFileSync(join(tmp, STAMP.slice(SERVER_DIR.length + 1)), new Date().toISOString());
+  const old = `${SERVER_DIR}.${process.pid}.old`;
+  if (existsSync(SERVER_DIR)) renameSync(SERVER_DIR, old);
+  renameSync(tmp, SERVER_DIR);
+  rmSync(old, { recursive: true, force: true });
+  return true;
+}
