@@ -10,6 +10,7 @@ import "./lib/quiet.js";
  *   npm run bench [-- --skip-lambda] [--skip-library] [--seconds=12]
  *   npm run bench -- --only=shared-voices
  *   npm run bench -- --only=similar-voices
+ *   npm run bench -- --only=voice-creation   (design, clone, verification: scripts/lib/bench-voice-creation.ts)
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -18,6 +19,7 @@ import { join } from "node:path";
 import { ensureServerBundle, ROOT } from "./lib/server-bundle.mjs";
 import { benchSharedVoices, benchSimilarVoices, type LibraryFigures, type SimilarFigures } from "./lib/bench-library.js";
 import { BENCH_TEXT } from "./lib/bench-text.js";
+import { benchVoiceCreation } from "./lib/bench-voice-creation.js";
 import { premadeVoiceId } from "../functions/domain/premadeVoices.js";
 import { RUNTIME_FILES } from "../infra/constructs/function.js";
 import { ENGINE_RUNTIME_PACKAGES } from "../infra/constructs/api.js";
@@ -549,7 +551,14 @@ async function main(): Promise<void> {
 }
 
 const only = option("only");
-(only === "shared-voices" ? benchSharedVoices().then(() => undefined) : only === "similar-voices" ? benchSimilarVoices().then(() => undefined) : main()).catch((e: unknown) => {
+(only === "shared-voices"
+  ? benchSharedVoices().then(() => undefined)
+  : only === "similar-voices"
+    ? benchSimilarVoices().then(() => undefined)
+    : only === "voice-creation"
+      ? benchVoiceCreation().then(() => undefined)
+      : main()
+).catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });
