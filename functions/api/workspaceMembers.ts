@@ -32,6 +32,8 @@ const UpdateMemberBody = z.object({
   workspace_role: SeatType.nullish(),
   workspace_seat_type: SeatType.nullish(),
   allow_downgrade_to_basic_seat: z.boolean().nullish(),
+  // Timbre's extension: the member's credits per period; null removes the cap.
+  usage_limit: z.number().int().min(0).nullable().optional(),
 });
 const GroupName = z.string().trim().min(1, "Group name is required").max(80);
 const CreateGroupBody = z.object({ name: GroupName, permissions: Permissions.optional() });
@@ -49,6 +51,7 @@ export function registerWorkspaceMembers(r: ApiRouter): void {
       email: input.email,
       is_locked: input.is_locked,
       seat_type: input.workspace_seat_type ?? input.workspace_role,
+      usage_limit: input.usage_limit,
     });
     return json({ status: "ok" });
   });

@@ -12,6 +12,8 @@ export interface Principal {
   via: "api_key" | "session";
   apiKeyPrefix?: string;
   apiKeyId?: string;
+  /** The API key's own credit limit per period (service-account keys), when it has one. */
+  apiKeyCharacterLimit?: number | null;
   /** What the API key may do ("all", or a list of permission ids); absent for sessions. */
   keyPermissions?: "all" | string[];
   sessionHash?: string;

@@ -1,8 +1,9 @@
 import type { AppContext } from "../context.js";
-import type { UsageRecord } from "../adapters/dynamo/ledger.js";
+import type { ChargeRecord, UsageRecord } from "../adapters/dynamo/ledger.js";
 import { ApiError } from "../http/errors.js";
 import { emitEvent } from "../events/index.js";
-import { quotaExceeded } from "./quota.js";
+import { capExceeded, quotaExceeded, type SpendingCap } from "./quota.js";
+import type { Caller } from "./caller.js";
 
 /**
  * Credits: a charge is one conditional atomic update of the workspace's usage item (it can
@@ -13,6 +14,8 @@ import { quotaExceeded } from "./quota.js";
  */
 export const PENDING_TAKEOVER_SECONDS = 120;
 export const CHARGE_RECORD_TTL_SECONDS = 3 * 24 * 3600;
+/** A cap's counter outlives its period (at most a month) with room to spare. */
+const CAP_RECORD_TTL_SECONDS = 40 * 24 * 3600;
 
 /** The first instant of the month after `unix`, counted from the anchor day, in UTC. */
 export function addMonth(unix: number): number {
@@ -65,26 +68,53 @@ export interface ChargeResult {
 // The message is shared with the web (which must not bundle this module's server imports).
 export { quotaExceeded } from "./quota.js";
 
-export async function charge(ctx: AppContext, input: { workspaceId: string; key: string; amount: number; overage?: number }): Promise<ChargeResult> {
+/**
+ * The spending caps a caller's charges count against: its API key's `character_limit` and its
+ * membership's `usage_limit`, where set.
+ */
+export async function spendingCaps(caller: Caller): Promise<SpendingCap[]> {
+  const caps: SpendingCap[] = [];
+  const { apiKeyId, apiKeyCharacterLimit } = caller.principal;
+  if (apiKeyId && typeof apiKeyCharacterLimit === "number") caps.push({ id: `key:${apiKeyId}`, kind: "api_key", limit: apiKeyCharacterLimit });
+  const member = await caller.member();
+  if (typeof member.usage_limit === "number") caps.push({ id: `member:${caller.userId}`, kind: "member", limit: member.usage_limit });
+  return caps;
+}
+
+export async function charge(ctx: AppContext, input: { workspaceId: string; key: string; amount: number; overage?: number; caps?: SpendingCap[] }): Promise<ChargeResult> {
   const { workspaceId: ws, key } = input;
   const amount = Math.max(0, Math.ceil(input.amount));
   const ledger = ctx.stores.ledger;
   const now = Math.floor(ctx.now() / 1000);
-  await currentUsage(ctx, ws);
+  const period = (await currentUsage(ctx, ws)).period_start_unix;
+  const caps = input.caps ?? [];
+  const capRefs = caps.map((c) => ({ id: c.id, period }));
 
-  const opened = await ledger.openCharge({ workspace_id: ws, key, amount, state: "pending", updated_at: now }, now + CHARGE_RECORD_TTL_SECONDS);
+  const opened = await ledger.openCharge({ workspace_id: ws, key, amount, state: "pending", updated_at: now, caps: capRefs }, now + CHARGE_RECORD_TTL_SECONDS);
   if (!opened) {
     const existing = await ledger.charge(ws, key);
     if (existing?.state === "charged") return { charged: false, amount: existing.amount, usage: await currentUsage(ctx, ws) };
     const takenOver =
       existing?.state === "refunded"
-        ? await ledger.transitionCharge(ws, key, "refunded", "pending", now, { amount })
-        : await ledger.transitionCharge(ws, key, "pending", "pending", now, { amount, olderThan: now - PENDING_TAKEOVER_SECONDS });
+        ? await ledger.transitionCharge(ws, key, "refunded", "pending", now, { amount, caps: capRefs })
+        : await ledger.transitionCharge(ws, key, "pending", "pending", now, { amount, caps: capRefs, olderThan: now - PENDING_TAKEOVER_SECONDS });
     if (!takenOver) throw new ApiError(409, "request_in_progress", "An identical request is already being processed. Please retry shortly.");
   }
 
+  // The caps first (each atomic, given back if a later one or the workspace refuses), then the workspace.
+  const taken: SpendingCap[] = [];
+  const giveBack = () => Promise.all(taken.map((c) => ledger.capSubtract(ws, c.id, period, amount)));
+  for (const cap of caps) {
+    if ((await ledger.capAdd(ws, cap.id, period, amount, cap.limit, now + CAP_RECORD_TTL_SECONDS)) === undefined) {
+      await giveBack();
+      await ledger.dropCharge(ws, key, "pending");
+      throw capExceeded(cap, await ledger.capUsed(ws, cap.id, period), amount);
+    }
+    taken.push(cap);
+  }
   const usage = await ledger.deduct(ws, amount, input.overage ?? 0);
   if (!usage) {
+    await giveBack();
     await ledger.dropCharge(ws, key, "pending");
     throw quotaExceeded(await currentUsage(ctx, ws), amount);
   }
@@ -129,6 +159,7 @@ export async function refundPart(ctx: AppContext, workspaceId: string, key: stri
   const back = record.amount - kept;
   if (back <= 0 || !(await ctx.stores.ledger.reduceCharge(workspaceId, key, record.amount, kept, now))) return 0;
   await ctx.stores.ledger.credit(workspaceId, back);
+  await creditCaps(ctx, record, back);
   return back;
 }
 
@@ -139,7 +170,14 @@ export async function refund(ctx: AppContext, workspaceId: string, key: string):
   if (!record || record.state !== "charged") return false;
   if (!(await ctx.stores.ledger.transitionCharge(workspaceId, key, "charged", "refunded", now))) return false;
   await ctx.stores.ledger.credit(workspaceId, record.amount);
+  await creditCaps(ctx, record, record.amount);
   return true;
+}
+
+/** Gives `amount` back to the caps a charge counted against (a counter of a past period is left alone). */
+async function creditCaps(ctx: AppContext, record: ChargeRecord, amount: number): Promise<void> {
+  const period = (await currentUsage(ctx, record.workspace_id)).period_start_unix;
+  for (const c of record.caps ?? []) if (c.period === period) await ctx.stores.ledger.capSubtract(record.workspace_id, c.id, c.period, amount);
 }
 
 /** Moves the workspace to a new limit (tier change), keeping what was used. */

@@ -26,6 +26,7 @@ export async function authenticateRequest(ctx: AppContext, req: ApiRequest): Pro
       via: "api_key",
       apiKeyPrefix: record.prefix,
       apiKeyId: record.key_id,
+      apiKeyCharacterLimit: record.character_limit ?? null,
       keyPermissions: record.permissions ?? "all",
     };
     return new Caller(ctx, principal);

@@ -6,7 +6,7 @@ import type { StoredVoiceSettings, VoiceRecord } from "../adapters/dynamo/voices
 import type { HistoryRecord } from "../adapters/dynamo/history.js";
 import { workspaceKey } from "../adapters/s3.js";
 import { newId } from "../adapters/ids.js";
-import { CHARGE_RECORD_TTL_SECONDS, charge, currentUsage, refund, refundPart } from "../domain/credits.js";
+import { CHARGE_RECORD_TTL_SECONDS, charge, currentUsage, refund, refundPart, spendingCaps } from "../domain/credits.js";
 import { maxTextLength } from "../domain/speechRules.js";
 import { ApiError } from "../http/errors.js";
 import { codePointLength } from "../contract/text.js";
@@ -297,7 +297,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     if (free || cost === 0) {
       usageBefore = usageAfter = (await currentUsage(ctx, caller.workspaceId)).character_count;
     } else {
-      const result = await charge(ctx, { workspaceId: caller.workspaceId, key: chargeKey, amount: cost });
+      const result = await charge(ctx, { workspaceId: caller.workspaceId, key: chargeKey, amount: cost, caps: await spendingCaps(caller) });
       charged = result.charged;
       usageAfter = result.usage.character_count;
       usageBefore = result.charged ? usageAfter - result.amount : usageAfter;

@@ -152,6 +152,7 @@ export async function acceptInvite(ctx: AppContext, invite: InviteRecord, user: 
       seat_type: invite.seat_type,
       joined_at: nowUnix(ctx),
       is_locked: false,
+      usage_limit: invite.usage_limit ?? null,
     });
   }
   for (const g of invite.group_ids) await workspaces.setGroupMember(invite.workspace_id, g, user.user_id, true);
@@ -166,6 +167,8 @@ export interface MemberWire {
   seat_type: SeatType;
   is_owner: boolean;
   is_locked: boolean;
+  /** Credits the member may use per period; null: only the workspace's quota applies. */
+  usage_limit: number | null;
 }
 
 export async function listMembers(ctx: AppContext, caller: Caller): Promise<MemberWire[]> {
@@ -180,6 +183,7 @@ export async function listMembers(ctx: AppContext, caller: Caller): Promise<Memb
       seat_type: x.seat_type,
       is_owner: x.user_id === ws.owner_user_id,
       is_locked: x.is_locked === true,
+      usage_limit: x.usage_limit ?? null,
     }))
     .sort((a, b) => Number(b.is_owner) - Number(a.is_owner) || a.email.localeCompare(b.email));
 }
@@ -192,8 +196,12 @@ export async function memberByEmail(ctx: AppContext, workspaceId: string, email:
   return found;
 }
 
-/** workspace.members.update: seat type (role) and lock, keeping an unlocked admin and the owner as is. */
-export async function updateMember(ctx: AppContext, caller: Caller, input: { email: string; is_locked?: boolean | null; seat_type?: SeatType | null }): Promise<void> {
+/** workspace.members.update: seat type (role), lock and (Timbre's extension) usage limit, keeping an unlocked admin and the owner as is. */
+export async function updateMember(
+  ctx: AppContext,
+  caller: Caller,
+  input: { email: string; is_locked?: boolean | null; seat_type?: SeatType | null; usage_limit?: number | null },
+): Promise<void> {
   await caller.requireAdmin();
   const target = await memberByEmail(ctx, caller.workspaceId, input.email);
   const ws = await caller.workspace();
@@ -203,5 +211,9 @@ export async function updateMember(ctx: AppContext, caller: Caller, input: { ema
   if (target.user_id === caller.userId && locked) throw new ApiError(400, "cannot_lock_self", m.cannotLockSelf);
   const admins = (await humanMembers(ctx, caller.workspaceId)).filter((x) => x.seat_type === "workspace_admin" && !x.is_locked && x.user_id !== target.user_id);
   if (admins.length === 0 && (seat !== "workspace_admin" || locked)) throw new ApiError(400, "last_admin", m.lastAdmin);
-  await ctx.stores.workspaces.patchMember(caller.workspaceId, target.user_id, { seat_type: seat, is_locked: locked });
+  await ctx.stores.workspaces.patchMember(caller.workspaceId, target.user_id, {
+    seat_type: seat,
+    is_locked: locked,
+    ...(input.usage_limit !== undefined ? { usage_limit: input.usage_limit } : {}),
+  });
 }

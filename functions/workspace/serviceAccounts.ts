@@ -5,6 +5,7 @@ import { newId } from "../adapters/ids.js";
 import { ApiError } from "../http/errors.js";
 import { createApiKey, ONBOARDING_STEP_IDS } from "../domain/accounts.js";
 import { PERMISSION_IDS } from "../domain/permissions.js";
+import { currentUsage } from "../domain/credits.js";
 
 /**
  * Service accounts: non-human members that own API keys, for programs. A service account is a
@@ -28,7 +29,16 @@ export async function listServiceAccountKeys(ctx: AppContext, workspaceId: strin
   return accounts.flatMap((a, i) => keys[i].map((k) => ({ key_id: k.key_id, name: `${a.service_account!.name} · ${k.name}`, service_account_user_id: a.user_id })));
 }
 
-export function serviceKeyWire(k: ApiKeyRecord) {
+/** What each capped key has used in the workspace's current period. */
+async function keyUse(ctx: AppContext, workspaceId: string, keys: ApiKeyRecord[]): Promise<Map<string, number>> {
+  const capped = keys.filter((k) => typeof k.character_limit === "number");
+  if (capped.length === 0) return new Map();
+  const period = (await currentUsage(ctx, workspaceId)).period_start_unix;
+  return new Map(await Promise.all(capped.map(async (k) => [k.key_id, await ctx.stores.ledger.capUsed(workspaceId, `key:${k.key_id}`, period)] as const)));
+}
+
+/** `used`: the key's credits this period, counted against its character_limit (null without one). */
+export function serviceKeyWire(k: ApiKeyRecord, used: number | null = null) {
   return {
     name: k.name,
     hint: `${k.prefix}…`,
@@ -39,7 +49,7 @@ export function serviceKeyWire(k: ApiKeyRecord) {
     // Our permission ids where the key is narrowed; null means all.
     permissions: k.permissions && k.permissions !== "all" ? k.permissions : null,
     character_limit: k.character_limit ?? null,
-    character_count: null,
+    character_count: typeof k.character_limit === "number" ? used ?? 0 : null,
     // Only a hash of the key is stored; this is it (never the key).
     hashed_xi_api_key: k.key_hash,
   };
@@ -49,12 +59,13 @@ export async function serviceAccountsWire(ctx: AppContext, caller: Caller) {
   await caller.requireAdmin();
   const accounts = await listServiceAccounts(ctx, caller.workspaceId);
   const keys = await Promise.all(accounts.map((a) => ctx.stores.apiKeys.list(caller.workspaceId, a.user_id)));
+  const used = await keyUse(ctx, caller.workspaceId, keys.flat());
   return {
     "service-accounts": accounts.map((a, i) => ({
       service_account_user_id: a.user_id,
       name: a.service_account!.name,
       created_at_unix: a.joined_at,
-      "api-keys": keys[i].map(serviceKeyWire),
+      "api-keys": keys[i].map((k) => serviceKeyWire(k, used.get(k.key_id) ?? null)),
       default_sharing_groups: [],
     })),
   };
@@ -107,7 +118,9 @@ export function keyPermissions(p: "all" | string[]): "all" | string[] {
 
 export async function serviceAccountKeys(ctx: AppContext, caller: Caller, id: string) {
   await account(ctx, caller, id);
-  return { "api-keys": (await ctx.stores.apiKeys.list(caller.workspaceId, id)).map(serviceKeyWire) };
+  const keys = await ctx.stores.apiKeys.list(caller.workspaceId, id);
+  const used = await keyUse(ctx, caller.workspaceId, keys);
+  return { "api-keys": keys.map((k) => serviceKeyWire(k, used.get(k.key_id) ?? null)) };
 }
 
 export async function createServiceAccountKey(ctx: AppContext, caller: Caller, id: string, input: { name: string; permissions: "all" | string[]; character_limit?: number | null }) {

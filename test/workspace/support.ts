@@ -17,9 +17,9 @@ export const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${++n}@example
  * A new person joining `admin`'s workspace the way a user would: invited through the SDK, signed
  * up through the invite link's token. Returns an API key of theirs in that workspace.
  */
-export async function joinAsMember(stack: EmbeddedStack, admin: { client: ElevenLabsClient }, opts: { email?: string; groupIds?: string[]; seatType?: "workspace_admin" | "workspace_member" } = {}) {
+export async function joinAsMember(stack: EmbeddedStack, admin: { client: ElevenLabsClient }, opts: { email?: string; groupIds?: string[]; seatType?: "workspace_admin" | "workspace_member"; usageLimit?: number } = {}) {
   const email = opts.email ?? uniqueEmail("member");
-  const created = (await admin.client.workspace.invites.create({ email, groupIds: opts.groupIds, seatType: opts.seatType })) as unknown as { invite_url: string };
+  const created = (await admin.client.workspace.invites.create({ email, groupIds: opts.groupIds, seatType: opts.seatType, usageLimit: opts.usageLimit })) as unknown as { invite_url: string };
   const token = created.invite_url.split("/invite/")[1];
   const res = await apiFetch(stack, undefined, "/v1/auth/sign-up", { method: "POST", body: JSON.stringify({ email, password: "member password 1", first_name: "Mia", invite_token: token }) });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);

@@ -23,6 +23,8 @@ export interface ChargeRecord {
   amount: number;
   state: ChargeState;
   updated_at: number;
+  /** The spending caps this charge counts against (their ids and period), so a refund gives back to them too. */
+  caps?: Array<{ id: string; period: number }>;
 }
 
 const keys = {
@@ -32,6 +34,7 @@ const keys = {
   slot: (ws: string, n: number) => ({ pk: `WS#${ws}`, sk: `SLOT#${n}` }),
   regen: (ws: string, fingerprint: string) => ({ pk: `WS#${ws}`, sk: `REGEN#${fingerprint}` }),
   idempotency: (ws: string, key: string) => ({ pk: `WS#${ws}`, sk: `IDEM#${key}` }),
+  cap: (ws: string, id: string, period: number) => ({ pk: `WS#${ws}`, sk: `CAP#${id}#${period}` }),
 };
 
 export type KeyBinding = "new" | "same" | "mismatch";
@@ -95,6 +98,34 @@ export class Ledger {
     });
   }
 
+  /**
+   * Counts `amount` against a spending cap (an API key's or a member's limit) for the period that
+   * started at `period`, when the cap's use stays within `limit`; the use after it, or undefined
+   * when it would not fit. Atomic like `deduct`.
+   */
+  async capAdd(ws: string, id: string, period: number, amount: number, limit: number, ttl: number): Promise<number | undefined> {
+    if (amount > limit) return undefined;
+    const item = await this.table.update<{ used: number }>(keys.cap(ws, id, period), {
+      UpdateExpression: "SET #ttl = :ttl ADD used :amount",
+      ConditionExpression: "attribute_not_exists(used) OR used <= :room",
+      ExpressionAttributeNames: { "#ttl": "ttl" },
+      ExpressionAttributeValues: { ":amount": amount, ":room": limit - amount, ":ttl": ttl },
+    });
+    return item?.used;
+  }
+
+  async capSubtract(ws: string, id: string, period: number, amount: number): Promise<void> {
+    await this.table.update(keys.cap(ws, id, period), {
+      UpdateExpression: "ADD used :neg",
+      ConditionExpression: "attribute_exists(used)",
+      ExpressionAttributeValues: { ":neg": -amount },
+    });
+  }
+
+  async capUsed(ws: string, id: string, period: number): Promise<number> {
+    return (await this.table.get<{ used: number }>(keys.cap(ws, id, period)))?.used ?? 0;
+  }
+
   /** Opens an idempotency record; false when one exists for this key. */
   async openCharge(c: ChargeRecord, ttl: number): Promise<boolean> {
     return this.table.put({ ...keys.charge(c.workspace_id, c.key), ...c, ttl }, { ifAbsent: true });
@@ -106,7 +137,14 @@ export class Ledger {
   }
 
   /** Moves a charge record between states, conditional on its current state (and age for takeovers). */
-  async transitionCharge(ws: string, key: string, from: ChargeState, to: ChargeState, now: number, fields: { amount?: number; olderThan?: number } = {}): Promise<boolean> {
+  async transitionCharge(
+    ws: string,
+    key: string,
+    from: ChargeState,
+    to: ChargeState,
+    now: number,
+    fields: { amount?: number; olderThan?: number; caps?: ChargeRecord["caps"] } = {},
+  ): Promise<boolean> {
     const values: Record<string, unknown> = { ":from": from, ":to": to, ":now": now };
     let condition = "#state = :from";
     let update = "SET #state = :to, updated_at = :now";
@@ -117,6 +155,10 @@ export class Ledger {
     if (fields.amount !== undefined) {
       update += ", amount = :amount";
       values[":amount"] = fields.amount;
+    }
+    if (fields.caps !== undefined) {
+      update += ", caps = :caps";
+      values[":caps"] = fields.caps;
     }
     const r = await this.table.update(keys.charge(ws, key), {
       UpdateExpression: update,

@@ -37,6 +37,8 @@ export interface MemberRecord {
   is_locked?: boolean;
   /** A service account: a non-human member that owns API keys; not listed among members. */
   service_account?: { name: string; created_by: string } | null;
+  /** Credits this member may use per period (from the invite's usage_limit); absent or null: no cap. */
+  usage_limit?: number | null;
 }
 
 export interface GroupRecord {
@@ -93,7 +95,7 @@ export class Workspaces {
     return items.map((i) => i.workspace_id);
   }
 
-  async patchMember(workspaceId: string, userId: string, patch: Partial<Pick<MemberRecord, "seat_type" | "is_locked" | "email">>): Promise<MemberRecord | undefined> {
+  async patchMember(workspaceId: string, userId: string, patch: Partial<Pick<MemberRecord, "seat_type" | "is_locked" | "email" | "usage_limit">>): Promise<MemberRecord | undefined> {
     const item = await this.main.patch<Stored<MemberRecord>>(keys.member(workspaceId, userId), patch);
     return item ? withoutKeys<MemberRecord>(item) : undefined;
   }

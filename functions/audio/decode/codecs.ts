@@ -31,37 +31,29 @@ function push(sink: MonoSink, r: DecodedBlock): void {
   if (r.samplesDecoded > 0) sink.push(r.channelData, r.sampleRate, r.samplesDecoded);
 }
 
-export async function decodeMpeg(bytes: Uint8Array, sink: MonoSink): Promise<void> {
-  const dec = new MPEGDecoder();
+/** A decoder fed byte slices; `flush` drains what a codec holds back until the end. */
+interface SliceDecoder {
+  ready: Promise<void>;
+  decode(bytes: Uint8Array): DecodedBlock | Promise<DecodedBlock>;
+  flush?(): Promise<DecodedBlock>;
+  free(): void;
+}
+
+async function decodeSliced(dec: SliceDecoder, bytes: Uint8Array, sink: MonoSink): Promise<void> {
   await dec.ready;
   try {
-    for (let off = 0; off < bytes.length; off += SLICE) push(sink, dec.decode(bytes.subarray(off, off + SLICE)));
+    for (let off = 0; off < bytes.length; off += SLICE) push(sink, await dec.decode(bytes.subarray(off, off + SLICE)));
+    if (dec.flush) push(sink, await dec.flush());
   } finally {
     dec.free();
   }
 }
 
-export async function decodeFlac(bytes: Uint8Array, sink: MonoSink): Promise<void> {
-  const dec = new FLACDecoder();
-  await dec.ready;
-  try {
-    for (let off = 0; off < bytes.length; off += SLICE) push(sink, await dec.decode(bytes.subarray(off, off + SLICE)));
-    push(sink, await dec.flush());
-  } finally {
-    dec.free();
-  }
-}
+export const decodeMpeg = (bytes: Uint8Array, sink: MonoSink): Promise<void> => decodeSliced(new MPEGDecoder(), bytes, sink);
 
-export async function decodeOggVorbis(bytes: Uint8Array, sink: MonoSink): Promise<void> {
-  const dec = new OggVorbisDecoder();
-  await dec.ready;
-  try {
-    for (let off = 0; off < bytes.length; off += SLICE) push(sink, await dec.decode(bytes.subarray(off, off + SLICE)));
-    push(sink, await dec.flush());
-  } finally {
-    dec.free();
-  }
-}
+export const decodeFlac = (bytes: Uint8Array, sink: MonoSink): Promise<void> => decodeSliced(new FLACDecoder(), bytes, sink);
+
+export const decodeOggVorbis = (bytes: Uint8Array, sink: MonoSink): Promise<void> => decodeSliced(new OggVorbisDecoder(), bytes, sink);
 
 /** Raw Opus packets (from Ogg or WebM); output at 48 kHz with the pre-skip removed. */
 export async function decodeOpusPackets(packets: readonly Uint8Array[], head: OpusHead, sink: MonoSink): Promise<void> {

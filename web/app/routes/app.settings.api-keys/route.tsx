@@ -6,6 +6,7 @@ import { CreateApiKeySchema } from "../../../../functions/contract/accounts.js";
 import { CopyButton } from "../../components/CopyButton.js";
 import { CsrfInput } from "../../components/Csrf.js";
 import { Dialog } from "../../components/Dialog.js";
+import { ConfirmFormDialog } from "../../components/ConfirmFormDialog.js";
 import { Field, FormError } from "../../components/Field.js";
 import { Page, PermissionGate } from "../../components/Page.js";
 import { Pagination } from "../../components/Pagination.js";
@@ -209,27 +210,11 @@ export default function ApiKeys() {
       </section>
 
       {confirming && (
-        <Dialog
-          title="Revoke API key"
-          onClose={() => setConfirming(null)}
-          footer={
-            <Form method="post" className="dialog-actions" onSubmit={() => setConfirming(null)}>
-              <CsrfInput />
-              <input type="hidden" name="intent" value="revoke" />
-              <input type="hidden" name="key_id" value={confirming.key_id} />
-              <button type="button" className="button" onClick={() => setConfirming(null)}>
-                Cancel
-              </button>
-              <button type="submit" className="button button-danger">
-                Revoke
-              </button>
-            </Form>
-          }
-        >
+        <ConfirmFormDialog title="Revoke API key" intent="revoke" fields={{ key_id: confirming.key_id }} confirmLabel="Revoke" onClose={() => setConfirming(null)}>
           <p>
             Revoke “{confirming.name}” ({confirming.hint})? Programs using it will stop working at once. This cannot be undone.
           </p>
-        </Dialog>
+        </ConfirmFormDialog>
       )}
     </Page>
   );

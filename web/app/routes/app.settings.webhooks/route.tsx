@@ -6,6 +6,7 @@ import { EVENT_LABELS, EVENT_TYPES } from "../../../../functions/events/types.js
 import { CopyButton } from "../../components/CopyButton.js";
 import { CsrfInput } from "../../components/Csrf.js";
 import { Dialog } from "../../components/Dialog.js";
+import { ConfirmFormDialog } from "../../components/ConfirmFormDialog.js";
 import { FormError } from "../../components/Field.js";
 import { Page } from "../../components/Page.js";
 import { EmptyState } from "../../components/ui/EmptyState.js";
@@ -315,25 +316,9 @@ export default function Webhooks() {
       {logOf && params.get("log") && <DeliveryLog webhook={logOf} deliveries={deliveries} />}
 
       {deleting && (
-        <Dialog
-          title="Delete webhook"
-          onClose={() => setDeleting(null)}
-          footer={
-            <Form method="post" className="dialog-actions" onSubmit={() => setDeleting(null)}>
-              <CsrfInput />
-              <input type="hidden" name="intent" value="delete" />
-              <input type="hidden" name="webhook_id" value={deleting.webhook_id} />
-              <button type="button" className="button" onClick={() => setDeleting(null)}>
-                Cancel
-              </button>
-              <button type="submit" className="button button-danger">
-                Delete
-              </button>
-            </Form>
-          }
-        >
+        <ConfirmFormDialog title="Delete webhook" intent="delete" fields={{ webhook_id: deleting.webhook_id }} confirmLabel="Delete" onClose={() => setDeleting(null)}>
           <p>Delete “{deleting.name}”? It stops receiving events at once; deliveries still waiting are dropped.</p>
-        </Dialog>
+        </ConfirmFormDialog>
       )}
     </Page>
   );
