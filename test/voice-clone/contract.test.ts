@@ -128,14 +128,25 @@ describe("clone from files -> verify -> speak", () => {
   });
 
   it("accepts the same speaker reading the sentence, and the voice then speaks", async () => {
-    const state = await verification(acct.apiKey, voiceId);
-    const r = await submit(acct.apiKey, voiceId, await recording(stack, SPEAKER_A, state.text, { seed: 11, snrDb: 30, speed: 0.95 }));
+    // The sentence is random per attempt, and the speaker check refuses about one genuine reading
+    // in twelve on held-out speakers (functions/engine/README.md; seen here at 0.606 against
+    // 0.61). A user then reads the next sentence, as the product offers: a second refusal of the
+    // same speaker (about 0.7%) fails the test. Only a speaker refusal earns the second try.
+    let r: Awaited<ReturnType<typeof submit>> | undefined;
+    let state = await verification(acct.apiKey, voiceId);
+    let tries = 0;
+    for (; tries < 2; tries++) {
+      state = await verification(acct.apiKey, voiceId);
+      r = await submit(acct.apiKey, voiceId, await recording(stack, SPEAKER_A, state.text, { seed: 11 + tries, snrDb: 30, speed: 0.95 }));
+      const retry = r.status === 400 && r.body.detail!.reasons.length === 1 && r.body.detail!.reasons[0] === verificationMessages.differentSpeaker;
+      if (!retry) break;
+    }
     const stored = await stack.ctx.stores.voices.get(acct.workspace.workspace_id, voiceId);
-    expect(r.status, `${state.text} ${JSON.stringify(stored?.verification.attempts.map((a) => ({ speaker: a.speaker, sentence: a.sentence })))}`).toBe(200);
-    expect(r.body).toMatchObject({ status: "ok", is_verified: true });
+    expect(r!.status, `${state.text} ${JSON.stringify(stored?.verification.attempts.map((a) => ({ speaker: a.speaker, sentence: a.sentence })))}`).toBe(200);
+    expect(r!.body).toMatchObject({ status: "ok", is_verified: true });
     const v = await client.voices.get(voiceId);
-    expect(v.voiceVerification).toMatchObject({ requiresVerification: true, isVerified: true, verificationAttemptsCount: 3 });
-    expect(v.voiceVerification!.verificationAttempts!.map((a) => a.accepted)).toEqual([false, false, true]);
+    expect(v.voiceVerification).toMatchObject({ requiresVerification: true, isVerified: true, verificationAttemptsCount: 3 + tries });
+    expect(v.voiceVerification!.verificationAttempts!.map((a) => a.accepted)).toEqual([false, false, ...Array(tries).fill(false), true]);
     const speech = await readAll(await client.textToSpeech.convert(voiceId, { text: "Now I can speak with my own voice." }));
     expect(speech.bytes.byteLength).toBeGreaterThan(2000);
     // A verified voice answers already_verified.
