@@ -25,7 +25,7 @@ export interface VoiceCreationFigures {
   listBusyP95Ms: number;
 }
 
-const PREVIEW_TEXT = "The quick brown fox jumps over the lazy dog, then rests by the river bank until the evening light.";
+const PREVIEW_TEXT = "The quick brown fox jumps over the lazy dog, then rests by the river bank until the golden evening light fades.";
 const SPEAKER = profileFromLabels({ language: "en", gender: "female", age: "middle_aged" }, 515_151);
 
 export async function benchVoiceCreation(): Promise<VoiceCreationFigures> {
