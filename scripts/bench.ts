@@ -11,6 +11,7 @@ import "./lib/quiet.js";
  *   npm run bench -- --only=shared-voices
  *   npm run bench -- --only=similar-voices
  *   npm run bench -- --only=sts      (speech to speech and the voice isolator; --skip-sts leaves them out)
+ *   npm run bench -- --only=voice-creation   (design, clone, verification: scripts/lib/bench-voice-creation.ts)
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -20,6 +21,7 @@ import { ensureServerBundle, ROOT } from "./lib/server-bundle.mjs";
 import { benchSharedVoices, benchSimilarVoices, type LibraryFigures, type SimilarFigures } from "./lib/bench-library.js";
 import { BENCH_TEXT } from "./lib/bench-text.js";
 import { benchSpeechToSpeech, type StsBenchFigures } from "./lib/bench-sts.js";
+import { benchVoiceCreation } from "./lib/bench-voice-creation.js";
 import { premadeVoiceId } from "../functions/domain/premadeVoices.js";
 import { RUNTIME_FILES } from "../infra/constructs/function.js";
 import { ENGINE_RUNTIME_PACKAGES } from "../infra/constructs/api.js";
@@ -579,15 +581,16 @@ async function main(): Promise<void> {
 }
 
 const only = option("only");
-(only === "shared-voices"
-  ? benchSharedVoices().then(() => undefined)
-  : only === "similar-voices"
-    ? benchSimilarVoices().then(() => undefined)
-    : only === "sts"
-      ? benchSpeechToSpeech().then(() => undefined)
-      : main()
-).catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+/** `--only=<name>` runs one part on its own stack. */
+const parts: Record<string, () => Promise<unknown>> = {
+  "shared-voices": benchSharedVoices,
+  "similar-voices": benchSimilarVoices,
+  sts: benchSpeechToSpeech,
+  "voice-creation": benchVoiceCreation,
+};
+(only ? (parts[only] ?? (() => Promise.reject(new Error(`--only: one of ${Object.keys(parts).join(", ")}`))))() : main())
+  .catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
 

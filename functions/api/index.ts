@@ -14,6 +14,9 @@ import { registerCollections } from "./collections.js";
 import { registerWorkspace } from "./workspace.js";
 import { registerPvc } from "./pvc.js";
 import { registerAlignment } from "./alignment.js";
+import { registerTextToVoice } from "./textToVoice.js";
+import { registerVoiceClone } from "./voiceClone.js";
+import { registerVoiceVerification } from "./voiceVerification.js";
 import { registerWorkspaceMembers } from "./workspaceMembers.js";
 import { registerSharing } from "./sharing.js";
 import { registerWebhooks } from "./webhooks.js";
@@ -44,4 +47,7 @@ export function registerRoutes(r: ApiRouter): void {
   registerDictionaries(r);
   registerPvc(r);
   registerAlignment(r);
+  registerTextToVoice(r);
+  registerVoiceClone(r);
+  registerVoiceVerification(r);
 }

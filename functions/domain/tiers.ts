@@ -22,6 +22,11 @@ export interface Tier {
   professionalVoiceLimit: number;
   canUseInstantVoiceCloning: boolean;
   canUseProfessionalVoiceCloning: boolean;
+  /**
+   * Cloned voices skip the voice captcha (verification by reading a sentence): only plans from
+   * Business up. Below it, a clone must be verified before it speaks (speech-generation.md §8).
+   */
+  bypassesVoiceCaptcha: boolean;
   /** Simultaneous generations before requests queue, then get 429. */
   concurrency: number;
   maxSeats: number;
@@ -36,32 +41,32 @@ const base = [...MP3_FORMATS_BASE, ...PCM_FORMATS_BASE, ...TELEPHONY_FORMATS, ..
 export const TIERS: Record<TierId, Tier> = {
   free: {
     id: "free", name: "Free", characterLimit: 10_000, voiceLimit: 3, professionalVoiceLimit: 0,
-    canUseInstantVoiceCloning: false, canUseProfessionalVoiceCloning: false, concurrency: 2, maxSeats: 1,
+    canUseInstantVoiceCloning: false, canUseProfessionalVoiceCloning: false, bypassesVoiceCaptcha: false, concurrency: 2, maxSeats: 1,
     outputFormats: base, canExtendCharacterLimit: false, priceUsdMonthly: 0,
   },
   starter: {
     id: "starter", name: "Starter", characterLimit: 30_000, voiceLimit: 10, professionalVoiceLimit: 0,
-    canUseInstantVoiceCloning: true, canUseProfessionalVoiceCloning: false, concurrency: 3, maxSeats: 1,
+    canUseInstantVoiceCloning: true, canUseProfessionalVoiceCloning: false, bypassesVoiceCaptcha: false, concurrency: 3, maxSeats: 1,
     outputFormats: base, canExtendCharacterLimit: false, priceUsdMonthly: 5,
   },
   creator: {
     id: "creator", name: "Creator", characterLimit: 100_000, voiceLimit: 30, professionalVoiceLimit: 1,
-    canUseInstantVoiceCloning: true, canUseProfessionalVoiceCloning: true, concurrency: 5, maxSeats: 1,
+    canUseInstantVoiceCloning: true, canUseProfessionalVoiceCloning: true, bypassesVoiceCaptcha: false, concurrency: 5, maxSeats: 1,
     outputFormats: [...base, ...HIGH_QUALITY_FORMATS], canExtendCharacterLimit: true, priceUsdMonthly: 22,
   },
   pro: {
     id: "pro", name: "Pro", characterLimit: 500_000, voiceLimit: 160, professionalVoiceLimit: 1,
-    canUseInstantVoiceCloning: true, canUseProfessionalVoiceCloning: true, concurrency: 10, maxSeats: 1,
+    canUseInstantVoiceCloning: true, canUseProfessionalVoiceCloning: true, bypassesVoiceCaptcha: false, concurrency: 10, maxSeats: 1,
     outputFormats: [...base, ...HIGH_QUALITY_FORMATS, ...STUDIO_FORMATS], canExtendCharacterLimit: true, priceUsdMonthly: 99,
   },
   scale: {
     id: "scale", name: "Scale", characterLimit: 2_000_000, voiceLimit: 660, professionalVoiceLimit: 1,
-    canUseInstantVoiceCloning: true, canUseProfessionalVoiceCloning: true, concurrency: 15, maxSeats: 3,
+    canUseInstantVoiceCloning: true, canUseProfessionalVoiceCloning: true, bypassesVoiceCaptcha: false, concurrency: 15, maxSeats: 3,
     outputFormats: [...base, ...HIGH_QUALITY_FORMATS, ...STUDIO_FORMATS], canExtendCharacterLimit: true, priceUsdMonthly: 330,
   },
   business: {
     id: "business", name: "Business", characterLimit: 11_000_000, voiceLimit: 660, professionalVoiceLimit: 3,
-    canUseInstantVoiceCloning: true, canUseProfessionalVoiceCloning: true, concurrency: 15, maxSeats: 5,
+    canUseInstantVoiceCloning: true, canUseProfessionalVoiceCloning: true, bypassesVoiceCaptcha: true, concurrency: 15, maxSeats: 5,
     outputFormats: [...base, ...HIGH_QUALITY_FORMATS, ...STUDIO_FORMATS], canExtendCharacterLimit: true, priceUsdMonthly: 1320,
   },
 };

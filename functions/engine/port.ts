@@ -38,6 +38,16 @@ export interface VoiceProfile {
   timbre: number;
   /** 0..1, optional. */
   breathiness?: number;
+  /** 0..1, optional: creak and roughness of the voice source (irregular, rough phonation). */
+  roughness?: number;
+  /**
+   * Optional spectral envelope correction: dB per band of the voice-analysis LTAS bands
+   * (16 log-spaced bands, 80 Hz to 7.6 kHz), applied to the output. A clone's fit sets it so
+   * the engine's long-term spectrum matches the samples'; engines without it may ignore it.
+   */
+  envelope?: number[];
+  /** Optional speech level, dBFS RMS of the active (non-pause) part; the engine's default is -18. */
+  levelDb?: number;
   /** Voice identity seed: small deterministic variations that make two similar profiles differ. */
   seed: number;
 }

@@ -8,6 +8,7 @@ import { parentPort } from "node:worker_threads";
 import { AudioDecodeError, AudioLimitError, decodeAudio, probeAudio } from "../audio/decode/index.js";
 import { analyzeVoice, detectSpeech, embedSegment } from "./analyze.js";
 import { denoise } from "../audio/denoise/index.js";
+import { sentenceCosts } from "./align.js";
 import { floatToInt16 } from "../audio/resample.js";
 import { encodeWav } from "../audio/wav.js";
 import type { FromWorker, Job, ToWorker, WorkerError } from "./protocol.js";
@@ -45,6 +46,8 @@ async function run(job: Job): Promise<{ result: unknown; transfer: ArrayBuffer[]
       return { result: detectSpeech(job.samples, job.sampleRate), transfer: [] };
     case "embed":
       return { result: job.segments.map((s) => embedSegment(job.samples, job.sampleRate, s)), transfer: [] };
+    case "sentence-costs":
+      return { result: sentenceCosts(job.recording, job.recordingRate, job.candidates, job.candidateRate), transfer: [] };
     case "wav": {
       const d = await decodeAudio(job.bytes, job.limits);
       const wav = encodeWav(floatToInt16(d.samples), d.sampleRate);

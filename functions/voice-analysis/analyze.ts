@@ -196,6 +196,15 @@ function analyze16k(x: Float32Array, durationSecs: number, clippingRatio: number
   const ltasAbs = Array.from(ltasPower, (p, b) => dbOf(p / Math.max(1, activeIdx.length) / (LTAS_BINS[b][1] - LTAS_BINS[b][0] + 1)));
   const ltasMean = mean(ltasAbs);
   const ltasDb = activeIdx.length ? ltasAbs.map((v) => round(v - ltasMean, 2)) : ltasAbs.map(() => 0);
+  // The same bands averaged in dB (frame by frame): the mean log spectrum that MFCC means
+  // summarise, which a fixed filter shifts by exactly its gain (the clone's envelope fit).
+  const logBands = new Float64Array(bands);
+  for (const f of activeIdx) {
+    for (let b = 0; b < bands; b++) logBands[b] += dbOf(t.bandPower[f * bands + b] / (LTAS_BINS[b][1] - LTAS_BINS[b][0] + 1));
+  }
+  const logAbs = Array.from(logBands, (v) => v / Math.max(1, activeIdx.length));
+  const logMean = mean(logAbs);
+  const logSpectrumDb = activeIdx.length ? logAbs.map((v) => round(v - logMean, 2)) : logAbs.map(() => 0);
   const centres = LTAS_BANDS_HZ.map(([lo, hi]) => Math.log2(Math.sqrt(lo * hi)));
   const tilt = activeIdx.length ? slope(centres, ltasAbs) : 0;
   let cNum = 0, cDen = 0;
@@ -257,6 +266,7 @@ function analyze16k(x: Float32Array, durationSecs: number, clippingRatio: number
     snrDb: round(Math.max(-10, Math.min(60, snr)), 1),
     clippingRatio: round(clippingRatio, 6),
     ltasDb,
+    logSpectrumDb,
     spectralCentroidHz: round(centroid, 0),
     spectralTiltDbPerOctave: round(tilt, 2),
     formantsHz,

@@ -14,7 +14,8 @@ import type { SpeechSegment, VoiceAnalyzer } from "./port.js";
 
 /**
  * A copy in a buffer of its own, so it can be moved to a worker without detaching the caller's.
- * Not `bytes.slice()`: on a Node Buffer (multipart uploads) that is a view of the same memory.
+ * (Not `bytes.slice()`: on a Node Buffer that is a view of the same memory, and moving it would
+ * detach the caller's Buffer and the pool it was cut from.)
  */
 function own(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes);
@@ -36,6 +37,9 @@ function checkSegments(segments: readonly SpeechSegment[], seconds: number): voi
   }
   if (total > 2 * seconds + 1) throw new RangeError("segments cover more than twice the audio");
 }
+
+export const MAX_SENTENCE_CANDIDATES = 8;
+export const MAX_SENTENCE_SECONDS = 40;
 
 export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyzer {
   const pool = new AnalysisPool(opts);
@@ -71,6 +75,16 @@ export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyz
     async denoise(samples, sampleRate, o = {}) {
       const copy = samples.slice();
       return pool.run({ kind: "denoise", samples: copy, sampleRate, keepOriginal: o.keepOriginal ?? 0 }, [copy.buffer as ArrayBuffer], o.signal);
+    },
+    async sentenceCosts(recording, recordingRate, candidates, candidateRate, o = {}) {
+      // Caller data: a bounded number of bounded utterances (the band keeps the warping linear in their length).
+      if (candidates.length > MAX_SENTENCE_CANDIDATES) throw new RangeError(`at most ${MAX_SENTENCE_CANDIDATES} candidate readings`);
+      if (recording.length > MAX_SENTENCE_SECONDS * recordingRate || candidates.some((c) => c.length > MAX_SENTENCE_SECONDS * candidateRate)) {
+        throw new RangeError(`utterances are limited to ${MAX_SENTENCE_SECONDS} s`);
+      }
+      const rec = recording.slice();
+      const cands = candidates.map((c) => c.slice());
+      return pool.run({ kind: "sentence-costs", recording: rec, recordingRate, candidates: cands, candidateRate }, [rec.buffer as ArrayBuffer, ...cands.map((c) => c.buffer as ArrayBuffer)], o.signal);
     },
     async toWav(bytes, o = {}) {
       checkBytes(bytes, o.maxBytes);

@@ -24,6 +24,9 @@
  *   audio stored compressed: a full decode, so a worker job too.
  * - `denoise(samples)`: "remove background noise" on clone samples and the voice isolator need the
  *   audio itself cleaned (RNNoise, functions/audio/denoise), which is CPU work like the rest.
+ * - `sentenceCosts(recording, candidates)`: voice verification checks that a recording says the
+ *   sentence it was asked to read by aligning it with the engine's readings of that sentence
+ *   and of decoys (dynamic time warping over cepstra: CPU work, so a worker job).
  * - `close()`: tests and shutdown end the workers; a closed analyzer refuses new work.
  */
 import type { AudioCodec, AudioContainer, AudioProbe, DecodedAudioFile, DecodeLimits } from "../audio/decode/index.js";
@@ -63,6 +66,8 @@ export interface VoiceAnalysis {
   clippingRatio: number;
   /** Long-term average spectrum of the speech: dB per band (LTAS_BANDS_HZ) relative to the mean of all bands. */
   ltasDb: number[];
+  /** The same bands' levels averaged in dB over the speech frames (the mean log spectrum), relative to their mean. */
+  logSpectrumDb: number[];
   /** Power-weighted mean frequency of the speech, Hz. */
   spectralCentroidHz: number;
   /** Slope of the LTAS, dB per octave (darker voices fall faster). */
@@ -91,6 +96,8 @@ export interface VoiceAnalyzer {
   detectSpeech(samples: Float32Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<SpeechSegment[]>;
   embedSegments(samples: Float32Array, sampleRate: number, segments: readonly SpeechSegment[], opts?: { signal?: AbortSignal }): Promise<number[][]>;
   denoise(samples: Float32Array, sampleRate: number, opts?: { keepOriginal?: number; signal?: AbortSignal }): Promise<Float32Array>;
+  /** Alignment cost of the recording against each candidate reading (lower fits better). */
+  sentenceCosts(recording: Float32Array, recordingRate: number, candidates: readonly Float32Array[], candidateRate: number, opts?: { signal?: AbortSignal }): Promise<number[]>;
   toWav(bytes: Uint8Array, opts?: AnalyzeOptions): Promise<Uint8Array>;
   close(): Promise<void>;
 }

@@ -15,6 +15,7 @@ export type Job =
   | { kind: "detect"; samples: Float32Array; sampleRate: number }
   | { kind: "embed"; samples: Float32Array; sampleRate: number; segments: SpeechSegment[] }
   | { kind: "denoise"; samples: Float32Array; sampleRate: number; keepOriginal: number }
+  | { kind: "sentence-costs"; recording: Float32Array; recordingRate: number; candidates: Float32Array[]; candidateRate: number }
   | { kind: "wav"; bytes: Uint8Array; limits: Limits };
 
 export interface JobResults {
@@ -25,6 +26,7 @@ export interface JobResults {
   detect: SpeechSegment[];
   embed: number[][];
   denoise: Float32Array;
+  "sentence-costs": number[];
   wav: Uint8Array;
 }
 

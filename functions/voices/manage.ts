@@ -142,7 +142,7 @@ export async function editVoice(ctx: AppContext, caller: Caller, voiceId: string
       return next;
     }
   }
-  await ctx.blobs.deleteMany(added.map((s) => s.object_key));
+  await ctx.blobs.deleteMany(added.flatMap((s) => [s.object_key, ...(s.isolated_object_key ? [s.isolated_object_key] : [])]));
   throw new ApiError(409, "voice_changed", "The voice was changed at the same time. Please try again.");
 }
 

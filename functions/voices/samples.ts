@@ -8,6 +8,10 @@ import { ApiError } from "../http/errors.js";
 import type { MultipartFile } from "../http/multipart.js";
 import { MAX_SAMPLES, SAMPLE_MAX_BYTES, SAMPLE_MIN_SECONDS, SAMPLES_MAX_TOTAL_SECONDS, voiceMessages } from "../contract/voices.js";
 import { probeDuration } from "./sampleProbe.js";
+import { AudioDecodeError, UNREADABLE_AUDIO_MESSAGE } from "../audio/decode/errors.js";
+import { encodeWav } from "../audio/wav.js";
+import { floatToInt16 } from "../audio/resample.js";
+import { denoiseInPieces, SAMPLE_RATE as ISOLATED_RATE } from "../voice-clone/samples.js";
 
 /**
  * Voice samples: uploads checked by size, by content (not by the name or type the client gave)
@@ -50,15 +54,39 @@ export function checkSamples(existing: VoiceSampleRecord[], files: MultipartFile
 
 export const sampleKey = (ws: string, voiceId: string, sampleId: string, ext: string) => workspaceKey(ws, "voices", voiceId, "samples", `${sampleId}.${ext}`);
 
-/** Stores checked samples; the hash runs on libuv's thread pool (WebCrypto), not on the request loop. */
+/**
+ * The sample without its background noise (remove_background_noise): decoded and denoised
+ * (RNNoise, in pieces side by side) on the analyser's workers, kept as a 16 kHz WAV beside the
+ * upload, as an instant clone's samples are.
+ */
+async function isolatedAudio(ctx: AppContext, bytes: Uint8Array): Promise<Uint8Array> {
+  const d = await ctx.analyzer().decode(bytes, { sampleRate: ISOLATED_RATE, maxSeconds: SAMPLES_MAX_TOTAL_SECONDS }).catch((e: unknown) => {
+    if (e instanceof AudioDecodeError) throw new ApiError(400, "sample_unreadable", UNREADABLE_AUDIO_MESSAGE);
+    throw e;
+  });
+  const clean = await denoiseInPieces(ctx, d.samples);
+  return encodeWav(floatToInt16(clean), ISOLATED_RATE);
+}
+
+/**
+ * Stores checked samples, and their denoised audio when asked; the hash runs on libuv's thread
+ * pool (WebCrypto), decoding and denoising on the analyser's workers, not on the request loop.
+ */
 export async function storeSamples(ctx: AppContext, v: VoiceRecord, checked: CheckedSample[], removeBackgroundNoise: boolean): Promise<VoiceSampleRecord[]> {
   const now = Math.floor(ctx.now() / 1000);
-  return Promise.all(
+  const written: string[] = [];
+  const stored = await Promise.allSettled(
     checked.map(async ({ file, type, duration }) => {
       const sampleId = newId();
       const { mime, ext } = MIME[type];
       const key = sampleKey(v.workspace_id!, v.voice_id, sampleId, ext);
-      const [digest] = await Promise.all([webcrypto.subtle.digest("SHA-256", file.data), ctx.blobs.put(key, file.data, mime)]);
+      const isolatedKey = removeBackgroundNoise ? sampleKey(v.workspace_id!, v.voice_id, sampleId, "isolated.wav") : null;
+      written.push(key, ...(isolatedKey ? [isolatedKey] : []));
+      const [digest] = await Promise.all([
+        webcrypto.subtle.digest("SHA-256", file.data),
+        ctx.blobs.put(key, file.data, mime),
+        isolatedKey ? isolatedAudio(ctx, file.data).then((wav) => ctx.blobs.put(isolatedKey, wav, "audio/wav")) : undefined,
+      ]);
       return {
         sample_id: sampleId,
         file_name: file.filename.slice(0, 255),
@@ -68,7 +96,7 @@ export async function storeSamples(ctx: AppContext, v: VoiceRecord, checked: Che
         duration_secs: Math.round(duration * 1000) / 1000,
         object_key: key,
         remove_background_noise: removeBackgroundNoise,
-        isolated_object_key: null,
+        isolated_object_key: isolatedKey,
         trim_start: null,
         trim_end: null,
         speaker_separation: null,
@@ -76,4 +104,11 @@ export async function storeSamples(ctx: AppContext, v: VoiceRecord, checked: Che
       } satisfies VoiceSampleRecord;
     }),
   );
+  // One sample that cannot be stored (or denoised) stores none of them.
+  const failed = stored.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) {
+    await ctx.blobs.deleteMany(written).catch(() => undefined);
+    throw failed.reason;
+  }
+  return stored.map((r) => (r as PromiseFulfilledResult<VoiceSampleRecord>).value);
 }

@@ -4,10 +4,12 @@ import type { StepHandlers } from "./types.js";
 import { voicePurgeSteps } from "./voicePurge.js";
 import { speakerSeparationSteps } from "./speakerSeparation.js";
 import { voiceFineTuningSteps } from "./voiceFineTuning.js";
+import { voiceVerificationSteps } from "./voiceVerification.js";
 import { webhookDispatchSteps } from "./webhookDispatch.js";
 
 export const STEP_HANDLERS: Record<string, StepHandlers> = {
   "voice-purge": voicePurgeSteps,
+  "voice-verification": voiceVerificationSteps,
   "webhook-dispatch": webhookDispatchSteps,
   "speaker-separation": speakerSeparationSteps,
   "voice-fine-tuning": voiceFineTuningSteps,

@@ -30,6 +30,14 @@ export const WORKFLOW_GRANTS: Record<string, (fn: TimbreFunction, r: WorkflowRes
     fn.bindBucket(data.bucket, "write", "ws/*/voices/");
     fn.bindTable(data.main, "write");
   },
+  // functions/workflows/voiceVerification.ts: reads the recording and the samples, writes the
+  // prepared recording (all under ws/{ws}/voices/), reads and updates the voice record, and
+  // reads library listings for the alternatives offered after a failure.
+  "voice-verification": (fn, { data }) => {
+    fn.bindBucket(data.bucket, "write", "ws/*/voices/");
+    fn.bindTable(data.main, "write");
+    fn.bindTable(data.library, "read");
+  },
   // functions/workflows/webhookDispatch.ts: reads and updates webhooks, events and deliveries in
   // the main table (its queue index included); decrypts webhook secrets with the session secret.
   "webhook-dispatch": (fn, { data, sessionSecret }) => {

@@ -239,6 +239,15 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
     await expect.poll(() => pvcData.getByLabel("Voice name").inputValue()).toBe("Untitled voice");
     await checkScreen(page, size, "pvc-voice-data", [pvcData.getByRole("button", { name: "Upload samples" }), pvcData.getByLabel("Voice name")], { dialog: pvcData });
     await page.keyboard.press("Escape");
+    // Voice Design and Instant Voice Clone, opened by their query parameters over a page.
+    await visit(page, "/app?creationType=voiceDesign&mode=create&prompt=a%20deep%2C%20slow%2C%20elderly%20British%20man");
+    const design = page.getByRole("dialog", { name: "Voice Design" });
+    await expect.poll(() => design.getByLabel("Voice description").inputValue()).toBe("a deep, slow, elderly British man");
+    await checkScreen(page, size, "voice-design", [design.getByRole("button", { name: "Generate", exact: true }), design.getByRole("button", { name: "Share" }), design.getByLabel("Preview text")], { dialog: design });
+    await visit(page, "/app?creationType=cloneVoice&mode=create");
+    const clone = page.getByRole("dialog", { name: "Instant Voice Clone" });
+    await expect.poll(() => clone.getByTestId("dropzone").isVisible()).toBe(true);
+    await checkScreen(page, size, "instant-clone", [clone.getByRole("button", { name: "Upload audio" }), clone.getByRole("button", { name: "Record audio" }), clone.getByRole("button", { name: "Next" })], { dialog: clone });
 
     // The pronunciation dictionary editor: the list, then a dictionary's rules.
     await visit(page, "/app/settings/profile?pronunciation-dictionaries=true");

@@ -189,6 +189,21 @@ describe("functions", () => {
     }
   });
 
+  it("lets the voice-verification steps read and write voice objects and the main table, and only read the library", () => {
+    const role = stack.stepFunctions.get("voice-verification")!.role;
+    const statements = statementsOf(role);
+    const objects = statements.find((s) => list(s.Action).includes("s3:PutObject"))!;
+    expect(JSON.stringify(objects.Resource)).toContain('"/ws/*/voices/*"');
+    const table = (id: string) => statements.filter((s) => refersTo(s.Resource, id)).flatMap((s) => list(s.Action));
+    expect(table(idOf(stack.data.main))).toContain("dynamodb:UpdateItem");
+    expect(table(idOf(stack.data.library)).every((a) => ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"].includes(a))).toBe(true);
+    expect(table(idOf(stack.data.ledger))).toEqual([]);
+    expect(table(idOf(stack.data.history))).toEqual([]);
+    // It speaks (the engine's WASM beside the bundle) and analyses (the worker): more memory than the default.
+    const fn = resources[idOf(stack.stepFunctions.get("voice-verification")!.fn)];
+    expect(fn.Properties.MemorySize).toBe(1536);
+  });
+
   it("lets the API start executions only on Timbre's state machines, and tells it their ARNs", () => {
     const machineIds = [...stack.workflows.machines.values()].map(idOf);
     const starts = statementsOf(stack.api.function.role).filter((s) => list(s.Action).some((a) => a.startsWith("states:")));

@@ -17,6 +17,9 @@ import { runFolder } from "../../functions/fine-tuning/train.js";
 import type { DatasetQualityReport } from "../../functions/fine-tuning/report.js";
 import { pvcMessages } from "../../functions/contract/pvc.js";
 import { speechWav } from "../pvc/support.js";
+import { blankFineTuning, blankVerification, type VoiceRecord } from "../../functions/adapters/dynamo/voices.js";
+import { profileFromLabels } from "../../functions/engine/espeak/voices.js";
+import { speakPcm } from "../../functions/voice-clone/render.js";
 import { startReceiver } from "../webhooks/receiver.js";
 import { encryptSecret } from "../../functions/webhooks/secrets.js";
 import { Table } from "../../functions/adapters/dynamo/table.js";
@@ -277,6 +280,71 @@ SCENARIOS["voice-fine-tuning"] = () => {
     const [event] = await stack.ctx.stores.events.list(ws, { type: "fine_tuning_failed" });
     expect(event.data).toEqual({ voice_id: voiceId, model_id: MODEL, state: "failed", message: "No audio left to train on after trims and speaker selection." });
   }, 60_000);
+};
+
+/** A voice that needs verification, with a pending attempt whose recording is `audio`. */
+async function pendingAttempt(audio: Uint8Array, text: string) {
+  const ws = unique("ws");
+  const voiceId = unique("v");
+  const attemptId = unique("a");
+  const profile = profileFromLabels({ language: "en", gender: "female", age: "young" }, 4711);
+  const key = workspaceKey(ws, "voices", voiceId, "verification", `${attemptId}.wav`);
+  await stack.ctx.blobs.put(key, audio, "audio/wav");
+  const voice: VoiceRecord = {
+    voice_id: voiceId, workspace_id: ws, owner_user_id: "u", name: "Verify me", description: null, category: "cloned", labels: { language: "en" },
+    created_at_unix: 1, profile, version: 1, settings: null, preview_object_key: null, samples: [], is_legacy: false, high_quality_base_model_ids: [],
+    available_for_tiers: [], fine_tuning: blankFineTuning("en"), sharing: null, safety_control: "CAPTCHA", is_mixed: false, engine_refs: {},
+    verification: {
+      ...blankVerification("en", true),
+      attempts: [{ text, date_unix: 1, accepted: false, similarity: 0, levenshtein_distance: 0, attempt_id: attemptId, status: "pending", kind: "text",
+        recording: { recording_id: attemptId, object_key: key, mime_type: "audio/wav", size_bytes: audio.byteLength, upload_date_unix: 1, transcription: "" } }],
+    },
+  };
+  await stack.ctx.stores.voices.create(voice);
+  return { ws, voiceId, attemptId, profile, input: { workspace_id: ws, voice_id: voiceId, attempt_id: attemptId, language: "en" } };
+}
+
+const attemptOf = async (ws: string, voiceId: string) => (await stack.ctx.stores.voices.get(ws, voiceId))!.verification.attempts[0];
+
+SCENARIOS["voice-verification"] = () => {
+  const TEXT = "Lantern, copper, dolphin, winter, button, bottle.";
+
+  it("accepts the voice's own speaker reading the sentence: both checks in parallel, then the decision", async () => {
+    const profile = profileFromLabels({ language: "en", gender: "female", age: "young" }, 4711);
+    const { samples, sampleRate } = await speakPcm(stack.ctx, profile, TEXT, { seed: 9 });
+    const p = await pendingAttempt(encodeWav(floatToInt16(samples), sampleRate), TEXT);
+    const execution = await run(stack.workflows, "voice-verification", p.input);
+    expect(execution.error).toBeUndefined();
+    expect(execution.status).toBe("SUCCEEDED");
+    const a = await attemptOf(p.ws, p.voiceId);
+    expect(a).toMatchObject({ status: "accepted", accepted: true, levenshtein_distance: 0 });
+    expect(a.speaker!.accepted && a.sentence!.accepted).toBe(true);
+    expect((await stack.ctx.stores.voices.get(p.ws, p.voiceId))!.verification.is_verified).toBe(true);
+  }, 120_000);
+
+  it("goes straight to a rejection when the recording holds no speech", async () => {
+    const p = await pendingAttempt(encodeWav(new Int16Array(16000 * 2), 16000), TEXT);
+    const execution = await run(stack.workflows, "voice-verification", p.input);
+    expect(execution.status).toBe("SUCCEEDED");
+    const a = await attemptOf(p.ws, p.voiceId);
+    expect(a.status).toBe("rejected");
+    expect(a.speaker).toBeNull();
+    expect(a.reasons).toEqual(["No speech was found in the recording."]);
+  }, 120_000);
+
+  it("records the attempt as an error (not counted) when a step fails", async () => {
+    const p = await pendingAttempt(encodeWav(new Int16Array(16000), 16000), TEXT);
+    const { log, error } = spiedLogger();
+    const runner = new LocalWorkflowRunner(defs, { waitOverrideMs: 0 });
+    runner.bind({ ...stack.ctx, log, blobs: new BlobStore(stack.ctx.aws.s3, "no-such-bucket") });
+    const execution = await run(runner, "voice-verification", p.input);
+    expect(execution.status).toBe("FAILED");
+    expect(execution.error).toMatch(/See the recorded attempt/);
+    expect(error).toHaveBeenCalledWith("voice verification failed", expect.anything());
+    const a = await attemptOf(p.ws, p.voiceId);
+    expect(a.status).toBe("error");
+    expect(a.reasons).toEqual(["Failed due to an unknown error"]);
+  }, 120_000);
 };
 
 it("renders the same ASL that the embedded stack runs", async () => {

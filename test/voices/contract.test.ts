@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, insertOwnVoice, apiFetch } from "../support/stack.js";
-import { encodeWav } from "../../functions/audio/wav.js";
+import { decodeWav, encodeWav } from "../../functions/audio/wav.js";
+import { analyzeVoice } from "../../functions/voice-analysis/analyze.js";
+import { recording, SPEAKER_A } from "../support/speakers.js";
+import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
 import { COMMUNITY_VOICES, COMMUNITY_PUBLIC_OWNER_ID, communityVoiceId } from "../../functions/voices/community.js";
 import { ENGINE_LANGUAGES } from "../../functions/domain/models.js";
 import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
@@ -93,6 +96,32 @@ describe("SDK contract: edit, samples, delete", () => {
     const after = await client.voices.get(v.voice_id);
     expect(after.samples!.map((s) => s.sampleId)).toEqual([b.sampleId]);
     expect((await errorOf(client.voices.samples.audio.get(v.voice_id, a.sampleId!))).detail.status).toBe("sample_not_found");
+  });
+
+  it("removes the background noise of new samples when asked (denoised on the workers, kept beside the upload)", async () => {
+    const v = await insertOwnVoice(stack, acct.workspace.workspace_id, acct.user.user_id, "Noisy");
+    const noisy = await recording(stack, SPEAKER_A, PASSAGES.en.tuning[0], { seed: 12, snrDb: 10 });
+    const file = () => new File([new Uint8Array(noisy)], "noisy.wav", { type: "audio/wav" });
+    await client.voices.update(v.voice_id, { name: "Noisy", files: [file()], removeBackgroundNoise: true });
+    await client.voices.update(v.voice_id, { name: "Noisy", files: [file()], removeBackgroundNoise: false });
+    const got = await client.voices.get(v.voice_id);
+    expect(got.samples!.map((s) => [s.removeBackgroundNoise, s.hasIsolatedAudio])).toEqual([
+      [true, true],
+      [false, false],
+    ]);
+    const stored = (await stack.ctx.stores.voices.get(acct.workspace.workspace_id, v.voice_id))!;
+    const [denoised, kept] = stored.samples;
+    expect(kept.isolated_object_key).toBeNull();
+    // The upload is kept as it came; the isolated audio is the same speech with far less noise.
+    expect(Buffer.from((await stack.ctx.blobs.getBytes(denoised.object_key))!.bytes).equals(noisy)).toBe(true);
+    const clean = decodeWav((await stack.ctx.blobs.getBytes(denoised.isolated_object_key!))!.bytes);
+    const before = decodeWav(new Uint8Array(noisy));
+    const snr = (d: ReturnType<typeof decodeWav>) => analyzeVoice(Float32Array.from(d.pcm), d.sampleRate).snrDb;
+    expect(clean.pcm.length / clean.sampleRate).toBeCloseTo(before.pcm.length / before.sampleRate, 1);
+    expect(snr(clean)).toBeGreaterThan(snr(before) + 6);
+    // Deleting the sample deletes both.
+    await client.samples.delete(v.voice_id, denoised.sample_id);
+    expect(await stack.ctx.blobs.getBytes(denoised.isolated_object_key!)).toBeUndefined();
   });
 
   it("refuses a sample under 5 s and a file that is not audio, with the spec's messages, storing nothing", async () => {

@@ -11,6 +11,7 @@ import { Library } from "./library.js";
 import { Collections } from "./collections.js";
 import { Events } from "./events.js";
 import { PvcUploads } from "./pvcUploads.js";
+import { GeneratedVoices } from "./generatedVoices.js";
 import { Invites } from "./invites.js";
 import { Webhooks } from "./webhooks.js";
 import { Engagement } from "./engagement.js";
@@ -30,6 +31,7 @@ export interface Stores {
   collections: Collections;
   events: Events;
   pvcUploads: PvcUploads;
+  generatedVoices: GeneratedVoices;
   invites: Invites;
   webhooks: Webhooks;
   engagement: Engagement;
@@ -54,6 +56,7 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     collections: new Collections(main),
     events: new Events(main),
     pvcUploads: new PvcUploads(main),
+    generatedVoices: new GeneratedVoices(main),
     invites: new Invites(main),
     webhooks: new Webhooks(main),
     engagement: new Engagement(main),

@@ -1,6 +1,7 @@
 import type { ResourceRole } from "../../contract/dictionaries.js";
 import type { Table } from "./table.js";
 import type { VoiceProfile, VoiceSettings } from "../../engine/port.js";
+import type { StoredVoiceAnalysis } from "./voiceAnalysis.js";
 import { withoutKeys, type Stored } from "./table.js";
 
 /**
@@ -78,6 +79,27 @@ export interface VerificationAttemptRecord {
   similarity: number;
   levenshtein_distance: number;
   recording: { recording_id: string; object_key: string; mime_type: string; size_bytes: number; upload_date_unix: number; transcription: string } | null;
+  /** The verification workflow's execution for this attempt (absent on attempts made before it existed). */
+  attempt_id?: string;
+  /** "pending" while the workflow runs; "error" when it failed (the attempt does not count). */
+  status?: "pending" | "accepted" | "rejected" | "error";
+  /** What failed, in words a user can act on (voice-verification README). */
+  reasons?: string[];
+  /** Same speaker: cosine similarity of the recording to the voice's samples, and its threshold. */
+  speaker?: { similarity: number; threshold: number; accepted: boolean } | null;
+  /** The sentence: alignment cost of the requested sentence and of the best decoy (lower fits better). */
+  sentence?: { cost: number; best_decoy_cost: number; margin: number; accepted: boolean } | null;
+  /** "text" (read a sentence) or "captcha" (read an image; the professional clone). */
+  kind?: "text" | "captcha";
+  /** Up to 4 similar library voices offered after a failure. */
+  alternatives?: Array<{ voice_id: string; public_owner_id: string; name: string; similarity: number }>;
+}
+
+/** The sentence the user is asked to read next; a new one per attempt. */
+export interface VerificationChallenge {
+  text: string;
+  language: string;
+  issued_at_unix: number;
 }
 
 export interface VerificationRecord {
@@ -89,6 +111,8 @@ export interface VerificationRecord {
   language: string | null;
   /** When the attempt counter resets, ms since the epoch. */
   next_attempts_reset_unix_ms: number | null;
+  /** The sentence shown for the next attempt (absent until one is asked for). */
+  challenge?: VerificationChallenge | null;
 }
 
 /**
@@ -132,6 +156,10 @@ export interface VoiceRecord {
   is_mixed: boolean;
   /** Engine-specific references (a reference-audio key, a neural speaker id). */
   engine_refs: Record<string, string>;
+  /** A clone's samples analysed, and how the engine was fitted to them (absent on other voices). */
+  analysis?: StoredVoiceAnalysis | null;
+  /** Bumped by every verification change (compare-and-set: attempts are never lost or doubled). */
+  verification_rev?: number;
   /** Workspace sharing (functions/voices/access.ts): roles per group and per user; absent is private. */
   role_to_group_ids?: Partial<Record<ResourceRole, string[]>>;
   user_roles?: Record<string, ResourceRole>;
@@ -299,6 +327,19 @@ export class Voices {
     if (!professional) return "voice_limit";
     const now = await this.slots(ws);
     return now.used >= limit ? "voice_limit" : "professional_limit";
+  }
+
+  /**
+   * Replaces the voice's verification if nobody changed it since `rev` was read (its
+   * verification_rev; 0 when it has none). False when someone else won.
+   */
+  async casVerification(ws: string, voiceId: string, rev: number, verification: VerificationRecord): Promise<boolean> {
+    const r = await this.main.update(keys.voice(ws, voiceId), {
+      UpdateExpression: "SET verification = :v, verification_rev = :next",
+      ConditionExpression: rev === 0 ? "attribute_exists(pk) AND (attribute_not_exists(verification_rev) OR verification_rev = :rev)" : "attribute_exists(pk) AND verification_rev = :rev",
+      ExpressionAttributeValues: { ":v": verification, ":next": rev + 1, ":rev": rev },
+    });
+    return !!r;
   }
 
   async releaseSlot(ws: string, professional: boolean): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * Post-processing for what eSpeak has no knob for: a spectral tilt (timbre), a presence EQ with
- * compression (speaker boost) and loudness normalisation. Pure float math in a fixed order:
- * deterministic, and each chunk is processed on its own (chunks start and end in silence).
+ * compression (speaker boost), a spectral envelope correction (a clone's fitted spectrum) and
+ * loudness normalisation. Pure float math in a fixed order: deterministic, and each chunk is
+ * processed on its own (chunks start and end in silence).
  */
 export interface DspParams {
   /** High-shelf gain above ~2 kHz, dB (negative = darker). */
@@ -10,7 +11,18 @@ export interface DspParams {
   speakerBoost: boolean;
   /** Level of the active (non-silent) part, dBFS RMS. */
   targetRmsDb: number;
+  /** dB per ENVELOPE_BANDS_HZ band (empty or absent: none), applied after the other filters. */
+  envelopeDb?: readonly number[];
 }
+
+/** The envelope bands: 16 log-spaced bands, 80 Hz to 7.6 kHz (the same as the voice analysis' LTAS bands). */
+export const ENVELOPE_BANDS_HZ: ReadonlyArray<readonly [number, number]> = Array.from({ length: 16 }, (_, i) => {
+  const edge = (k: number) => 80 * (7600 / 80) ** (k / 16);
+  return [Math.round(edge(i)), Math.round(edge(i + 1))] as const;
+});
+/** Each band's correction is bounded, so a bad fit can colour the voice but never blow it up. */
+export const ENVELOPE_MAX_DB = 12;
+const FIR_TAPS = 255;
 
 interface Biquad {
   b0: number;
@@ -104,6 +116,119 @@ export function activeRms(x: ArrayLike<number>, fs: number): number {
   return n ? Math.sqrt(sum / n) : 0;
 }
 
+/**
+ * A linear-phase FIR whose magnitude follows the band gains (interpolated in dB along log
+ * frequency between band centres, flat beyond the outer ones): frequency sampling on a dense
+ * grid, inverse DFT, Hann window. Symmetric, so its delay is (taps - 1) / 2 samples exactly.
+ */
+export function envelopeFir(gainsDb: readonly number[], fs: number, taps = FIR_TAPS): Float64Array {
+  const centres = ENVELOPE_BANDS_HZ.map(([lo, hi]) => Math.log(Math.sqrt(lo * hi)));
+  const gains = gainsDb.map((g) => Math.max(-ENVELOPE_MAX_DB, Math.min(ENVELOPE_MAX_DB, Number.isFinite(g) ? g : 0)));
+  const gainAt = (hz: number) => {
+    if (hz <= 0) return gains[0];
+    const l = Math.log(hz);
+    if (l <= centres[0]) return gains[0];
+    for (let i = 1; i < centres.length; i++) {
+      if (l <= centres[i]) {
+        const t = (l - centres[i - 1]) / (centres[i] - centres[i - 1]);
+        return gains[i - 1] + t * (gains[i] - gains[i - 1]);
+      }
+    }
+    return gains[gains.length - 1];
+  };
+  const grid = 1024;
+  const mags = new Float64Array(grid + 1);
+  for (let k = 0; k <= grid; k++) mags[k] = 10 ** (gainAt((k / grid) * (fs / 2)) / 20);
+  const h = new Float64Array(taps);
+  const mid = (taps - 1) / 2;
+  for (let n = 0; n < taps; n++) {
+    // Zero-phase real response sampled at 2 * grid points: h[n] = (1/N) sum_k H_k cos(2 pi k (n - mid) / N).
+    let s = mags[0] + mags[grid] * Math.cos(Math.PI * (n - mid));
+    for (let k = 1; k < grid; k++) s += 2 * mags[k] * Math.cos((Math.PI * k * (n - mid)) / grid);
+    const w = 0.5 - 0.5 * Math.cos((2 * Math.PI * (n + 0.5)) / taps);
+    h[n] = (s / (2 * grid)) * w;
+  }
+  return h;
+}
+
+/** In-place iterative radix-2 FFT (n a power of two); `inverse` conjugates the twiddles and divides by n. */
+function fft(re: Float64Array, im: Float64Array, inverse: boolean): void {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [re[i], re[j]] = [re[j], re[i]];
+      [im[i], im[j]] = [im[j], im[i]];
+    }
+  }
+  for (let len = 2; len <= n; len <<= 1) {
+    const ang = ((inverse ? 2 : -2) * Math.PI) / len;
+    const wr = Math.cos(ang);
+    const wi = Math.sin(ang);
+    for (let i = 0; i < n; i += len) {
+      let cr = 1, ci = 0;
+      for (let k = 0; k < len / 2; k++) {
+        const a = i + k, b = a + len / 2;
+        const tr = re[b] * cr - im[b] * ci;
+        const ti = re[b] * ci + im[b] * cr;
+        re[b] = re[a] - tr;
+        im[b] = im[a] - ti;
+        re[a] += tr;
+        im[a] += ti;
+        const nr = cr * wr - ci * wi;
+        ci = cr * wi + ci * wr;
+        cr = nr;
+      }
+    }
+  }
+  if (inverse) for (let i = 0; i < n; i++) (re[i] /= n), (im[i] /= n);
+}
+
+const FFT_SIZE = 1024;
+const firCache = new Map<string, { re: Float64Array; im: Float64Array; taps: number }>();
+
+/**
+ * Convolves in place with the envelope FIR (overlap-add over 1024-point FFTs, linear in the
+ * length), delay removed, so times (alignment) are unchanged.
+ */
+function applyEnvelope(x: Float64Array, gainsDb: readonly number[], fs: number): void {
+  const key = `${fs}:${gainsDb.map((g) => g.toFixed(3)).join(",")}`;
+  let H = firCache.get(key);
+  if (!H) {
+    const h = envelopeFir(gainsDb, fs);
+    const re = new Float64Array(FFT_SIZE);
+    const im = new Float64Array(FFT_SIZE);
+    re.set(h);
+    fft(re, im, false);
+    H = { re, im, taps: h.length };
+    if (firCache.size > 64) firCache.clear();
+    firCache.set(key, H);
+  }
+  const block = FFT_SIZE - H.taps + 1;
+  const delay = (H.taps - 1) / 2;
+  const out = new Float64Array(x.length + H.taps);
+  const re = new Float64Array(FFT_SIZE);
+  const im = new Float64Array(FFT_SIZE);
+  for (let start = 0; start < x.length; start += block) {
+    re.fill(0);
+    im.fill(0);
+    const n = Math.min(block, x.length - start);
+    for (let i = 0; i < n; i++) re[i] = x[start + i];
+    fft(re, im, false);
+    for (let k = 0; k < FFT_SIZE; k++) {
+      const r = re[k] * H.re[k] - im[k] * H.im[k];
+      im[k] = re[k] * H.im[k] + im[k] * H.re[k];
+      re[k] = r;
+    }
+    fft(re, im, true);
+    const m = Math.min(FFT_SIZE, out.length - start);
+    for (let i = 0; i < m; i++) out[start + i] += re[i];
+  }
+  for (let i = 0; i < x.length; i++) x[i] = out[i + delay];
+}
+
 export function processVoice(pcm: Int16Array, p: DspParams, fs: number): Int16Array {
   const x = new Float64Array(pcm.length);
   for (let i = 0; i < pcm.length; i++) x[i] = pcm[i] / 32768;
@@ -113,6 +238,7 @@ export function processVoice(pcm: Int16Array, p: DspParams, fs: number): Int16Ar
     filter(x, peaking(fs, 3000, 4, 1));
     compress(x, fs);
   }
+  if (p.envelopeDb && p.envelopeDb.some((g) => Math.abs(g) >= 0.05)) applyEnvelope(x, p.envelopeDb, fs);
   const level = activeRms(x, fs);
   let peak = 0;
   for (let i = 0; i < x.length; i++) peak = Math.max(peak, Math.abs(x[i]));

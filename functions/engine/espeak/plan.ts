@@ -67,13 +67,20 @@ export function shapingFor(s: VoiceSettings): VoiceShaping {
   return { timbreStrength: 0.3 + 0.9 * clamp(s.similarity_boost, 0, 1), extraFlutter: 12 * instability };
 }
 
+/** The timbre strength of the default similarity_boost (0.75): the strength a clone is fitted at. */
+export const DEFAULT_TIMBRE_STRENGTH = 0.3 + 0.9 * 0.75;
+export const DEFAULT_LEVEL_DB = -18;
+
 export function dspFor(voice: VoiceProfile, s: VoiceSettings): DspParams {
   const { timbreStrength } = shapingFor(s);
+  // A fitted envelope follows similarity_boost like the rest of the timbre: exact at the default.
+  const envelopeScale = timbreStrength / DEFAULT_TIMBRE_STRENGTH;
   return {
     // A spectral tilt on top of eSpeak's formant shift: up to ±4 dB above ~2 kHz.
     tiltDb: 4 * clamp(voice.timbre, -1, 1) * timbreStrength,
     speakerBoost: s.use_speaker_boost,
-    targetRmsDb: -18,
+    targetRmsDb: clamp(voice.levelDb ?? DEFAULT_LEVEL_DB, -40, -6),
+    envelopeDb: voice.envelope?.length ? voice.envelope.map((g) => g * envelopeScale) : undefined,
   };
 }
 

@@ -132,8 +132,10 @@ export function buildVoiceFile(langFile: string, profile: VoiceProfile, shaping:
     const identity = 1 + 0.03 * signed(rand) * shaping.timbreStrength;
     lines.push(`formant ${i} ${Math.round(f * tract * identity)} ${h} ${w}`);
   });
-  lines.push(`flutter ${Math.round(base.flutter + shaping.extraFlutter)}`);
-  lines.push(`roughness ${base.roughness}`);
+  // Roughness (creak): eSpeak's roughness (0..7) and more pitch flutter, on top of the base's.
+  const rough = clamp(profile.roughness ?? 0, 0, 1);
+  lines.push(`flutter ${Math.round(base.flutter + shaping.extraFlutter + 20 * rough)}`);
+  lines.push(`roughness ${Math.min(7, Math.round(base.roughness + 5 * rough))}`);
   if (base.echo) lines.push(`echo ${base.echo[0]} ${base.echo[1]}`);
   const breath = clamp(profile.breathiness ?? 0, 0, 1);
   if (breath > 0) {

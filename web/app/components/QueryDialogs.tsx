@@ -2,6 +2,7 @@ import { useSearchParams, type Location } from "@remix-run/react";
 import type { DialogId } from "../lib/nav.js";
 import { AffiliateDialog } from "./engagement/AffiliateDialog.js";
 import { DictionariesDialog } from "./dictionaries/DictionariesDialog.js";
+import { creationDialogOpen, useCreationTypeReset, VoiceCreationDialogs } from "./voice-creation/VoiceCreationDialogs.js";
 
 /** The current page with `?{dialog}=true` added: query-driven dialogs open over any page. */
 export function dialogHref(location: Pick<Location, "pathname" | "search">, dialog: DialogId): string {
@@ -13,6 +14,7 @@ export function dialogHref(location: Pick<Location, "pathname" | "search">, dial
 /** affiliate=true and pronunciation-dictionaries=true (app-shell.md §2). */
 export function QueryDialogs() {
   const [params, setParams] = useSearchParams();
+  useCreationTypeReset();
   const close = (name: DialogId) => {
     const next = new URLSearchParams(params);
     next.delete(name);
@@ -22,6 +24,8 @@ export function QueryDialogs() {
   if (params.get("pronunciation-dictionaries") === "true") {
     return <DictionariesDialog onClose={() => close("pronunciation-dictionaries")} />;
   }
+  // Voice Design and Instant Voice Clone (creationType with mode, voice-creation.md §2).
+  if (creationDialogOpen(params)) return <VoiceCreationDialogs />;
   if (params.get("affiliate") === "true") return <AffiliateDialog onClose={() => close("affiliate")} />;
   return null;
 }

@@ -7,10 +7,8 @@ import type { IconName } from "../../lib/nav.js";
 import {
   CREATION_TILES,
   CREATION_TYPE_PARAM,
-  CREATION_TYPE_RESET_MS,
   closeCreation,
   creationTiles,
-  FLOW_NOT_READY,
   isCreationOpen,
   openCreation,
   resetCreationType,
@@ -42,8 +40,8 @@ export function AddNewVoiceButton() {
 
 /**
  * The Add a new voice dialog (voice-creation.md §2.1): Voice Design, Instant Voice Clone,
- * Professional Voice Clone and Voice Library. The flows themselves come with their own issues;
- * until then their step says so. The query string is the state: `mode=create` opens it,
+ * Professional Voice Clone and Voice Library. Voice Design and Instant Voice Clone open their own
+ * dialogs (components/voice-design, instant-clone); Professional Voice Clone says it is not here yet. The query string is the state: `mode=create` opens it,
  * `creationType` holds the choice.
  */
 export function AddNewVoiceDialog({ slots }: { slots: VoiceSlots | null }) {
@@ -61,12 +59,8 @@ export function AddNewVoiceDialog({ slots }: { slots: VoiceSlots | null }) {
     setParams((prev) => resetCreationType(prev), { replace: true, preventScrollReset: true });
   }, [open, permissions, raw, type, setParams]);
 
-  // Closing resets the type to the chooser a second later.
-  useEffect(() => {
-    if (open || raw === null) return;
-    const timer = setTimeout(() => setParams((prev) => (isCreationOpen(prev) ? prev : resetCreationType(prev)), { replace: true, preventScrollReset: true }), CREATION_TYPE_RESET_MS);
-    return () => clearTimeout(timer);
-  }, [open, raw, setParams]);
+  // Closing resets the type to the chooser a second later: useCreationTypeReset in the shell's
+  // QueryDialogs does it on every page, for this dialog and the creation dialogs alike.
 
   if (!open) return null;
   const choose = (t: FlowType | "chooseVoiceType") => setParams((prev) => openCreation(prev, t), { preventScrollReset: true });
@@ -74,26 +68,9 @@ export function AddNewVoiceDialog({ slots }: { slots: VoiceSlots | null }) {
 
   if (type === "professionalVoiceClone") return <PvcWizard onBack={() => choose("chooseVoiceType")} onClose={close} />;
 
-  if (type !== "chooseVoiceType") {
-    return (
-      <Dialog title={CREATION_TILES[type].title} onClose={close}>
-        <div className="creation-flow" data-testid={`creation-${type}`}>
-          <p>{FLOW_NOT_READY[type]}</p>
-          <div className="dialog-actions">
-            <button type="button" className="button" onClick={() => choose("chooseVoiceType")}>
-              <Icon name="back" size={16} />
-              Back
-            </button>
-            {tiles.voiceLibrary.allowed && (
-              <Link className="button button-primary" to={VOICE_LIBRARY_PATH}>
-                Go to the Voice Library
-              </Link>
-            )}
-          </div>
-        </div>
-      </Dialog>
-    );
-  }
+  // Voice Design and Instant Voice Clone are dialogs of their own, opened by the same query over
+  // any page (components/voice-creation, mounted by the shell's QueryDialogs).
+  if (type === "voiceDesign" || type === "cloneVoice") return null;
 
   return (
     <Dialog title="Add a new voice" onClose={close}>

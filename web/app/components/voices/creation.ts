@@ -92,10 +92,3 @@ export const CREATION_TILES: Record<FlowType | "voiceLibrary", TileCopy> = {
   voiceLibrary: { title: "Voice Library", description: "Choose from voices shared by the community." },
 };
 
-/** What an unbuilt flow says until its own issue lands. */
-export const FLOW_NOT_READY: Record<FlowType, string> = {
-  voiceDesign: "Voice Design is not available on this server yet. It arrives with the voice design release; meanwhile, add a voice from the Voice Library.",
-  cloneVoice: "Instant Voice Cloning is not available on this server yet. It arrives with the voice cloning release; meanwhile, add a voice from the Voice Library.",
-  professionalVoiceClone:
-    "Professional Voice Cloning is not available on this server yet. It arrives with the professional cloning release; meanwhile, add a voice from the Voice Library.",
-};

@@ -1,0 +1,137 @@
+/**
+ * Did a recording say a given sentence? Alignment by synthesis: the engine reads the sentence
+ * (and decoy sentences), and each reading is aligned with the recording by dynamic time warping
+ * over cepstral frames (MFCC c1-c12 and their deltas, mean-normalised per utterance so the
+ * channel and the speaker's average spectrum cancel). The sentence the recording fits best,
+ * and by how much, is the answer. Linear in each utterance's length times the band width; run
+ * in a worker.
+ */
+import { toAnalysisRate, ANALYSIS_SAMPLE_RATE } from "../audio/decode/rate.js";
+import { applyFilterbank, dctMatrix, dbOf, hamming, melFilterbank, powerSpectrum } from "./dsp.js";
+import { segmentsFrom } from "./vad.js";
+
+const SR = ANALYSIS_SAMPLE_RATE;
+const FRAME = 400;
+const HOP = 160;
+const NFFT = 512;
+const MEL_BANDS = 26;
+const CEPSTRA = 13; // c0..c12; c0 is left out
+export const FEATURE_DIM = 24; // c1..c12 and their deltas
+const WINDOW = hamming(FRAME);
+const MEL = melFilterbank(MEL_BANDS, NFFT, SR, 80, 7600);
+const DCT = dctMatrix(CEPSTRA, MEL_BANDS);
+
+export interface Utterance {
+  frames: number;
+  /** frames x FEATURE_DIM, row-major. */
+  features: Float32Array;
+}
+
+/** Cepstral frames of the speech in `samples` (leading and trailing silence cut), mean-normalised. */
+export function utteranceFeatures(samples: Float32Array, sampleRate: number): Utterance {
+  const x = toAnalysisRate(samples, sampleRate);
+  const count = x.length >= FRAME ? Math.floor((x.length - FRAME) / HOP) + 1 : 0;
+  const energy = new Float64Array(count);
+  const cep = new Float64Array(count * (CEPSTRA - 1));
+  const frame = new Float64Array(FRAME);
+  const re = new Float64Array(NFFT);
+  const im = new Float64Array(NFFT);
+  const power = new Float64Array(NFFT / 2 + 1);
+  const mel = new Float64Array(MEL_BANDS);
+  for (let f = 0; f < count; f++) {
+    let e = 0;
+    for (let i = 0; i < FRAME; i++) {
+      const v = x[f * HOP + i];
+      e += v * v;
+      frame[i] = v * WINDOW[i];
+    }
+    energy[f] = e > 0 ? dbOf(e / FRAME) : -120;
+    powerSpectrum(frame, NFFT, re, im, power);
+    applyFilterbank(MEL, power, mel);
+    for (let k = 1; k < CEPSTRA; k++) {
+      let s = 0;
+      for (let m = 0; m < MEL_BANDS; m++) s += DCT[k][m] * Math.log(mel[m] + 1e-10);
+      cep[f * (CEPSTRA - 1) + k - 1] = s;
+    }
+  }
+  const { segments } = segmentsFrom(energy, HOP / SR, FRAME / SR, x.length / SR);
+  if (!segments.length) return { frames: 0, features: new Float32Array(0) };
+  const first = Math.max(0, Math.floor(segments[0].start / (HOP / SR)));
+  const last = Math.min(count - 1, Math.ceil(segments[segments.length - 1].end / (HOP / SR)));
+  const n = Math.max(0, last - first + 1);
+  const d = CEPSTRA - 1;
+  const mean = new Float64Array(d);
+  for (let f = first; f <= last; f++) for (let k = 0; k < d; k++) mean[k] += cep[f * d + k] / n;
+  const out = new Float32Array(n * FEATURE_DIM);
+  const at = (f: number, k: number) => cep[Math.max(first, Math.min(last, f)) * d + k] - mean[k];
+  for (let i = 0; i < n; i++) {
+    const f = first + i;
+    for (let k = 0; k < d; k++) {
+      out[i * FEATURE_DIM + k] = at(f, k);
+      // Regression over +-2 frames: the spectral movement that spells the words.
+      out[i * FEATURE_DIM + d + k] = (2 * (at(f + 2, k) - at(f - 2, k)) + (at(f + 1, k) - at(f - 1, k))) / 10;
+    }
+  }
+  return { frames: n, features: out };
+}
+
+function distance(a: Float32Array, i: number, b: Float32Array, j: number): number {
+  let s = 0;
+  const ai = i * FEATURE_DIM;
+  const bj = j * FEATURE_DIM;
+  for (let k = 0; k < FEATURE_DIM; k++) {
+    const v = a[ai + k] - b[bj + k];
+    s += v * v;
+  }
+  return Math.sqrt(s);
+}
+
+/**
+ * Dynamic time warping cost per step of the best path from start to end (steps: diagonal,
+ * horizontal, vertical), inside a band around the diagonal wide enough for the two to differ in
+ * pace by half. Infinity when either is empty or the lengths differ by more than 2.5 times.
+ */
+export function dtwCost(a: Utterance, b: Utterance): number {
+  const n = a.frames;
+  const m = b.frames;
+  if (!n || !m || Math.max(n, m) > 2.5 * Math.min(n, m)) return Infinity;
+  const band = Math.ceil(Math.max(Math.abs(n - m), 0.25 * Math.max(n, m))) + 5;
+  let prev = new Float64Array(m + 1).fill(Infinity);
+  let prevLen = new Uint32Array(m + 1);
+  let cur = new Float64Array(m + 1);
+  let curLen = new Uint32Array(m + 1);
+  prev[0] = 0;
+  for (let i = 1; i <= n; i++) {
+    cur.fill(Infinity);
+    const centre = Math.round((i * m) / n);
+    const lo = Math.max(1, centre - band);
+    const hi = Math.min(m, centre + band);
+    for (let j = lo; j <= hi; j++) {
+      const d = distance(a.features, i - 1, b.features, j - 1);
+      let best = prev[j - 1];
+      let len = prevLen[j - 1];
+      if (prev[j] < best) {
+        best = prev[j];
+        len = prevLen[j];
+      }
+      if (cur[j - 1] < best) {
+        best = cur[j - 1];
+        len = curLen[j - 1];
+      }
+      cur[j] = best + d;
+      curLen[j] = len + 1;
+    }
+    [prev, cur] = [cur, prev];
+    [prevLen, curLen] = [curLen, prevLen];
+  }
+  return Number.isFinite(prev[m]) ? prev[m] / prevLen[m] : Infinity;
+}
+
+/** The recording's alignment cost against each candidate reading (lower fits better). */
+export function sentenceCosts(recording: Float32Array, recordingRate: number, candidates: Float32Array[], candidateRate: number): number[] {
+  const r = utteranceFeatures(recording, recordingRate);
+  return candidates.map((c) => {
+    const cost = dtwCost(r, utteranceFeatures(c, candidateRate));
+    return Number.isFinite(cost) ? Math.round(cost * 1000) / 1000 : 1e9;
+  });
+}
