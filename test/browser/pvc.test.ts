@@ -212,7 +212,7 @@ describe("the wizard's way to Finish", () => {
     await next.click();
     await confirmShortAudio(page);
     const verify = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
-    await expect.poll(() => verify.textContent()).toContain(pvcMessages.notImplementedYet);
+    await expect.poll(() => verify.textContent()).toContain(pvcMessages.verifyThroughApi);
     const voiceId = new URL(page.url()).searchParams.get("createdVoiceId")!;
     const v = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { fine_tuning: { state: Record<string, string> } };
     expect(v.fine_tuning.state).toEqual({});
