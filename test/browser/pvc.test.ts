@@ -201,7 +201,7 @@ describe("the wizard's way to Finish", () => {
     await closeContext(page.context());
   }, 420_000);
 
-  it("stops at a screen that says verification is not in this build when the clone needs it", async () => {
+  it("stops at a screen that points to the API's captcha when the clone needs verification (the in-app screen is not in this build)", async () => {
     const { acct, page } = await openAs("creator", 390);
     await page.getByRole("dialog", { name: pvcMessages.introTitle }).getByRole("button", { name: pvcMessages.createNewClone }).click();
     const data = page.getByRole("dialog", { name: "Voice Data" });
