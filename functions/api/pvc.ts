@@ -34,8 +34,8 @@ const notImplementedYet = () => new ApiError(501, "not_implemented_yet", pvcMess
 
 /**
  * The professional voice clone: contract §3 (`voices.pvc.*`), plus Timbre's presigned uploads,
- * signed sample URLs and the dataset quality report. Verification (captcha, manual requests)
- * answers 501 until the voice verification workflow is connected.
+ * signed sample URLs and the dataset quality report. The captcha is the voice-verification
+ * workflow's (api/voiceVerification.ts); a manual verification request answers 501.
  */
 export function registerPvc(r: ApiRouter): void {
   r.post("/v1/voices/pvc", async (req, rc) => {
@@ -113,14 +113,9 @@ export function registerPvc(r: ApiRouter): void {
     return json(await qualityReportOf(rc.app, await rc.caller(), req.params.voice_id, model_id));
   });
 
-  // Verification arrives with the voice verification workflow (issue 10): answered plainly until then.
-  for (const path of ["/v1/voices/pvc/:voice_id/verification", "/v1/voices/pvc/:voice_id/captcha"]) {
-    r.post(path, async (req, rc) => {
-      await ownPvcVoice(rc.app, await rc.caller(), req.params.voice_id);
-      throw notImplementedYet();
-    });
-  }
-  r.get("/v1/voices/pvc/:voice_id/captcha", async (req, rc) => {
+  // The captcha (GET/POST /v1/voices/pvc/{id}/captcha) runs the voice-verification workflow
+  // (api/voiceVerification.ts). Manual verification by a person has no reviewer here yet.
+  r.post("/v1/voices/pvc/:voice_id/verification", async (req, rc) => {
     await ownPvcVoice(rc.app, await rc.caller(), req.params.voice_id);
     throw notImplementedYet();
   });

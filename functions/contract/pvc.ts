@@ -129,7 +129,10 @@ export const pvcMessages = {
   fineTuningAlreadyQueued: "Fine tuning has already been started for this voice and model.",
   voiceBeingTuned: (name: string, model: string) => `The voice ${name} is being fine-tuned for ${model} and cannot be used with it until fine-tuning finishes. Please choose another model.`,
   voiceNotTunedFor: (name: string, model: string) => `The voice ${name} is not fine-tuned for ${model}. Please use eleven_multilingual_v2 or fine-tune the voice for this model.`,
-  notImplementedYet: "Professional voice verification is not available in this build yet: it arrives with the voice verification workflow.",
+  notImplementedYet: "Manual verification by a person is not available on this server: verify the voice with the captcha instead.",
+  /** The wizard's Verification step until it has its captcha screen (the API has the captcha). */
+  verifyThroughApi:
+    "Verifying a professional voice in the app is not in this build yet. Verify it with the captcha through the API (voices.pvc.verification.captcha: get the sentence's image, then send a recording of you reading it), then come back to train it.",
 } as const;
 
 /** POST /v1/voices/pvc */

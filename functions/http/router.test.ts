@@ -16,6 +16,12 @@ describe("router", () => {
     expect(typeof m === "object" && "params" in m && Object.keys(m.params)).toEqual([]);
   });
 
+  it("refuses a route registered twice, whatever its parameters are called", () => {
+    const twice = new Router<unknown>().post("/v1/voices/pvc/:voice_id/captcha", h("a"));
+    expect(() => twice.post("/v1/voices/pvc/:id/captcha", h("b"))).toThrow("route registered twice: POST /v1/voices/pvc/:id/captcha");
+    expect(() => twice.get("/v1/voices/pvc/:voice_id/captcha", h("c"))).not.toThrow();
+  });
+
   it("decodes parameters", () => {
     const m = r.match("GET", "/v1/voices/a%2Db");
     expect(typeof m === "object" && "params" in m && m.params.voice_id).toBe("a-b");

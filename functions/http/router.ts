@@ -61,7 +61,10 @@ export class Router<C> {
       })
       .join("");
     const specificity = segments.reduce((n, s, i) => n + (s.startsWith(":") ? 0 : 2 ** (16 - i)), 0);
-    this.routes.push({ method, pattern, regex: new RegExp(`^${source}/?$`), names, specificity, handler });
+    // Two handlers for one route: the later would never run (registration order decides), so say so at start-up.
+    const regex = new RegExp(`^${source}/?$`);
+    if (this.routes.some((r) => r.method === method && r.regex.source === regex.source)) throw new Error(`route registered twice: ${method} ${pattern}`);
+    this.routes.push({ method, pattern, regex, names, specificity, handler });
     this.routes.sort((a, b) => b.specificity - a.specificity);
     return this;
   }

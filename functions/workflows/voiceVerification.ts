@@ -14,6 +14,8 @@ import { decoysFor, levenshtein } from "../voice-verification/challenge.js";
 import { SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../voice-verification/scoring.js";
 import { similarLibraryVoices } from "../voice-verification/alternatives.js";
 import type { StepHandlers } from "./types.js";
+import { emitEvent } from "../events/index.js";
+import { attemptWindow } from "../voice-verification/attempts.js";
 
 /**
  * The voice-verification workflow's steps (workflows/voice-verification.ts): prepare the
@@ -92,7 +94,11 @@ export const voiceVerificationSteps: StepHandlers = {
     ]);
     const toSamples = samples ? similarity(rec.embedding, samples) : similarity(rec.embedding, reading.embedding);
     const toReading = similarity(rec.embedding, reading.embedding);
-    const score = Math.round(speakerScore(toSamples, toReading) * 1000) / 1000;
+    // A professional clone's profile is fitted by fine-tuning, which comes after verification: until
+    // then the engine's reading is not its speaker, and the samples alone decide (uncalibrated
+    // against the mean of the two: functions/engine/README.md).
+    const fitted = voice.category !== "professional" || voice.high_quality_base_model_ids.length > 0;
+    const score = Math.round((fitted || !samples ? speakerScore(toSamples, toReading) : toSamples) * 1000) / 1000;
     return { similarity: score, to_samples: Math.round(toSamples * 1000) / 1000, to_reading: Math.round(toReading * 1000) / 1000, threshold: SPEAKER_THRESHOLD, accepted: score >= SPEAKER_THRESHOLD };
   },
 
@@ -143,7 +149,7 @@ export const voiceVerificationSteps: StepHandlers = {
         return [];
       });
     }
-    await updateAttempt(ctx, workspace_id, voice_id, attempt_id, (a) => ({
+    const voice = await updateAttempt(ctx, workspace_id, voice_id, attempt_id, (a) => ({
       ...a,
       status: accepted ? "accepted" : "rejected",
       accepted,
@@ -155,32 +161,56 @@ export const voiceVerificationSteps: StepHandlers = {
       recording: a.recording ? { ...a.recording, transcription: sentence?.transcription ?? "" } : null,
       alternatives,
     }), accepted ? undefined : reasons);
+    // The owner hears of the decision (webhook voice_verification_result), whichever clone it is.
+    if (voice) {
+      await emitEvent(
+        ctx,
+        workspace_id,
+        "voice_verification_result",
+        {
+          voice_id,
+          attempt_id,
+          accepted,
+          similarity: speaker?.similarity ?? 0,
+          reasons,
+          attempts_left: attemptWindow(voice.verification, ctx.now()).left,
+        },
+        { userId: voice.owner_user_id },
+      );
+    }
     return { accepted };
   },
 
   async recordError(raw, ctx) {
     const { workspace_id, voice_id, attempt_id } = Input.parse(raw);
     ctx.log.error("voice verification failed", { input: raw });
-    await updateAttempt(ctx, workspace_id, voice_id, attempt_id, (a) => ({ ...a, status: "error", accepted: false, reasons: [verificationMessages.unknownError] }));
+    const voice = await updateAttempt(ctx, workspace_id, voice_id, attempt_id, (a) => ({ ...a, status: "error", accepted: false, reasons: [verificationMessages.unknownError] }));
     return { recorded: true };
   },
 };
 
-/** Writes the attempt's outcome (compare-and-set); an accepted one verifies the voice. */
-async function updateAttempt(ctx: AppContext, ws: string, voiceId: string, attemptId: string, change: (a: VerificationAttemptRecord) => VerificationAttemptRecord, failures?: string[]): Promise<void> {
+/** Writes the attempt's outcome (compare-and-set); an accepted one verifies the voice. The voice after it, if it still exists. */
+async function updateAttempt(
+  ctx: AppContext,
+  ws: string,
+  voiceId: string,
+  attemptId: string,
+  change: (a: VerificationAttemptRecord) => VerificationAttemptRecord,
+  failures?: string[],
+): Promise<VoiceRecord | undefined> {
   for (let tries = 0; tries < 10; tries++) {
     const v = await ctx.stores.voices.get(ws, voiceId);
-    if (!v) return;
+    if (!v) return undefined;
     const attempts = v.verification.attempts.map((a) => (a.attempt_id === attemptId ? change(a) : a));
     const updated = attempts.find((a) => a.attempt_id === attemptId);
-    if (!updated) return;
+    if (!updated) return undefined;
     const next = {
       ...v.verification,
       attempts,
       is_verified: v.verification.is_verified || updated.status === "accepted",
       failures: failures ? [...v.verification.failures, ...failures].slice(-20) : v.verification.failures,
     };
-    if (await ctx.stores.voices.casVerification(ws, voiceId, v.verification_rev ?? 0, next)) return;
+    if (await ctx.stores.voices.casVerification(ws, voiceId, v.verification_rev ?? 0, next)) return { ...v, verification: next };
   }
   throw new Error(`could not record verification attempt ${attemptId}`);
 }

@@ -201,7 +201,7 @@ describe("the wizard's way to Finish", () => {
     await closeContext(page.context());
   }, 420_000);
 
-  it("stops at a screen that says verification is not in this build when the clone needs it", async () => {
+  it("stops at a screen that points to the API's captcha when the clone needs verification (the in-app screen is not in this build)", async () => {
     const { acct, page } = await openAs("creator", 390);
     await page.getByRole("dialog", { name: pvcMessages.introTitle }).getByRole("button", { name: pvcMessages.createNewClone }).click();
     const data = page.getByRole("dialog", { name: "Voice Data" });
@@ -212,7 +212,7 @@ describe("the wizard's way to Finish", () => {
     await next.click();
     await confirmShortAudio(page);
     const verify = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
-    await expect.poll(() => verify.textContent()).toContain(pvcMessages.notImplementedYet);
+    await expect.poll(() => verify.textContent()).toContain(pvcMessages.verifyThroughApi);
     const voiceId = new URL(page.url()).searchParams.get("createdVoiceId")!;
     const v = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { fine_tuning: { state: Record<string, string> } };
     expect(v.fine_tuning.state).toEqual({});

@@ -320,6 +320,10 @@ SCENARIOS["voice-verification"] = () => {
     expect(a).toMatchObject({ status: "accepted", accepted: true, levenshtein_distance: 0 });
     expect(a.speaker!.accepted && a.sentence!.accepted).toBe(true);
     expect((await stack.ctx.stores.voices.get(p.ws, p.voiceId))!.verification.is_verified).toBe(true);
+    // The owner's webhooks hear of it.
+    const [event] = await stack.ctx.stores.events.list(p.ws, { type: "voice_verification_result" });
+    expect(event.user_id).toBe("u");
+    expect(event.data).toMatchObject({ voice_id: p.voiceId, attempt_id: p.attemptId, accepted: true, reasons: [] });
   }, 120_000);
 
   it("goes straight to a rejection when the recording holds no speech", async () => {
@@ -330,6 +334,8 @@ SCENARIOS["voice-verification"] = () => {
     expect(a.status).toBe("rejected");
     expect(a.speaker).toBeNull();
     expect(a.reasons).toEqual(["No speech was found in the recording."]);
+    const [event] = await stack.ctx.stores.events.list(p.ws, { type: "voice_verification_result" });
+    expect(event.data).toMatchObject({ voice_id: p.voiceId, accepted: false, similarity: 0, reasons: ["No speech was found in the recording."] });
   }, 120_000);
 
   it("records the attempt as an error (not counted) when a step fails", async () => {

@@ -39,7 +39,7 @@ type Step = "intro" | "data" | "verify" | "finish";
  * The Professional Voice Clone wizard inside the Add a new voice dialog: the intro (sessions to
  * return to, tips, Create new clone), Voice Data (the form with auto-save, presigned uploads with
  * progress per file, the sample list, the audio ring, Next), and Finish, which starts
- * fine-tuning. Verification is not in this build: a clone that needs it stops at a screen that
+ * fine-tuning. The in-app verification screen is not in this build: a clone that needs it stops at a screen that
  * says so (workspaces that skip the voice captcha go straight to Finish).
  */
 export function PvcWizard({ onBack, onClose }: { onBack: () => void; onClose: () => void }) {
@@ -486,7 +486,7 @@ function ShortAudioConfirm({ seconds, onCancel, onConfirm }: { seconds: number; 
 function VerificationUnavailable({ onBack }: { onBack: () => void }) {
   return (
     <div className="pvc-verify">
-      <p role="status">{pvcMessages.notImplementedYet}</p>
+      <p role="status">{pvcMessages.verifyThroughApi}</p>
       <p>Your samples are saved: the clone is listed under “{pvcMessages.returnToSession}” until it is verified.</p>
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onBack}>
