@@ -9,7 +9,7 @@ import { LAMBDA_ENTRY } from "./paths.js";
 
 /** Packages the speech engine and the codecs read from disk at run time (see TimbreFunction). */
 export const ENGINE_RUNTIME_PACKAGES = ["espeak-ng", "@mediabunny/mp3-encoder", "opusscript"];
-/** RNNoise (speech to speech, the voice isolator, the analyzer's denoise) loads its .wasm beside its module. */
+/** RNNoise of speech to speech and the voice isolator loads its .wasm beside its module. */
 export const CONVERSION_RUNTIME_PACKAGES = ["@echogarden/rnnoise-wasm"];
 
 export interface TimbreApiProps {

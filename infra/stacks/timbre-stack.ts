@@ -1,7 +1,7 @@
 import { CfnOutput, Duration, Stack, type StackProps } from "aws-cdk-lib";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
-import { CONVERSION_RUNTIME_PACKAGES, ENGINE_RUNTIME_PACKAGES, TimbreApi } from "../constructs/api.js";
+import { ENGINE_RUNTIME_PACKAGES, TimbreApi } from "../constructs/api.js";
 import { TimbreData } from "../constructs/data.js";
 import { TimbreEdge } from "../constructs/edge.js";
 import { TimbreFunction } from "../constructs/function.js";
@@ -59,9 +59,8 @@ export class TimbreStack extends Stack {
           data: this.data,
           memorySize: wf.lambda?.memorySize,
           timeout: wf.lambda?.timeout ?? Duration.minutes(5),
-          // Audio work decodes, denoises (RNNoise's .wasm beside its package) and analyses on worker
-          // threads; fitting a voice also synthesises.
-          runtimePackages: wf.lambda?.engine || wf.lambda?.audio ? [...(wf.lambda?.engine ? ENGINE_RUNTIME_PACKAGES : []), ...(wf.lambda?.audio ? CONVERSION_RUNTIME_PACKAGES : [])] : undefined,
+          // Audio work decodes and analyses on worker threads; fitting a voice also synthesises.
+          runtimePackages: wf.lambda?.engine ? ENGINE_RUNTIME_PACKAGES : undefined,
           workers: wf.lambda?.audio ? ["analysis-worker.js"] : undefined,
         });
         grantsFor(wf.name)(fn, { data: this.data, sessionSecret: this.sessionSecret });
