@@ -39,81 +39,198 @@ export function workerExecArgv(argv: readonly string[]): string[] {
   return out;
 }
 
-interface TaskMessage<I> {
+/** A job a WorkerPool hands to a worker: its id, the message's payload and the buffers moved with it. */
+export interface PooledJob {
   id: number;
-  input: I;
+  job: unknown;
+  transfer: readonly TransferListItem[];
 }
-type ResultMessage<O> = { id: number; ok: true; output: O } | { id: number; ok: false; error: string };
+
+export interface WorkerPoolOptions<P extends PooledJob> {
+  /** Number of workers. */
+  size: number;
+  /** What the errors say ("voice analysis", "voice conversion", ...). */
+  name: string;
+  /** What jobs fail with when the pool closes (default "<name> closed"). */
+  closedMessage?: string;
+  start(): Worker;
+  /**
+   * A message about `p` from the worker running it (any message but the ready handshake, and
+   * only those carrying `p`'s id). Returns true when it ends the job: the worker takes the next.
+   */
+  onMessage(p: P, m: { kind: string; id: number }): boolean;
+  /** The job failed outside its worker's answers (the worker died, the pool closed). */
+  fail(p: P, e: Error): void;
+}
+
+interface PoolSlot<P> {
+  worker: Worker;
+  ready: boolean;
+  busy: P | null;
+}
 
 /**
- * A fixed pool of workers running one function: tasks queue, each free worker takes the next.
- * A worker that dies is replaced, and the task it held fails (it is not retried: the caller
- * decides). Tasks carry only structured-cloneable data.
+ * The one worker pool behind the analyser, speech to speech and the CPU offload: a fixed number
+ * of workers, each announcing `{ kind: "ready" }` once loaded, and one FIFO queue a free worker
+ * takes the next job from (`{ id, job }` with its transfer list). A worker that dies fails the
+ * job it held (not retried: the caller decides) and is replaced; three workers in a row dying
+ * before they were ready stop the respawning and fail the queue. Workers keep the process
+ * alive only while there is work; close() ends them all.
  */
-export class TaskPool<I, O> {
-  private readonly workers: Array<{ worker: Worker; busy: { id: number; resolve(o: O): void; reject(e: Error): void } | null }> = [];
-  private readonly queue: Array<{ input: I; transfer?: TransferListItem[]; resolve(o: O): void; reject(e: Error): void }> = [];
-  private nextId = 1;
+export class WorkerPool<P extends PooledJob> {
+  readonly size: number;
+  private slots: Array<PoolSlot<P>> = [];
+  private queue: P[] = [];
   private closed = false;
+  /** Consecutive workers that died before becoming ready: a broken entry must not respawn forever. */
+  private failedStarts = 0;
 
-  constructor(
-    private readonly entry: { ts: URL; js: URL },
-    private readonly callerUrl: string,
-    readonly size: number,
-  ) {}
-
-  run(input: I, transfer?: TransferListItem[]): Promise<O> {
-    if (this.closed) return Promise.reject(new Error("worker pool closed"));
-    return new Promise<O>((resolve, reject) => {
-      this.queue.push({ input, transfer, resolve, reject });
-      this.pump();
-    });
+  constructor(private readonly o: WorkerPoolOptions<P>) {
+    this.size = Math.max(1, o.size);
   }
 
-  private spawn() {
-    const slot: (typeof this.workers)[number] = { worker: spawnWorker(this.entry, this.callerUrl), busy: null };
-    slot.worker.unref();
-    slot.worker.on("message", (m: ResultMessage<O>) => {
-      const job = slot.busy;
-      if (!job || job.id !== m.id) return;
-      slot.busy = null;
-      if (m.ok) job.resolve(m.output);
-      else job.reject(new Error(m.error));
-      this.pump();
-    });
-    const fail = (e: Error) => {
-      const i = this.workers.indexOf(slot);
-      if (i >= 0) this.workers.splice(i, 1);
-      slot.busy?.reject(e);
-      slot.busy = null;
-      if (!this.closed) this.pump();
-    };
-    slot.worker.on("error", fail);
-    slot.worker.on("exit", (code) => fail(new Error(`worker exited with code ${code}`)));
-    this.workers.push(slot);
-    return slot;
+  get isClosed(): boolean {
+    return this.closed;
   }
 
-  private pump(): void {
-    while (this.queue.length && !this.closed) {
-      let slot = this.workers.find((w) => !w.busy);
-      if (!slot && this.workers.length < this.size) slot = this.spawn();
-      if (!slot) return;
-      const task = this.queue.shift()!;
-      const id = this.nextId++;
-      slot.busy = { id, resolve: task.resolve, reject: task.reject };
-      slot.worker.postMessage({ id, input: task.input } satisfies TaskMessage<I>, task.transfer ?? []);
-    }
+  /** Queues a job (the pool must be open). */
+  submit(p: P): void {
+    while (this.slots.length < this.size) this.slots.push(this.spawn());
+    this.queue.push(p);
+    this.pump();
+  }
+
+  /** Takes a job out of the queue; false when it is not queued (running, or finished). */
+  dequeue(p: P): boolean {
+    const i = this.queue.indexOf(p);
+    if (i < 0) return false;
+    this.queue.splice(i, 1);
+    return true;
+  }
+
+  /** The worker running `p`, if one is. */
+  workerOf(p: P): Worker | undefined {
+    return this.slots.find((s) => s.busy === p)?.worker;
+  }
+
+  /** Ends the worker running `p` (so its CPU is really released) and starts another; `p` is not settled here. */
+  restart(p: P): void {
+    const slot = this.slots.find((s) => s.busy === p);
+    if (!slot) return;
+    slot.busy = null;
+    this.replace(slot);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const err = new Error("worker pool closed");
-    for (const t of this.queue.splice(0)) t.reject(err);
-    await Promise.all(this.workers.splice(0).map(async (w) => {
-      w.busy?.reject(err);
-      await w.worker.terminate();
-    }));
+    const err = new Error(this.o.closedMessage ?? `${this.o.name} closed`);
+    for (const p of this.queue.splice(0)) this.o.fail(p, err);
+    const slots = this.slots;
+    this.slots = [];
+    await Promise.all(
+      slots.map(async (s) => {
+        const p = s.busy;
+        s.busy = null;
+        if (p) this.o.fail(p, err);
+        await s.worker.terminate();
+      }),
+    );
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.busy) continue;
+      const p = this.queue.shift();
+      if (!p) break;
+      slot.busy = p;
+      slot.worker.postMessage({ id: p.id, job: p.job }, p.transfer);
+    }
+    const working = this.queue.length > 0 || this.slots.some((s) => s.busy || !s.ready);
+    for (const s of this.slots) {
+      if (working) s.worker.ref();
+      else s.worker.unref();
+    }
+  }
+
+  private replace(slot: PoolSlot<P>): void {
+    this.slots = this.slots.filter((s) => s !== slot);
+    void slot.worker.terminate();
+    if (!this.closed && this.failedStarts < 3) this.slots.push(this.spawn());
+    if (this.slots.length === 0) for (const p of this.queue.splice(0)) this.o.fail(p, new Error(`${this.o.name} workers failed to start`));
+    this.pump();
+  }
+
+  private spawn(): PoolSlot<P> {
+    const worker = this.o.start();
+    const slot: PoolSlot<P> = { worker, ready: false, busy: null };
+    worker.on("message", (m: unknown) => {
+      if (typeof m !== "object" || m === null || typeof (m as { kind?: unknown }).kind !== "string") return;
+      const msg = m as { kind: string; id: number };
+      if (msg.kind === "ready") {
+        slot.ready = true;
+        this.failedStarts = 0;
+        this.pump();
+        return;
+      }
+      const p = slot.busy;
+      if (!p || p.id !== msg.id) return;
+      if (this.o.onMessage(p, msg)) {
+        slot.busy = null;
+        this.pump();
+      }
+    });
+    const fail = (e: Error) => {
+      if (!this.slots.includes(slot)) return;
+      if (!slot.ready) this.failedStarts++;
+      const p = slot.busy;
+      slot.busy = null;
+      if (p) this.o.fail(p, e);
+      this.replace(slot);
+    };
+    worker.on("error", (e) => fail(e instanceof Error ? e : new Error(String(e))));
+    worker.on("exit", (code) => fail(new Error(`${this.o.name} worker exited (${code})`)));
+    return slot;
+  }
+}
+
+type ResultMessage<O> = { kind: "done"; id: number; output: O } | { kind: "failed"; id: number; error: string };
+
+interface Task<I, O> extends PooledJob {
+  job: I;
+  resolve(o: O): void;
+  reject(e: Error): void;
+}
+
+/**
+ * A WorkerPool running one function: each task is answered by `serveTasks` in the worker with
+ * the function's result or its error message. Tasks carry only structured-cloneable data.
+ */
+export class TaskPool<I, O> {
+  private readonly pool: WorkerPool<Task<I, O>>;
+  private nextId = 1;
+
+  constructor(entry: { ts: URL; js: URL }, callerUrl: string, readonly size: number) {
+    this.pool = new WorkerPool<Task<I, O>>({
+      size,
+      name: "worker pool",
+      start: () => spawnWorker(entry, callerUrl),
+      onMessage: (t, m) => {
+        const r = m as ResultMessage<O>;
+        if (r.kind === "done") t.resolve(r.output);
+        else t.reject(new Error(r.error));
+        return true;
+      },
+      fail: (t, e) => t.reject(e),
+    });
+  }
+
+  run(input: I, transfer?: TransferListItem[]): Promise<O> {
+    if (this.pool.isClosed) return Promise.reject(new Error("worker pool closed"));
+    return new Promise<O>((resolve, reject) => this.pool.submit({ id: this.nextId++, job: input, transfer: transfer ?? [], resolve, reject }));
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
 
@@ -121,11 +238,12 @@ export class TaskPool<I, O> {
 export function serveTasks<I, O>(fn: (input: I) => O | Promise<O>): void {
   if (!parentPort) throw new Error("serveTasks must run in a worker thread");
   const port = parentPort;
-  port.on("message", async (m: TaskMessage<I>) => {
+  port.on("message", async (m: { id: number; job: I }) => {
     try {
-      port.postMessage({ id: m.id, ok: true, output: await fn(m.input) } satisfies ResultMessage<O>);
+      port.postMessage({ kind: "done", id: m.id, output: await fn(m.job) } satisfies ResultMessage<O>);
     } catch (e) {
-      port.postMessage({ id: m.id, ok: false, error: e instanceof Error ? e.message : String(e) } satisfies ResultMessage<O>);
+      port.postMessage({ kind: "failed", id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies ResultMessage<O>);
     }
   });
+  port.postMessage({ kind: "ready" });
 }

@@ -7,8 +7,7 @@
  * process alive only while there is work, and close() ends them all.
  */
 import { availableParallelism } from "node:os";
-import type { Worker } from "node:worker_threads";
-import { spawnWorker } from "../adapters/worker-threads.js";
+import { spawnWorker, WorkerPool } from "../adapters/worker-threads.js";
 import { AudioDecodeError, AudioLimitError } from "../audio/decode/errors.js";
 import type { VoiceStats } from "./mapping.js";
 import { isFromWorker, type DecodedInfo, type Job, type WorkerError } from "./protocol.js";
@@ -44,12 +43,6 @@ interface Pending {
   onDone(result?: VoiceStats): void;
   onFailed(e: Error): void;
   cancelled: boolean;
-}
-
-interface Slot {
-  worker: Worker;
-  ready: boolean;
-  busy: Pending | null;
 }
 
 function rebuild(e: WorkerError): Error {
@@ -91,16 +84,32 @@ class ChunkQueue implements AsyncIterable<EncodedPart> {
   }
 }
 
+/** Speech to speech's jobs on the shared WorkerPool (functions/adapters/worker-threads.ts): several answers each. */
 export class ConversionPool {
   readonly size: number;
-  private slots: Slot[] = [];
-  private queue: Pending[] = [];
+  private readonly pool: WorkerPool<Pending>;
   private nextId = 1;
-  private closed = false;
-  private failedStarts = 0;
 
   constructor(opts: { size?: number } = {}) {
     this.size = Math.max(1, opts.size ?? availableParallelism());
+    this.pool = new WorkerPool<Pending>({
+      size: this.size,
+      name: "voice conversion",
+      closedMessage: "voice converter closed",
+      start: () => spawnWorker({ ts: new URL("./conversion-worker.ts", import.meta.url), js: new URL("./conversion-worker.js", import.meta.url) }, import.meta.url),
+      onMessage: (p, m) => {
+        if (!isFromWorker(m)) return false;
+        if (m.kind === "decoded") p.onDecoded(m.info);
+        else if (m.kind === "chunk") p.onChunk({ audio: m.audio, seconds: m.seconds });
+        else {
+          if (m.kind === "done") p.onDone(m.result);
+          else p.onFailed(rebuild(m.error));
+          return true;
+        }
+        return false;
+      },
+      fail: (p, e) => p.onFailed(e),
+    });
   }
 
   start(job: Job, transfer: ArrayBuffer[] = []): JobHandle {
@@ -132,99 +141,23 @@ export class ConversionPool {
         rejectDone(e);
       },
     };
-    if (this.closed) {
-      p.onFailed(new Error("voice converter closed"));
-    } else {
-      while (this.slots.length < this.size) this.slots.push(this.spawn());
-      this.queue.push(p);
-      this.pump();
-    }
+    if (this.pool.isClosed) p.onFailed(new Error("voice converter closed"));
+    else this.pool.submit(p);
     return { decoded, chunks: queue, done, cancel: () => this.cancel(p) };
   }
 
+  /** A queued job is dropped; a running one is asked to stop at its next block (the worker checks between blocks). */
   private cancel(p: Pending): void {
     if (p.cancelled) return;
     p.cancelled = true;
-    const i = this.queue.indexOf(p);
-    if (i >= 0) {
-      this.queue.splice(i, 1);
+    if (this.pool.dequeue(p)) {
       p.onFailed(new ConversionCancelledError());
       return;
     }
-    const slot = this.slots.find((s) => s.busy === p);
-    if (slot) slot.worker.postMessage({ id: p.id, cancel: true });
+    this.pool.workerOf(p)?.postMessage({ id: p.id, cancel: true });
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    const err = new Error("voice converter closed");
-    for (const p of this.queue.splice(0)) p.onFailed(err);
-    const slots = this.slots;
-    this.slots = [];
-    await Promise.all(
-      slots.map(async (s) => {
-        s.busy?.onFailed(err);
-        s.busy = null;
-        await s.worker.terminate();
-      }),
-    );
-  }
-
-  private pump(): void {
-    for (const slot of this.slots) {
-      if (!slot.ready || slot.busy) continue;
-      const p = this.queue.shift();
-      if (!p) break;
-      slot.busy = p;
-      slot.worker.postMessage({ id: p.id, job: p.job }, p.transfer);
-    }
-    const working = this.queue.length > 0 || this.slots.some((s) => s.busy || !s.ready);
-    for (const s of this.slots) {
-      if (working) s.worker.ref();
-      else s.worker.unref();
-    }
-  }
-
-  private replace(slot: Slot): void {
-    this.slots = this.slots.filter((s) => s !== slot);
-    void slot.worker.terminate();
-    if (!this.closed && this.failedStarts < 3) this.slots.push(this.spawn());
-    if (this.slots.length === 0) for (const p of this.queue.splice(0)) p.onFailed(new Error("voice conversion workers failed to start"));
-    this.pump();
-  }
-
-  private spawn(): Slot {
-    const worker = spawnWorker({ ts: new URL("./conversion-worker.ts", import.meta.url), js: new URL("./conversion-worker.js", import.meta.url) }, import.meta.url);
-    const slot: Slot = { worker, ready: false, busy: null };
-    worker.on("message", (m: unknown) => {
-      if (!isFromWorker(m)) return;
-      if (m.kind === "ready") {
-        slot.ready = true;
-        this.failedStarts = 0;
-        this.pump();
-        return;
-      }
-      const p = slot.busy;
-      if (!p || p.id !== m.id) return;
-      if (m.kind === "decoded") p.onDecoded(m.info);
-      else if (m.kind === "chunk") p.onChunk({ audio: m.audio, seconds: m.seconds });
-      else {
-        slot.busy = null;
-        if (m.kind === "done") p.onDone(m.result);
-        else p.onFailed(rebuild(m.error));
-        this.pump();
-      }
-    });
-    const fail = (e: Error) => {
-      if (!this.slots.includes(slot)) return;
-      if (!slot.ready) this.failedStarts++;
-      const p = slot.busy;
-      slot.busy = null;
-      p?.onFailed(e);
-      this.replace(slot);
-    };
-    worker.on("error", (e) => fail(e instanceof Error ? e : new Error(String(e))));
-    worker.on("exit", (code) => fail(new Error(`voice conversion worker exited (${code})`)));
-    return slot;
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
