@@ -2,8 +2,7 @@
  * Fitting the engine to a speaker: choose VoiceProfile values so the engine's speech measures
  * like the samples. Analysis by synthesis: render a calibration passage with a candidate
  * profile, analyse it exactly as the samples were analysed, and correct the profile from the
- * difference. Each step is one closed-form correction, so a fit is nine or ten renders in four or five
- * rounds (renders of a round run side by side on the engine's and the analyser's workers).
+ * difference. Each step is one closed-form correction, so a fit is about ten renders.
  *
  *   base     gender and age pick eSpeak's pitch base and formant table: the three bases whose
  *            pitch setting for the target F0 is most central are rendered; the nearest embedding wins
@@ -11,8 +10,7 @@
  *   range    p90/p10 of F0 in semitones, corrected linearly
  *   rate     measured syllable rate is near-proportional to words per minute: correct by the ratio
  *   timbre   formants scale by ±11.7% per unit timbre: correct by the geometric mean formant ratio
- *   envelope the mean log spectrum difference that remains, per band, as the DSP's envelope
- *            correction, rendered with each voice quality candidate side by side
+ *   envelope the LTAS difference that remains, per band, as the DSP's envelope correction
  *   quality  breathiness and roughness: the candidate whose embedding is nearest
  *   level    the samples' speech level
  *
@@ -158,23 +156,29 @@ export async function fitProfile(target: FitTarget, renderer: Renderer): Promise
     }
   }
 
-  // 3 and 4. The spectral envelope that is left (in the mean log spectrum, which a filter shifts
-  // by exactly its gain: a closed-form step), rendered alone and with each voice quality
-  // (breathiness, roughness) side by side; the nearest embedding wins. One round of renders in
-  // parallel instead of three in sequence: the second envelope correction and a separate quality
-  // round bought less similarity (scripts/voice-clone-measure.ts) than they cost in time.
-  const envelope = smoothEnvelope(t.logSpectrumDb.map((v, i) => v - got.logSpectrumDb[i])).map((g) => Math.round(clamp(g, -MAX_ENVELOPE_DB, MAX_ENVELOPE_DB) * 10) / 10);
+  // 3. The spectral envelope that is left (in the mean log spectrum, which a filter shifts by
+  // exactly its gain), then once more on what that left.
+  let envelope = smoothEnvelope(t.logSpectrumDb.map((v, i) => v - got.logSpectrumDb[i]));
+  for (let round = 0; round < 2; round++) {
+    const withEnv = { ...profile, envelope: envelope.map((g) => Math.round(clamp(g, -MAX_ENVELOPE_DB, MAX_ENVELOPE_DB) * 10) / 10) };
+    const a = await render(withEnv);
+    if (sim(a) >= sim(got) || round === 0) {
+      profile = withEnv;
+      got = a;
+    }
+    envelope = profile.envelope!.map((g, i) => g + 0.8 * (t.logSpectrumDb[i] - got.logSpectrumDb[i]));
+  }
+
+  // 4. Voice quality: breathiness and roughness, by the nearest embedding.
   const qualities = [
-    { breathiness: 0, roughness: 0 },
     { breathiness: 0.2, roughness: 0 },
     { breathiness: 0.45, roughness: 0 },
     { breathiness: 0, roughness: 0.35 },
   ];
-  const withEnvelope = { ...profile, envelope };
-  const q = await Promise.all(qualities.map(async (v) => ({ v, a: await render({ ...withEnvelope, ...v }) })));
-  let best = q[0];
+  const q = await Promise.all(qualities.map(async (v) => ({ v, a: await render({ ...profile, ...v }) })));
+  let best = { v: { breathiness: 0, roughness: 0 }, a: got };
   for (const c of q) if (sim(c.a) > sim(best.a)) best = c;
-  profile = { ...withEnvelope, ...best.v };
+  profile = { ...profile, ...best.v };
   got = best.a;
 
   // 5. Level: the samples' own, within what the DSP normalises to sensibly.
