@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { workerExecArgv } from "./worker-threads.js";
+import { TaskPool, workerExecArgv } from "./worker-threads.js";
 
 describe("worker threads", () => {
   it("pass a worker the parent's flags but not those of the main entry or the debugger", () => {
@@ -30,6 +30,33 @@ describe("worker threads", () => {
       const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8", timeout: 20_000 });
       expect(r.stdout.trim(), r.stderr).toBe("exit 0");
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a pool replaces a worker that dies (failing only the task it held), and gives up on a worker that never starts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "timbre-pool-"));
+    const ok = join(dir, "ok.mjs");
+    const broken = join(dir, "broken.mjs");
+    writeFileSync(
+      ok,
+      `import { parentPort } from "node:worker_threads";
+       parentPort.on("message", (m) => { if (m.job === "crash") process.exit(3); parentPort.postMessage({ kind: "done", id: m.id, output: m.job * 2 }); });
+       parentPort.postMessage({ kind: "ready" });`,
+    );
+    writeFileSync(broken, `throw new Error("cannot load");`);
+    const url = (f: string) => ({ ts: pathToFileURL(f), js: pathToFileURL(f) });
+    const pool = new TaskPool<unknown, number>(url(ok), "file:///bundle.mjs", 1);
+    const dead = new TaskPool<unknown, number>(url(broken), "file:///bundle.mjs", 1);
+    try {
+      const crashed = pool.run("crash");
+      const queued = pool.run(21);
+      await expect(crashed).rejects.toThrow(/exited \(3\)/);
+      expect(await queued).toBe(42);
+      expect(await pool.run(5)).toBe(10);
+      await expect(dead.run(1)).rejects.toThrow(/cannot load|failed to start/);
+    } finally {
+      await Promise.all([pool.close(), dead.close()]);
       rmSync(dir, { recursive: true, force: true });
     }
   });
