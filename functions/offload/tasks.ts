@@ -4,6 +4,7 @@ import { joinRanges, rangesToWav, separateSpeakers, waveformPeaks, type Range } 
 import { alignRecording, fitLoss, type ReferenceReading } from "../alignment/align.js";
 import { liveStep, type LiveSession } from "../alignment/online.js";
 import { resizePhoto, type PhotoTask } from "../account/photo-work.js";
+import { captchaPng, type CaptchaTask } from "../voice-verification/captcha.js";
 
 /**
  * The CPU-heavy pure functions the request path needs (hashing, parsing). Each takes and
@@ -21,6 +22,7 @@ export const CPU_TASKS = {
   "fit-loss": (t: { samples: Float32Array; rate: number; texts: ReferenceReading[][] }) => fitLoss(t.samples, t.rate, t.texts),
   "live-align": (t: { session: LiveSession; samples: Float32Array }) => ({ words: liveStep(t.session, t.samples), session: t.session }),
   photo: (t: PhotoTask) => resizePhoto(t),
+  captcha: (t: CaptchaTask) => captchaPng(t),
 };
 
 export type CpuTaskKind = keyof typeof CPU_TASKS;
