@@ -101,7 +101,8 @@ export function voiceWire(v: VoiceRecord, w: VoiceWireContext) {
       dataset_duration_seconds: ft.dataset_duration_seconds,
       verification_attempts: ver.attempts.map(attemptWire),
       slice_ids: ft.slice_ids,
-      manual_verification: null,
+      // The SDK's ManualVerificationResponse, with Timbre's request id, status and rejection reason beside it.
+      manual_verification: own && v.manual_verification ? v.manual_verification : null,
       max_verification_attempts: ver.max_attempts,
       next_max_verification_attempts_reset_unix_ms: ver.next_attempts_reset_unix_ms,
     },

@@ -9,6 +9,7 @@ import { pvcMessages } from "../../functions/contract/pvc.js";
 import { speechWav } from "./support.js";
 import { speak } from "../../functions/voice-analysis/fixtures/voices.js";
 import { floatToInt16 } from "../../functions/audio/resample.js";
+import { PNG } from "pngjs";
 
 /**
  * `voices.pvc.*` through the official SDK, unchanged, against the embedded stack: a missing or
@@ -160,7 +161,7 @@ describe("SDK contract: professional voice clones", () => {
     await client.voices.delete(voiceId);
   }, 90_000);
 
-  it("refuses training before verification; verifies with the captcha (the voice-verification workflow); manual verification answers 501", async () => {
+  it("refuses training before verification; verifies with the captcha (a PNG; the voice-verification workflow)", async () => {
     // A workspace of its own: the voice keeps its professional slot while it trains.
     const owner = await createTestAccount(stack, "creator");
     const client = new ElevenLabsClient({ baseUrl: stack.url, apiKey: owner.apiKey, maxRetries: 0 });
@@ -169,16 +170,25 @@ describe("SDK contract: professional voice clones", () => {
     const e = await errorOf(client.voices.pvc.train(voiceId, { modelId: "eleven_multilingual_v2" }));
     expect(e.status).toBe(403);
     expect(e.detail.status).toBe("voice_not_verified");
-    const manual = await errorOf(client.voices.pvc.verification.request(voiceId, { files: [blob(sample40)] }));
-    expect(manual.status).toBe(501);
-    expect(manual.detail.message).toBe(pvcMessages.notImplementedYet);
 
-    // The captcha is an image of the sentence to read (its text is also the image's accessible name).
-    const captcha = async () => {
+    // The captcha is a PNG of the words to read, drawn anew on every call; the SDK's call takes it.
+    await client.voices.pvc.verification.captcha.get(voiceId);
+    const image = async () => {
       const r = await apiFetch(stack, owner.apiKey, `/v1/voices/pvc/${voiceId}/captcha`);
       expect(r.status).toBe(200);
-      expect(r.headers.get("content-type")).toContain("image/svg+xml");
-      return /aria-label="([^"]+)"/.exec(await r.text())![1];
+      expect(r.headers.get("content-type")).toBe("image/png");
+      return Buffer.from(await r.arrayBuffer());
+    };
+    const [one, two] = [await image(), await image()];
+    const png = PNG.sync.read(one);
+    expect(png.width).toBeGreaterThan(200);
+    expect(png.height).toBeGreaterThan(60);
+    expect(one.equals(two)).toBe(false);
+    // The words stay until an attempt uses them (the owner's API shows them as text too).
+    const captcha = async () => {
+      await image();
+      const r = await apiFetch(stack, owner.apiKey, `/v1/voices/${voiceId}/verification`);
+      return ((await r.json()) as { text: string }).text;
     };
     expect(await captcha()).toMatch(/^\p{L}+(, \p{L}+){5}\.?$/u);
     const silence = await errorOf(client.voices.pvc.verification.captcha.verify(voiceId, { recording: blob(encodeWav(new Int16Array(16_000 * 2), 16_000)) }));
