@@ -179,7 +179,8 @@ export async function decideManualRequest(ctx: AppContext, caller: Caller, reque
     timestamp: now,
     large_image: null,
     small_image: null,
-    link_to: `/app/voice-lab?voiceId=${encodeURIComponent(r.voice_id)}`,
+    // The wizard in verify mode: on to Finish when approved, the reason and the screen when not.
+    link_to: `/app/voice-lab?mode=create&creationType=professionalVoiceClone&createdVoiceId=${encodeURIComponent(r.voice_id)}&pvcMode=verify`,
     is_important: false,
     feature_flag_controlled: null,
     tiers: ["all"],

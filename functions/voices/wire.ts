@@ -144,6 +144,9 @@ function attemptWire(a: VoiceRecord["verification"]["attempts"][number]) {
     accepted: a.accepted,
     similarity: a.similarity,
     levenshtein_distance: a.levenshtein_distance,
+    // Timbre: why an attempt failed (the wizard's 'Verification history'), and whether it is decided.
+    reasons: a.reasons ?? [],
+    status: a.status ?? (a.accepted ? "accepted" : "rejected"),
     recording: a.recording
       ? { recording_id: a.recording.recording_id, mime_type: a.recording.mime_type, size_bytes: a.recording.size_bytes, upload_date_unix: a.recording.upload_date_unix, transcription: a.recording.transcription }
       : null,
