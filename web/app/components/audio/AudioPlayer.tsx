@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode, type Ref } from "react";
 import { Icon } from "../Icon.js";
+import { useRedrawOnResize } from "./useRedrawOnResize.js";
 import { decodePeaks, drawWaveform, formatClock, nextRate, SEEK_STEP_SECONDS } from "./waveform.js";
 
 export interface AudioPlayerProps {
@@ -121,14 +122,7 @@ export function AudioPlayer({ label, src, load, waveform, peaks: givenPeaks = nu
     return () => cancelAnimationFrame(frame.current);
   }, [playing, draw]);
 
-  // Redraw when the canvas changes size.
-  useEffect(() => {
-    const c = canvas.current;
-    if (!c || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => draw());
-    observer.observe(c);
-    return () => observer.disconnect();
-  }, [draw]);
+  useRedrawOnResize(canvas, draw);
 
   useEffect(() => {
     draw();

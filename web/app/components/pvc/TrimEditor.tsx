@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { resamplePeaks } from "../audio/waveform.js";
+import { resamplePeaks, waveformSurface } from "../audio/waveform.js";
+import { useRedrawOnResize } from "../audio/useRedrawOnResize.js";
 import { useSampleMedia } from "./sampleMedia.js";
 import { PVC, formatTrimTime, moveTrimEdge, trimChanges, trimOf, type PvcSample, type Trim } from "./wizard.js";
 
@@ -8,19 +9,9 @@ const GAP = 1;
 
 /** The sample's waveform with the kept part in the accent colour and a playhead while previewing. */
 function drawTrim(canvas: HTMLCanvasElement, peaks: Float32Array | null, trim: Trim, lengthMs: number, playheadMs: number | null) {
-  const ratio = window.devicePixelRatio || 1;
-  const width = canvas.clientWidth;
-  const height = canvas.clientHeight;
-  if (!width || !height || !lengthMs) return;
-  canvas.width = Math.round(width * ratio);
-  canvas.height = Math.round(height * ratio);
-  const g = canvas.getContext("2d");
-  if (!g) return;
-  const style = getComputedStyle(canvas);
-  const base = style.getPropertyValue("--waveform").trim() || "gray";
-  const kept = style.getPropertyValue("--waveform-played").trim() || "black";
-  g.setTransform(ratio, 0, 0, ratio, 0, 0);
-  g.clearRect(0, 0, width, height);
+  const surface = lengthMs ? waveformSurface(canvas) : null;
+  if (!surface) return;
+  const { g, width, height, base, played: kept } = surface;
   const from = (trim.start / lengthMs) * width;
   const to = (trim.end / lengthMs) * width;
   g.globalAlpha = 0.12;
@@ -64,13 +55,7 @@ export function TrimEditor({ voiceId, sample, onSave }: { voiceId: string; sampl
     if (canvas.current) drawTrim(canvas.current, media.peaks, trim, lengthMs, playhead);
   }, [media.peaks, trim, lengthMs, playhead]);
   useEffect(draw, [draw]);
-  useEffect(() => {
-    const c = canvas.current;
-    if (!c || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => draw());
-    observer.observe(c);
-    return () => observer.disconnect();
-  }, [draw]);
+  useRedrawOnResize(canvas, draw);
 
   // The preview stops at the end of the selection.
   useEffect(() => {
@@ -111,25 +96,14 @@ export function TrimEditor({ voiceId, sample, onSave }: { voiceId: string; sampl
   };
 
   if (lengthMs <= 0) return null;
-  const step = 100;
   return (
     <section className="pvc-trim" aria-labelledby="pvc-trim-title">
       <h3 id="pvc-trim-title">Trim</h3>
       <canvas ref={canvas} className="pvc-trim-wave" aria-hidden="true" />
       <audio ref={audio} src={media.url ?? undefined} preload="metadata" data-testid="pvc-trim-audio" />
       <div className="pvc-trim-edges">
-        <label className="field">
-          <span>
-            Start <output data-testid="pvc-trim-start">{formatTrimTime(trim.start)}</output>
-          </span>
-          <input type="range" min={0} max={lengthMs} step={step} value={trim.start} aria-label="Trim start" aria-valuetext={formatTrimTime(trim.start)} onChange={(e) => setTrim(moveTrimEdge(trim, "start", Number(e.target.value), lengthMs))} />
-        </label>
-        <label className="field">
-          <span>
-            End <output data-testid="pvc-trim-end">{formatTrimTime(trim.end)}</output>
-          </span>
-          <input type="range" min={0} max={lengthMs} step={step} value={trim.end} aria-label="Trim end" aria-valuetext={formatTrimTime(trim.end)} onChange={(e) => setTrim(moveTrimEdge(trim, "end", Number(e.target.value), lengthMs))} />
-        </label>
+        <TrimEdge edge="start" trim={trim} lengthMs={lengthMs} onChange={setTrim} />
+        <TrimEdge edge="end" trim={trim} lengthMs={lengthMs} onChange={setTrim} />
       </div>
       <p className="muted">
         Keeps {formatTrimTime(trim.end - trim.start)} of {formatTrimTime(lengthMs)} (at least {PVC.minTrimMs / 1000} s).
@@ -146,5 +120,18 @@ export function TrimEditor({ voiceId, sample, onSave }: { voiceId: string; sampl
         </button>
       </div>
     </section>
+  );
+}
+
+/** One edge of the selection: a slider in tenths of a second, with its time beside its name. */
+function TrimEdge({ edge, trim, lengthMs, onChange }: { edge: "start" | "end"; trim: Trim; lengthMs: number; onChange: (t: Trim) => void }) {
+  const name = edge === "start" ? "Start" : "End";
+  return (
+    <label className="field">
+      <span>
+        {name} <output data-testid={`pvc-trim-${edge}`}>{formatTrimTime(trim[edge])}</output>
+      </span>
+      <input type="range" min={0} max={lengthMs} step={100} value={trim[edge]} aria-label={`Trim ${edge}`} aria-valuetext={formatTrimTime(trim[edge])} onChange={(e) => onChange(moveTrimEdge(trim, edge, Number(e.target.value), lengthMs))} />
+    </label>
   );
 }
