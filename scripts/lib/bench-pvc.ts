@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -44,8 +45,12 @@ export async function benchPvc(): Promise<void> {
       return r;
     };
     /** `GET /v1/voices` every 50 ms until `work` settles: the API's latency while it runs. */
-    const listDuring = async (work: Promise<unknown>): Promise<number[]> => {
+    const loopDelay: Record<string, number[]> = {};
+    const listDuring = async (work: Promise<unknown>, phase = "other"): Promise<number[]> => {
       const times: number[] = [];
+      // The server runs in this process: how long its loop was held, beside the API's latency.
+      const h = monitorEventLoopDelay({ resolution: 10 });
+      h.enable();
       let done = false;
       void work.finally(() => (done = true)).catch(() => undefined);
       while (!done) {
@@ -55,6 +60,8 @@ export async function benchPvc(): Promise<void> {
         await new Promise((r) => setTimeout(r, 50));
       }
       await work;
+      h.disable();
+      (loopDelay[phase] ??= []).push(h.max / 1e6);
       return times;
     };
     const newVoice = async (name: string) => ((await (await call("/v1/voices/pvc", { method: "POST", body: JSON.stringify({ name, language: "en" }) })).json()) as { voice_id: string }).voice_id;
@@ -62,7 +69,7 @@ export async function benchPvc(): Promise<void> {
     await stack.engineReady;
     await stack.previewsReady;
     for (let i = 0; i < 5; i++) await call("/v1/voices");
-    const idle = await listDuring(new Promise((r) => setTimeout(r, 3000)));
+    const idle = await listDuring(new Promise((r) => setTimeout(r, 3000)), "idle");
     console.log(`GET /v1/voices idle: p50 ${ms(q(idle, 0.5))} p95 ${ms(q(idle, 0.95))} (n=${idle.length})`);
 
     // 1. A 100 MB WAV (about 52 minutes of 16 kHz speech, one reading repeated), uploaded the way the wizard does.
@@ -95,7 +102,7 @@ export async function benchPvc(): Promise<void> {
         // The baseline: the same client sends the same file in one plain PUT to the same store
         // (the embedded S3 on loopback, with the run's key the store requires).
         const plainKey = `bench/plain-${round}.wav`;
-        busyPlain.push(...(await listDuring(send([{ url: `${stack.endpoints.s3}/${stack.ctx.blobs.bucket}/${plainKey}`, headers: { "content-type": "audio/wav", [EMULATOR_KEY_HEADER]: stack.endpoints.key }, from: 0, to: file.length }]).then((ms) => plain.push(ms)))));
+        busyPlain.push(...(await listDuring(send([{ url: `${stack.endpoints.s3}/${stack.ctx.blobs.bucket}/${plainKey}`, headers: { "content-type": "audio/wav", [EMULATOR_KEY_HEADER]: stack.endpoints.key }, from: 0, to: file.length }]).then((ms) => plain.push(ms)), "plain PUT")));
         await stack.ctx.blobs.deleteMany([plainKey]);
 
         const ticket = (await (await call(`/v1/voices/pvc/${uploadVoice}/uploads`, { method: "POST", body: JSON.stringify({ file_name: `long-${round}.wav`, content_type: "audio/wav", size_bytes: file.length }) })).json()) as {
@@ -107,7 +114,7 @@ export async function benchPvc(): Promise<void> {
         };
         let offset = 0;
         const puts = ticket.kind === "single" ? [{ url: ticket.url!, headers: ticket.headers, from: 0, to: file.length }] : ticket.parts.map((p) => ({ url: p.url, headers: p.headers, from: offset, to: (offset += p.size_bytes) }));
-        busyUpload.push(...(await listDuring(send(puts).then((ms) => presigned.push(ms)))));
+        busyUpload.push(...(await listDuring(send(puts).then((ms) => presigned.push(ms)), "presigned upload")));
         // Not kept: the figure is the transfer; completing would add 52 minutes of audio to process.
         await call(`/v1/voices/pvc/${uploadVoice}/uploads/${ticket.upload_id}`, { method: "DELETE" });
       }
@@ -140,7 +147,7 @@ export async function benchPvc(): Promise<void> {
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
-    const busySeparation = await listDuring(separation);
+    const busySeparation = await listDuring(separation, "separation");
     const sepSeconds = (performance.now() - t) / 1000;
     const sep = await separation;
     rows.push(`| speaker separation of ${minutes.toFixed(1)} min of a two-speaker conversation, through the API and the workflow | ${sepSeconds.toFixed(1)} s (${sep.status}, ${Object.keys(sep.speakers ?? {}).length} speakers) | n/a | n/a | ≤ 60 s | ${sepSeconds <= 60 && sep.status === "completed" ? "met" : "**not met**"} |`);
@@ -163,7 +170,7 @@ export async function benchPvc(): Promise<void> {
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
-    const busyTraining = await listDuring(training);
+    const busyTraining = await listDuring(training, "fine-tuning");
     const ftSeconds = (performance.now() - t) / 1000;
     const state = await training;
     rows.push(`| fine-tuning on 30 min of samples, through the API and the workflow | ${ftSeconds.toFixed(0)} s (${state}) | n/a | n/a | ≤ 5 min | ${ftSeconds <= 300 && state === "fine_tuned" ? "met" : "**not met**"} |`);
@@ -173,6 +180,7 @@ export async function benchPvc(): Promise<void> {
     rows.push(
       `| \`GET /v1/voices\` p95 while these run: presigned upload / separation / fine-tuning (baseline: idle, p95; during the plain PUT ${ms(p95(busyPlain))}) | ${ms(p95(busyUpload))} / ${ms(p95(busySeparation))} / ${ms(p95(busyTraining))} (n=${busyUpload.length}/${busySeparation.length}/${busyTraining.length}) | ${ms(p95(idle))} | ${(worst / p95(idle)).toFixed(2)}× (worst) | p95 < 50 ms | ${worst < 50 ? "met" : "**not met**"} |`,
     );
+    console.log(`longest event-loop delay of the server per phase: ${Object.entries(loopDelay).map(([k, v]) => `${k} ${Math.max(...v).toFixed(0)} ms`).join(", ")}`);
   } finally {
     await engine.close();
     await stack.close();
