@@ -18,13 +18,13 @@ import { pvcMessages } from "../../web/app/components/pvc/wizard.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
 
 /**
- * The professional clone wizard's Verification screen in Chromium. On a phone: two wrong readings
+ * The professional clone wizard's Verification screen in Chromium, on a phone and a desktop: two wrong readings
  * (Chromium's fake microphone plays a WAV of the speaker reading other words) give 'Voice
  * verification attempt failed' with its buttons, then the attempts-left link opens 'Verification
  * history' with the reasons; Try again, and a reading of the words the captcha shows (fetched
  * through the API, read in the voice's own speaker) passes and the wizard goes on to Finish. The
- * fake microphone plays one file per launch, so the right reading runs in a second launch. On a
- * phone and a desktop: the manual verification dialog's errors and success, then a server
+ * fake microphone plays one file per launch, so the right reading runs in a second launch. Then
+ * the manual verification dialog's errors and success, and a server
  * administrator approving the request on the administration page, after which the wizard moves on.
  */
 vi.setConfig({ testTimeout: 420_000, hookTimeout: 180_000 });
@@ -106,11 +106,10 @@ async function readCaptcha(page: Page, seconds: number) {
   return dialog;
 }
 
-describe("the Verification screen at 390 px", () => {
+describe.each(SIZES)("the Verification screen at $width px", (size) => {
   it("fails a wrong reading twice (failure view, attempts link, history), then passes a reading of the captcha and goes to Finish", async () => {
-    const { acct, voiceId } = await cloneNeedingVerification("Captcha voice");
-    const wrong = await micFile("wrong.wav", "The little boat drifted past the lighthouse before the storm.", 3);
-    const size = SIZES[0];
+    const { acct, voiceId } = await cloneNeedingVerification(`Captcha ${size.name}`);
+    const wrong = await micFile(`wrong-${size.name}.wav`, "The little boat drifted past the lighthouse before the storm.", 3);
 
     const micA = await chromiumWithMicrophone(wrong);
     try {
@@ -156,7 +155,7 @@ describe("the Verification screen at 390 px", () => {
     let passed = false;
     for (let tries = 0; tries < 2 && !passed; tries++) {
       const { text } = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}/verification`)).json()) as { text: string };
-      const micB = await chromiumWithMicrophone(await micFile(`right-${tries}.wav`, text, 11 + tries));
+      const micB = await chromiumWithMicrophone(await micFile(`right-${size.name}-${tries}.wav`, text, 11 + tries));
       try {
         const context = await micB.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
         context.setDefaultTimeout(10_000);
@@ -176,7 +175,6 @@ describe("the Verification screen at 390 px", () => {
           const stored = await stack.ctx.stores.voices.get(acct.workspace.workspace_id, voiceId);
           const scores = JSON.stringify(stored?.verification.attempts.map((a) => ({ reasons: a.reasons, speaker: a.speaker, sentence: a.sentence })));
           expect(await dialog.textContent(), `only a speaker refusal earns a second reading: ${scores}`).toContain(verificationMessages.differentSpeaker);
-          console.log(scores);
         }
         expect(errors.pageErrors).toEqual([]);
         await context.close();
