@@ -1,5 +1,5 @@
 import { Link, useRevalidator } from "@remix-run/react";
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type DragEvent } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { stsMessages } from "../../../../functions/contract/sts.js";
 import { formatNumber } from "../../lib/format.js";
 import { useShell } from "../../lib/shell.js";
@@ -23,7 +23,7 @@ import { markVoicesUsed } from "../voices/recentVoices.js";
 import { VoicePicker } from "../voices/VoicePicker.js";
 import { decodedDurationMs } from "./audioFiles.js";
 import { admit, convertedName, itemCost, queueReducer, type QueueItem } from "./queue.js";
-import { useRecorder } from "./useRecorder.js";
+import { AudioDropzone } from "./AudioDropzone.js";
 
 const OUTPUT_FORMAT = "mp3_44100_128";
 
@@ -54,12 +54,10 @@ export function VoiceChanger({ models, voice: loadedVoice }: { models: Model[]; 
   const [removeNoise, setRemoveNoise] = useState(false);
   const [queue, dispatch] = useReducer(queueReducer, []);
   const [notices, setNotices] = useState<string[]>([]);
-  const [dragging, setDragging] = useState(false);
   const [running, setRunning] = useState<string | null>(null);
   const requested = useRef<string[]>([]);
   const pumping = useRef(false);
   const urls = useRef(new Set<string>());
-  const input = useRef<HTMLInputElement>(null);
   const shell = useShell();
   const revalidator = useRevalidator();
   const [tab, setTab] = useSpeechTab();
@@ -89,7 +87,6 @@ export function VoiceChanger({ models, voice: loadedVoice }: { models: Model[]; 
   }, []);
   const queueRef = useRef(queue);
   queueRef.current = queue;
-  const recorder = useRecorder((file) => add([file]));
 
   function pickVoice(v: Voice) {
     setVoice(v);
@@ -197,12 +194,6 @@ export function VoiceChanger({ models, voice: loadedVoice }: { models: Model[]; 
     dispatch({ type: "remove", id: item.id });
   }
 
-  function onDrop(e: DragEvent) {
-    e.preventDefault();
-    setDragging(false);
-    add([...e.dataTransfer.files]);
-  }
-
   const pending = queue.filter((i) => i.status === "pending");
   const pendingCost = pending.reduce((n, i) => n + (itemCost(i.durationMilliseconds, multiplier) ?? 0), 0);
   const unknownCost = pending.some((i) => i.durationMilliseconds === null);
@@ -219,57 +210,18 @@ export function VoiceChanger({ models, voice: loadedVoice }: { models: Model[]; 
         history={<HistoryList source="STS" onGenerate={() => setTab("main")} onRegenerated={() => revalidator.revalidate()} />}
       >
         <div className="tts-main">
-          <div
-            className="sts-dropzone"
-            data-dragging={dragging || undefined}
-            onDragOver={(e) => {
-              e.preventDefault();
-              setDragging(true);
-            }}
-            onDragLeave={() => setDragging(false)}
-            onDrop={onDrop}
-            data-testid="sts-dropzone"
-          >
-            <Icon name="upload" size={28} />
-            <p>
-              <strong>Drop audio files here</strong> or choose them; several at once are queued.
-            </p>
-            <div className="sts-dropzone-actions">
-              <button type="button" className="button" onClick={() => input.current?.click()}>
-                <Icon name="upload" size={16} />
-                Upload audio
-              </button>
-              {recorder.state.status === "recording" ? (
-                <button type="button" className="button button-danger" onClick={recorder.stop}>
-                  <Icon name="stop" size={16} />
-                  Stop recording ({formatClock(recorder.state.seconds)})
-                </button>
-              ) : (
-                <button type="button" className="button" onClick={() => void recorder.start()} disabled={recorder.state.status === "starting"}>
-                  <Icon name="stt" size={16} />
-                  Record audio
-                </button>
-              )}
-            </div>
-            <input
-              ref={input}
-              type="file"
-              accept="audio/*,.wav,.mp3,.m4a,.ogg,.opus,.flac,.webm"
-              multiple
-              className="visually-hidden"
-              aria-label="Audio files to convert"
-              tabIndex={-1}
-              onChange={(e) => {
-                add([...(e.target.files ?? [])]);
-                e.target.value = "";
-              }}
-            />
-          </div>
-          {recorder.state.status === "error" && (
-            <p className="form-error" role="alert">
-              {recorder.state.message}
-            </p>
-          )}
+          <AudioDropzone
+            icon="upload"
+            prompt={
+              <>
+                <strong>Drop audio files here</strong> or choose them; several at once are queued.
+              </>
+            }
+            multiple
+            inputLabel="Audio files to convert"
+            onFiles={add}
+            testId="sts-dropzone"
+          />
           {notices.map((n) => (
             <p key={n} className="inline-warning" role="status">
               {n}
