@@ -162,6 +162,10 @@ describe("Voice Changer page", () => {
     await page.getByRole("tab", { name: "Convert" }).click();
     await expect.poll(() => page.url()).not.toContain("tab=history");
     expect(await page.getByTestId("sts-item").count()).toBe(2);
+    // Home lists conversions among the latest generations, named by their voice (they have no text).
+    await visit(page, "/app");
+    await expect.poll(() => page.getByTestId("home-generation").count()).toBe(4);
+    expect(await page.getByTestId("home-generation").first().textContent()).toContain("Converted into");
     expect(errors.pageErrors).toEqual([]);
     await closeContext(page.context());
   }, 180_000);

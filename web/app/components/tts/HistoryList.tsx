@@ -37,7 +37,7 @@ export async function historyAudio(item: Pick<HistoryItem, "history_item_id">): 
 }
 
 /** What an item is called in labels: its text, or for a conversion the voice it was converted into. */
-const itemTitle = (item: HistoryItem) => item.text || `Converted into ${[...new Set(historyVoiceNames(item))].join(", ")}`;
+export const historyItemTitle = (item: HistoryItem) => item.text || `Converted into ${[...new Set(historyVoiceNames(item))].join(", ")}`;
 
 /**
  * The user's text-to-speech generations (or, with source="STS", speech-to-speech conversions), newest first, a page at a time. /v1/history pages by
@@ -162,8 +162,8 @@ export function HistoryList({ onGenerate, source = "TTS", onRegenerated }: { onG
         <ul className="history-list" aria-label={kind.listLabel}>
           {items.map((item) => (
             <li key={item.history_item_id} className="history-item" data-testid="history-item">
-              <p className="history-text" title={itemTitle(item)}>
-                {itemTitle(item)}
+              <p className="history-text" title={historyItemTitle(item)}>
+                {historyItemTitle(item)}
               </p>
               <p className="history-meta muted">
                 <span>{[...new Set(historyVoiceNames(item))].join(", ")}</span>
@@ -173,7 +173,7 @@ export function HistoryList({ onGenerate, source = "TTS", onRegenerated }: { onG
                 <span>{formatNumber(Math.max(0, item.character_count_change_to - item.character_count_change_from))} credits</span>
               </p>
               <div className="history-actions">
-                <AudioPlayer label={`${kind.noun} “${itemTitle(item).slice(0, 40)}”`} load={() => historyAudio(item)} variant="compact" />
+                <AudioPlayer label={`${kind.noun} “${historyItemTitle(item).slice(0, 40)}”`} load={() => historyAudio(item)} variant="compact" />
                 <span className="row-actions">
                   {source === "STS" && (
                     <button type="button" className="button button-small" onClick={() => regenerate(item)} disabled={regenerating !== null} aria-busy={regenerating === item.history_item_id}>
@@ -212,7 +212,7 @@ export function HistoryList({ onGenerate, source = "TTS", onRegenerated }: { onG
           }
         >
           <p>Delete this {kind.noun} and its audio? This cannot be undone.</p>
-          <blockquote className="history-quote">{itemTitle(confirming).slice(0, 200)}</blockquote>
+          <blockquote className="history-quote">{historyItemTitle(confirming).slice(0, 200)}</blockquote>
           {deleteError && (
             <p className="form-error" role="alert">
               {deleteError}
