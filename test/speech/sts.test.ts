@@ -248,6 +248,7 @@ describe("speech to speech through the SDK", () => {
     expect(notSts.status).toBe(400);
     expect(((await notSts.json()) as { detail: { message: string } }).detail.message).toBe(stsMessages.notRegenerable);
     expect((await apiFetch(stack, a.apiKey, "/v1/history/NoSuchItem/regenerate", { method: "POST" })).status).toBe(404);
+    expect((await apiFetch(stack, a.apiKey, `/v1/history/${"v".repeat(1018)}/regenerate`, { method: "POST" })).status).toBe(404);
     expect(await used(other.workspace.workspace_id)).toBe(0);
   }, 60_000);
 
