@@ -120,14 +120,14 @@ for (const width of [1280, 390]) {
       await expect.poll(() => samples.textContent(), { timeout: 30_000 }).toContain("40 s");
       expect(await samples.textContent()).toContain("chapter one.wav");
       expect(stages).toEqual(["put"]);
-      const next = data.getByRole("button", { name: "Next" });
+      const next = data.getByRole("button", { name: "Next", exact: true });
       expect(await next.isDisabled()).toBe(true);
       expect(await data.textContent()).toContain(pvcMessages.needMoreAudio("10 minutes"));
       expect(await data.getByRole("progressbar", { name: "Audio for training" }).getAttribute("aria-valuetext")).toBe("40 s");
       expect(await fitsWidth(page)).toBe(true);
 
       // The clone waits under 'Return to a session'.
-      await data.getByRole("button", { name: "Back" }).click();
+      await data.getByRole("button", { name: "Back", exact: true }).click();
       const intro = page.getByRole("dialog", { name: pvcMessages.introTitle });
       const session = intro.getByRole("region", { name: pvcMessages.returnToSession }).or(intro.locator("section[aria-labelledby='pvc-sessions']"));
       await expect.poll(() => session.textContent()).toContain("Audiobook narrator");
@@ -240,7 +240,7 @@ describe("the wizard's way to Finish", () => {
     const data = page.getByRole("dialog", { name: "Voice Data" });
     await data.getByLabel("Voice name").waitFor();
     await data.locator('input[type="file"]').setInputFiles(longFile);
-    const next = data.getByRole("button", { name: "Next" });
+    const next = data.getByRole("button", { name: "Next", exact: true });
     await expect.poll(() => next.isDisabled(), { timeout: 60_000 }).toBe(false);
     expect(await data.textContent()).not.toContain(pvcMessages.needMoreAudio("10 minutes"));
     await next.click();
@@ -264,6 +264,23 @@ describe("the wizard's way to Finish", () => {
     const report = panel.getByRole("group", { name: "Dataset quality report" });
     expect(await report.textContent()).toContain("10 min");
     expect(await report.textContent()).toContain("at least 30 minutes is recommended");
+
+    // The owner can retrain a tuned model; it runs to fine_tuned again.
+    const started = () => page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith(`/v1/voices/pvc/${voiceId}/train`));
+    const [retrained] = await Promise.all([started(), panel.getByRole("button", { name: "Retrain eleven_multilingual_v2" }).click()]);
+    expect(retrained.status()).toBe(200);
+    await stack.workflows.idle();
+    await expect.poll(() => panel.textContent(), { timeout: 20_000 }).toContain("eleven_multilingual_v2 Fine-tuned");
+    // A failed model shows why and offers Retry.
+    await stack.ctx.stores.voices.setFineTuning(acct.workspace.workspace_id, voiceId, "eleven_multilingual_v2", { state: "failed", progress: 0, message: "The samples could not be read." });
+    await page.reload();
+    const again = page.getByRole("region", { name: "Fine-tuning" });
+    await expect.poll(() => again.textContent(), { timeout: 20_000 }).toContain("The samples could not be read.");
+    const [retried] = await Promise.all([started(), again.getByRole("button", { name: "Retry eleven_multilingual_v2" }).click()]);
+    expect(retried.status()).toBe(200);
+    await stack.workflows.idle();
+    await expect.poll(() => again.textContent(), { timeout: 20_000 }).toContain("eleven_multilingual_v2 Fine-tuned");
+    expect(await again.getByRole("button", { name: "Retry eleven_multilingual_v2" }).count()).toBe(0);
     expect(errors.pageErrors).toEqual([]);
     await closeContext(page.context());
   }, 420_000);
@@ -274,7 +291,7 @@ describe("the wizard's way to Finish", () => {
     const data = page.getByRole("dialog", { name: "Voice Data" });
     await data.getByLabel("Voice name").waitFor();
     await data.locator('input[type="file"]').setInputFiles(longFile);
-    const next = data.getByRole("button", { name: "Next" });
+    const next = data.getByRole("button", { name: "Next", exact: true });
     await expect.poll(() => next.isDisabled(), { timeout: 60_000 }).toBe(false);
     await next.click();
     await confirmShortAudio(page);
