@@ -12,6 +12,7 @@ import "./lib/quiet.js";
  *   npm run bench -- --only=similar-voices
  *   npm run bench -- --only=sts      (speech to speech and the voice isolator; --skip-sts leaves them out)
  *   npm run bench -- --only=voice-creation   (design, clone, verification: scripts/lib/bench-voice-creation.ts)
+ *   npm run bench -- --only=pvc      (presigned upload, separation, fine-tuning, API p95 beside them: scripts/lib/bench-pvc.ts)
  *   npm run bench -- --only=resample | --only=lambda   (one row each)
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -22,6 +23,7 @@ import { ensureServerBundle, ROOT } from "./lib/server-bundle.mjs";
 import { benchSharedVoices, benchSimilarVoices, type LibraryFigures, type SimilarFigures } from "./lib/bench-library.js";
 import { BENCH_TEXT } from "./lib/bench-text.js";
 import { benchSpeechToSpeech, type StsBenchFigures } from "./lib/bench-sts.js";
+import { benchPvc } from "./lib/bench-pvc.js";
 import { benchVoiceCreation } from "./lib/bench-voice-creation.js";
 import { premadeVoiceId } from "../functions/domain/premadeVoices.js";
 import { RUNTIME_FILES } from "../infra/constructs/function.js";
@@ -588,6 +590,7 @@ const parts: Record<string, () => Promise<unknown>> = {
   "similar-voices": benchSimilarVoices,
   sts: benchSpeechToSpeech,
   "voice-creation": benchVoiceCreation,
+  pvc: benchPvc,
   resample: async () => {
     await resamplerFigures();
   },
