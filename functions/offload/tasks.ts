@@ -4,6 +4,7 @@ import { joinRanges, rangesToWav, separateSpeakers, waveformPeaks, type Range } 
 import { alignRecording, fitLoss, type ReferenceReading } from "../alignment/align.js";
 import { liveStep, type LiveSession } from "../alignment/online.js";
 import { resizePhoto, type PhotoTask } from "../account/photo-work.js";
+import { captchaPng, type CaptchaTask } from "../voice-verification/captcha.js";
 
 /**
  * The CPU-heavy pure functions the request path needs (hashing, parsing). Each takes and
@@ -15,12 +16,15 @@ export const CPU_TASKS = {
   // The professional clone's audio work (functions/pvc, functions/alignment, functions/fine-tuning).
   peaks: (t: { samples: Float32Array; points: number }) => waveformPeaks(t.samples, t.points),
   wav: (t: { samples: Float32Array; rate: number; ranges: Range[]; maxSeconds?: number }) => rangesToWav(t.samples, t.rate, t.ranges, t.maxSeconds),
+  /** One WAV per list of ranges, from one copy of the audio (a separated sample's speakers). */
+  wavs: (t: { samples: Float32Array; rate: number; speakers: Range[][] }) => ({ wavs: t.speakers.map((ranges) => rangesToWav(t.samples, t.rate, ranges).wav) }),
   join: (t: { samples: Float32Array; rate: number; ranges: Range[] }) => joinRanges(t.samples, t.rate, t.ranges),
   separate: (t: { samples: Float32Array; rate: number }) => separateSpeakers(t.samples, t.rate),
   align: (t: { samples: Float32Array; rate: number; refs: ReferenceReading[] }) => alignRecording(t.samples, t.rate, t.refs),
   "fit-loss": (t: { samples: Float32Array; rate: number; texts: ReferenceReading[][] }) => fitLoss(t.samples, t.rate, t.texts),
   "live-align": (t: { session: LiveSession; samples: Float32Array }) => ({ words: liveStep(t.session, t.samples), session: t.session }),
   photo: (t: PhotoTask) => resizePhoto(t),
+  captcha: (t: CaptchaTask) => captchaPng(t),
 };
 
 export type CpuTaskKind = keyof typeof CPU_TASKS;
