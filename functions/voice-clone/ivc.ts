@@ -71,55 +71,31 @@ export function cloneLabels(labels: Record<string, string> | null | undefined): 
 interface Built {
   profile: VoiceProfile;
   analysis: StoredVoiceAnalysis;
-  /** The uploads, stored. */
-  samples: VoiceSampleRecord[];
+  decoded: DecodedSample[];
 }
 
-/**
- * Decodes, denoises, analyses and fits: the CPU work of a clone, all of it in workers. The
- * uploads are stored (`store`) while the analysis and the fit run, not after them; when the
- * clone fails, what was stored is deleted again.
- */
-async function buildClone(
-  ctx: AppContext,
-  files: MultipartFile[],
-  kept: VoiceSampleRecord[],
-  steer: CloneLabels,
-  denoise: boolean,
-  seed: number,
-  store: (decoded: DecodedSample[]) => Promise<VoiceSampleRecord[]>,
-): Promise<Built> {
+/** Decodes, denoises, analyses and fits: the CPU work of a clone, all of it in workers. */
+async function buildClone(ctx: AppContext, files: MultipartFile[], kept: VoiceSampleRecord[], steer: CloneLabels, denoise: boolean, seed: number): Promise<Built> {
   const keptSeconds = kept.reduce((n, s) => n + (s.duration_secs ?? 0), 0);
-  const keptAudio = Promise.all(kept.map((s) => keptSampleAudio(ctx, s)));
-  keptAudio.catch(() => undefined);
   const decoded = await decodeUploads(ctx, files, keptSeconds, { denoise });
-  const stored = store(decoded);
-  stored.catch(() => undefined);
-  try {
-    const summary = await analyseVoice(ctx, [...(await keptAudio), ...decoded.map((d) => d.samples)]);
-    if (!summary.speechSecs || summary.f0MedianHz === null) throw new ApiError(400, "no_speech_in_samples", verificationMessages.noSpeech);
-    const { profile, report } = await fitProfile({ analysis: summary, language: steer.language, accent: steer.accent, gender: steer.gender, age: steer.age, seed }, engineRenderer(ctx, steer.language));
-    const { segments: _segments, ...rest } = summary;
-    return {
-      profile,
-      samples: await stored,
-      analysis: {
-        embedding_version: summary.embeddingVersion,
-        analysed_at_unix: unixSeconds(ctx),
-        denoised: denoise,
-        summary: rest,
-        samples: [],
-        fit: { renders: report.renders, f0_median_hz: report.fitted.f0MedianHz, speaking_rate: report.fitted.speakingRate, similarity: Math.round(report.fitted.similarity * 1000) / 1000 },
-      },
-    };
-  } catch (e) {
-    const written = await stored.catch(() => [] as VoiceSampleRecord[]);
-    await ctx.blobs.deleteMany(sampleObjectKeys(written)).catch(() => undefined);
-    throw e;
-  }
+  const keptAudio = await Promise.all(kept.map((s) => keptSampleAudio(ctx, s)));
+  const summary = await analyseVoice(ctx, [...keptAudio, ...decoded.map((d) => d.samples)]);
+  if (!summary.speechSecs || summary.f0MedianHz === null) throw new ApiError(400, "no_speech_in_samples", verificationMessages.noSpeech);
+  const { profile, report } = await fitProfile({ analysis: summary, language: steer.language, accent: steer.accent, gender: steer.gender, age: steer.age, seed }, engineRenderer(ctx, steer.language));
+  const { segments: _segments, ...rest } = summary;
+  return {
+    profile,
+    decoded,
+    analysis: {
+      embedding_version: summary.embeddingVersion,
+      analysed_at_unix: unixSeconds(ctx),
+      denoised: denoise,
+      summary: rest,
+      samples: [],
+      fit: { renders: report.renders, f0_median_hz: report.fitted.f0MedianHz, speaking_rate: report.fitted.speakingRate, similarity: Math.round(report.fitted.similarity * 1000) / 1000 },
+    },
+  };
 }
-
-const sampleObjectKeys = (samples: VoiceSampleRecord[]) => samples.flatMap((s) => [s.object_key, ...(s.isolated_object_key ? [s.isolated_object_key] : [])]);
 
 /** A kept sample's audio at the analysis rate: its denoised copy when it has one. */
 async function keptSampleAudio(ctx: AppContext, s: VoiceSampleRecord): Promise<Float32Array> {
@@ -210,8 +186,8 @@ export async function instantClone(ctx: AppContext, caller: Caller, input: Insta
   if (!input.files.length) throw new ApiError(400, "too_little_audio", cloneMessages.tooLittleAudio);
   const steer = cloneLabels(input.labels);
   const voiceId = newId();
-  const built = await buildClone(ctx, input.files, [], steer, input.removeBackgroundNoise, seedOf(voiceId), (d) => storeDecoded(ctx, caller.workspaceId, ["voices", voiceId], d));
-  const samples = built.samples;
+  const built = await buildClone(ctx, input.files, [], steer, input.removeBackgroundNoise, seedOf(voiceId));
+  const samples = await storeDecoded(ctx, caller.workspaceId, ["voices", voiceId], built.decoded);
   const previewKey = workspaceKey(caller.workspaceId, "voices", voiceId, "preview.mp3");
   const preview = await speakEncoded(ctx, built.profile, clonePreviewText(steer.language), PREVIEW_FORMAT);
   await ctx.blobs.put(previewKey, preview.audio, PREVIEW_FORMAT.contentType);
@@ -259,8 +235,8 @@ export async function clonePreview(ctx: AppContext, caller: Caller, input: Clone
   if (!input.files.length && !kept.length) throw new ApiError(400, "too_little_audio", cloneMessages.tooLittleAudio);
   const steer = cloneLabels(steerLabels);
   const id = newId();
-  const built = await buildClone(ctx, input.files, kept, steer, input.removeBackgroundNoise, seedOf(input.voiceId ?? id), (d) => storeDecoded(ctx, caller.workspaceId, ["generated", id], d));
-  const samples = built.samples;
+  const built = await buildClone(ctx, input.files, kept, steer, input.removeBackgroundNoise, seedOf(input.voiceId ?? id));
+  const samples = await storeDecoded(ctx, caller.workspaceId, ["generated", id], built.decoded);
   const text = clonePreviewText(steer.language);
   const preview = await speakEncoded(ctx, built.profile, text, PREVIEW_FORMAT);
   const audioKey = workspaceKey(caller.workspaceId, "generated", `${id}.mp3`);
