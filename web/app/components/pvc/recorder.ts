@@ -200,6 +200,7 @@ export const recorderText = {
   added: "The recording was added to your samples.",
   microphone: "Microphone",
   script: "Script",
+  scriptText: "Script to read",
   uploadScript: "Upload a script",
   noScript: "No script",
   passage: (i: number, n: number) => `Passage ${i} of ${n}`,
