@@ -30,7 +30,7 @@ import { DEFAULT_VOICE_SETTINGS } from "../functions/engine/port.js";
 import { hashSeed, prng } from "../functions/engine/prng.js";
 import { resample } from "../functions/audio/resample.js";
 import { denoise } from "../functions/audio/denoise/index.js";
-import { isolateVoice } from "../functions/audio/denoise/isolate.js";
+import { babble, measureIsolation, mixAt, noise, snrDb, type IsolationFigures } from "../functions/audio/denoise/measure.js";
 import { loadFastRnnoise } from "../functions/audio/denoise/rnnoise-fast.js";
 
 export const TUNING_TEXTS = [
@@ -148,87 +148,74 @@ export const heldOutTexts = (v: NamedVoice) => {
 };
 
 /**
- * The isolator on engine speech (premade voices, held-out passages) mixed at 5 dB SNR with four
- * noises made here: white, pink, brown (random walk) and mains hum with harmonics over a little
- * white noise. Noise is made at the speech's 22.05 kHz and mixed there; the input is upsampled
- * to 48 kHz as the API does, isolated, and brought back to 22.05 kHz. SNR is sample for sample
- * against the clean speech: 10 log10(sum clean^2 / sum (output - clean)^2).
+ * The isolator on held-out engine speech mixed at 5 dB SNR with white, pink, brown, hum and babble
+ * noise, measured as functions/audio/denoise/measure.ts says (sample-for-sample SNR, SI-SNR, the
+ * output SNR by phase inversion, and the speech component's SNR as the distortion). Speech: every
+ * third premade voice reading a held-out passage, and 6 designed voices (seed 1212) reading one.
+ * Babble: 4 other premade voices (never in the speech set) reading tuning passages, summed. The
+ * isolator's constants were chosen on other premade voices reading tuning passages.
  */
-export function noise(kind: "white" | "pink" | "brown" | "hum", n: number, seed: number, fs = 22_050): Float32Array {
-  const out = new Float32Array(n);
-  let s = seed >>> 0;
-  let b0 = 0;
-  let b1 = 0;
-  let br = 0;
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    const w = s / 2 ** 31 - 1;
-    if (kind === "white") out[i] = w;
-    else if (kind === "pink") {
-      b0 = 0.99765 * b0 + w * 0.099;
-      b1 = 0.963 * b1 + w * 0.2965;
-      out[i] = b0 + b1 + w * 0.18;
-    } else if (kind === "brown") {
-      br = 0.995 * br + w * 0.1;
-      out[i] = br;
-    } else out[i] = Math.sin((2 * Math.PI * 120 * i) / fs) + 0.5 * Math.sin((2 * Math.PI * 240 * i) / fs) + 0.3 * w;
-  }
-  return out;
-}
-
-export function snrDb(clean: Float32Array, x: Float32Array): number {
-  let s = 0;
-  let e = 0;
-  for (let i = 0; i < clean.length; i++) {
-    s += clean[i] ** 2;
-    e += (x[i] - clean[i]) ** 2;
-  }
-  return 10 * Math.log10(s / e);
-}
-
-export function mixAt(clean: Float32Array, n: Float32Array, db: number): Float32Array {
-  let ps = 0;
-  let pn = 0;
-  for (let i = 0; i < clean.length; i++) {
-    ps += clean[i] ** 2;
-    pn += n[i] ** 2;
-  }
-  const g = Math.sqrt(ps / pn / 10 ** (db / 10));
-  return clean.map((v, i) => v + g * n[i]);
-}
-
 async function evaluateIsolation(engine: EspeakEngine) {
   const rn = await loadFastRnnoise();
-  const voices = premadeVoices().filter((_, i) => i % 3 === 0);
-  const gains: Record<string, { rnnoise: number[]; isolator: number[] }> = {};
+  const premade = premadeVoices();
+  const speakers: Array<{ name: string; clean: Float32Array }> = [];
+  for (const [vi, v] of premade.filter((_, i) => i % 3 === 0).entries()) {
+    const p = PASSAGES[v.profile.language] ?? PASSAGES.en;
+    speakers.push({
+      name: v.name,
+      clean: await speak(engine, v.profile, p.heldOut[vi % 3]),
+    });
+  }
+  for (const [vi, v] of designedVoices(6, 1212).entries()) {
+    const p = PASSAGES[v.profile.language] ?? PASSAGES.en;
+    speakers.push({
+      name: `${v.name} (${v.profile.language})`,
+      clean: await speak(engine, v.profile, p.heldOut[(vi + 1) % 3]),
+    });
+  }
+  const talkers: Float32Array[] = [];
+  for (const v of premade.filter((_, i) => i % 3 === 1).slice(0, 4)) talkers.push(await speak(engine, v.profile, (PASSAGES[v.profile.language] ?? PASSAGES.en).tuning[0]));
+  const figures: Record<string, IsolationFigures[]> = {};
+  const rnOnly: Record<string, number[]> = {};
   let cpu = 0;
   let audio = 0;
-  for (const [vi, v] of voices.entries()) {
-    const p = PASSAGES[v.profile.language] ?? PASSAGES.en;
-    const clean = await speak(engine, v.profile, p.heldOut[vi % 3]);
-    for (const kind of ["white", "pink", "brown", "hum"] as const) {
-      const noisy = mixAt(clean, noise(kind, clean.length, 9 + vi), 5);
-      const at48 = resample(noisy, 22_050, 48_000);
-      const base = snrDb(clean, noisy);
-      const rnOnly = resample(await denoise(at48, 48_000), 48_000, 22_050).subarray(0, clean.length);
+  for (const [si, { name, clean }] of speakers.entries()) {
+    for (const kind of ["white", "pink", "brown", "hum", "babble"] as const) {
+      const n = kind === "babble" ? babble(talkers, clean.length) : noise(kind, clean.length, 9 + si);
       const c = process.cpuUsage();
-      const out = new Float32Array(at48.length);
-      let o = 0;
-      for (const b of isolateVoice(at48, rn)) {
-        out.set(b, o);
-        o += b.length;
-      }
+      const f = measureIsolation(clean, n, 5, 22_050, rn);
       const u = process.cpuUsage(c);
-      cpu += (u.user + u.system) / 1e6;
+      cpu += (u.user + u.system) / 1e6 / 2; // two isolations (s + n and s - n)
       audio += clean.length / 22_050;
-      const isolated = resample(out, 48_000, 22_050).subarray(0, clean.length);
-      (gains[kind] ??= { rnnoise: [], isolator: [] }).rnnoise.push(snrDb(clean, rnOnly) - base);
-      gains[kind].isolator.push(snrDb(clean, isolated) - base);
-      console.log(`${v.name} ${kind}: in ${base.toFixed(1)} dB, RNNoise +${(snrDb(clean, rnOnly) - base).toFixed(1)} dB, isolator +${(snrDb(clean, isolated) - base).toFixed(1)} dB`);
+      const noisy = mixAt(clean, n, 5);
+      const rnGain = snrDb(clean, resample(await denoise(resample(noisy, 22_050, 48_000), 48_000), 48_000, 22_050).subarray(0, clean.length)) - snrDb(clean, noisy);
+      (figures[kind] ??= []).push(f);
+      (rnOnly[kind] ??= []).push(rnGain);
+      console.log(
+        `${name} ${kind}: sample +${f.sampleGain.toFixed(1)} dB, SI-SNR +${f.scaleInvariantGain.toFixed(1)} dB, output SNR +${f.outputSnrGain.toFixed(
+          1
+        )} dB, speech component ${f.speechComponentSnr.toFixed(1)} dB (RNNoise alone, sample: +${rnGain.toFixed(1)} dB)`
+      );
     }
   }
-  const stats = (x: number[]) => ({ mean: +(x.reduce((a, b) => a + b, 0) / x.length).toFixed(1), min: +Math.min(...x).toFixed(1), max: +Math.max(...x).toFixed(1) });
-  console.log(JSON.stringify({ clips: voices.length, cpuRtf: +(cpu / audio).toFixed(3), ...Object.fromEntries(Object.entries(gains).map(([k, g]) => [k, { rnnoise: stats(g.rnnoise), isolator: stats(g.isolator) }])) }, null, 2));
+  const stats = (x: number[]) => ({
+    mean: +(x.reduce((a, b) => a + b, 0) / x.length).toFixed(1),
+    min: +Math.min(...x).toFixed(1),
+    max: +Math.max(...x).toFixed(1),
+  });
+  const summary = Object.fromEntries(
+    Object.entries(figures).map(([k, fs]) => [
+      k,
+      {
+        rnnoiseSampleGain: stats(rnOnly[k]),
+        sampleGain: stats(fs.map((f) => f.sampleGain)),
+        scaleInvariantGain: stats(fs.map((f) => f.scaleInvariantGain)),
+        outputSnrGain: stats(fs.map((f) => f.outputSnrGain)),
+        speechComponentSnr: stats(fs.map((f) => f.speechComponentSnr)),
+      },
+    ])
+  );
+  console.log(JSON.stringify({ clips: speakers.length, cpuRtf: +(cpu / audio).toFixed(3), ...summary }, null, 2));
 }
 
 async function main() {

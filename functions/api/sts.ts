@@ -21,6 +21,8 @@ import { startIsolation, startSpeechToSpeech, type AudioResult, type AudioUpload
 import { webcrypto } from "node:crypto";
 import type { Caller } from "../domain/caller.js";
 import { idempotency, voiceFor } from "./tts.js";
+import { historyNotFound } from "./history.js";
+import type { InputFormat } from "../voice-conversion/port.js";
 import { settingsFor } from "./voices.js";
 
 /**
@@ -148,7 +150,45 @@ async function audioIsolation(req: ApiRequest, rc: RouteContext, mode: Mode): Pr
   return respond(result, mode);
 }
 
+/**
+ * Timbre's extension, for the Voice Changer's history: POST /v1/history/{id}/regenerate converts
+ * the input kept with a speech-to-speech history item again, with the item's voice, model,
+ * settings, noise removal and output format and a new seed. A new conversion in every way:
+ * charged, and kept as a new history item.
+ */
+async function regenerateFromHistory(req: ApiRequest, rc: RouteContext): Promise<ApiResponse> {
+  const ctx = rc.app;
+  const caller = await rc.caller();
+  await caller.require("speech_to_speech");
+  const id = req.params.history_item_id;
+  const item = await ctx.stores.history.get(caller.workspaceId, id);
+  if (!item) throw historyNotFound(id);
+  const input = item.sts_input ? await ctx.blobs.getBytes(item.sts_input.key) : undefined;
+  if (!item.sts_input || !input) throw new ApiError(400, "history_item_not_regenerable", stsMessages.notRegenerable);
+  assertOutputFormat(await caller.tier(), item.output_format);
+  const model = stsModel(item.model_id);
+  const { voice, rate } = await voiceFor(ctx, caller, item.voice_id);
+  const settings = mergeSettings(await settingsFor(ctx, caller, voice), parseWith("body", VoiceSettingsInput, item.replay.settings));
+  const result = await startSpeechToSpeech(ctx, caller, {
+    voice,
+    rate,
+    model,
+    settings,
+    seed: null,
+    removeBackgroundNoise: item.sts_input.remove_background_noise,
+    upload: { bytes: input.bytes, fileName: item.sts_input.file_name, fileFormat: item.sts_input.file_format as InputFormat, contentType: item.sts_input.content_type },
+    format: parseOutputFormat(item.output_format),
+    enableLogging: true,
+    requestId: req.requestId,
+    idempotency: idempotency(req, caller),
+    receivedAt: req.receivedAt,
+    firstBlockSeconds: 2,
+  });
+  return respond(result, { streaming: false });
+}
+
 export function registerSpeechToSpeech(r: ApiRouter): void {
+  r.post("/v1/history/:history_item_id/regenerate", regenerateFromHistory);
   const sts = (mode: Mode) => (req: ApiRequest, rc: RouteContext) => speechToSpeech(req, rc, mode);
   r.post("/v1/speech-to-speech/:voice_id", sts({ streaming: false }));
   r.post("/v1/speech-to-speech/:voice_id/stream", sts({ streaming: true }));

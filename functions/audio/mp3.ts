@@ -10,10 +10,11 @@
  * a busy engine worker. One instance per thread serves every encoder on it (each is a separate
  * LAME state behind a handle). A build whose loader does not match fails loudly at first use.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { concatBytes } from "./bytes.js";
+import { roundToInt16 } from "./resample.js";
 
 interface LameExports {
   memory: WebAssembly.Memory;
@@ -33,10 +34,18 @@ export const MP3_SAMPLE_RATES = [8000, 11025, 12000, 16000, 22050, 24000, 32000,
 
 let lame: LameExports | null = null;
 
-/** The package's Emscripten loader (not in its `exports` map: found beside its main entry). */
+const LOADER = join("@mediabunny", "mp3-encoder", "dist", "modules", "build", "lame.js");
+
+/**
+ * The package's Emscripten loader (not in its `exports` map): looked up along the same
+ * node_modules folders module resolution searches, so the package's main entry (a 0.3 MB browser
+ * bundle we never run) need not be there: the Lambda asset carries only this file.
+ */
 export function lameLoaderPath(): string {
-  const main = createRequire(import.meta.url).resolve("@mediabunny/mp3-encoder");
-  return join(dirname(main), "..", "modules", "build", "lame.js");
+  const folders = createRequire(import.meta.url).resolve.paths("@mediabunny/mp3-encoder") ?? [];
+  const found = folders.map((folder) => join(folder, LOADER)).find((path) => existsSync(path));
+  if (!found) throw new Error(`@mediabunny/mp3-encoder is not installed (${LOADER} not found in ${folders.join(", ")})`);
+  return found;
 }
 
 function instance(): LameExports {
@@ -132,10 +141,7 @@ export class Mp3Stream {
       const n = Math.min(SLICE, samples.length - off);
       // 16-bit input, rounded and clipped the same way as every other 16-bit output here.
       const pcm = new Int16Array(this.lib.memory.buffer, this.input, n);
-      for (let i = 0; i < n; i++) {
-        const v = Math.round(samples[off + i] * 32768);
-        pcm[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
-      }
+      for (let i = 0; i < n; i++) pcm[i] = roundToInt16(samples[off + i] * 32768);
       const written = this.lib.encode_samples(this.handle, this.input, this.input, n, this.output, this.outputSize);
       if (written < 0) throw new Error(`LAME encode failed (${written})`);
       parts.push(this.bytes(written));

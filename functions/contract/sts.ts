@@ -25,6 +25,7 @@ export const stsMessages = {
     "The audio could not be read. Upload WAV, MP3, Ogg (Opus or Vorbis), FLAC, M4A or WebM audio, or raw 16-bit 16 kHz mono PCM with file_format=pcm_s16le_16.",
   modelCannotConvert: (id: string) => `The model ${id} cannot do voice conversion. Please choose another model.`,
   modelNotFound: (id: string) => `The model ${id} does not exist. List the models with GET /v1/models.`,
+  notRegenerable: "This history item has no kept input to convert again (only speech-to-speech items do).",
 } as const;
 
 /** The text fields of the speech-to-speech form (the file `audio` is checked separately). */

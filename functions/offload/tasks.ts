@@ -15,6 +15,8 @@ export const CPU_TASKS = {
   // The professional clone's audio work (functions/pvc, functions/alignment, functions/fine-tuning).
   peaks: (t: { samples: Float32Array; points: number }) => waveformPeaks(t.samples, t.points),
   wav: (t: { samples: Float32Array; rate: number; ranges: Range[]; maxSeconds?: number }) => rangesToWav(t.samples, t.rate, t.ranges, t.maxSeconds),
+  /** One WAV per list of ranges, from one copy of the audio (a separated sample's speakers). */
+  wavs: (t: { samples: Float32Array; rate: number; speakers: Range[][] }) => ({ wavs: t.speakers.map((ranges) => rangesToWav(t.samples, t.rate, ranges).wav) }),
   join: (t: { samples: Float32Array; rate: number; ranges: Range[] }) => joinRanges(t.samples, t.rate, t.ranges),
   separate: (t: { samples: Float32Array; rate: number }) => separateSpeakers(t.samples, t.rate),
   align: (t: { samples: Float32Array; rate: number; refs: ReferenceReading[] }) => alignRecording(t.samples, t.rate, t.refs),

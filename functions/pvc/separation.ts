@@ -83,15 +83,19 @@ export async function separateSample(ctx: AppContext, ws: string, voiceId: strin
   const decoded = await decodeSample(ctx, s);
   const range = trimRange(s, decoded.durationSecs);
   const audio = decoded.samples.slice(Math.floor(range.start * ANALYSIS_RATE), Math.ceil(range.end * ANALYSIS_RATE));
-  const found = await runCpu("separate", { samples: audio, rate: ANALYSIS_RATE });
+  // Ten minutes of audio is 38 MB of samples: moved to the workers, never copied on the loop.
+  const found = await runCpu("separate", { samples: audio, rate: ANALYSIS_RATE }, [audio.buffer as ArrayBuffer]);
   if (found.length === 0) throw new NoSpeakersError();
-  const speakers: Record<string, SpeakerRecord> = {};
-  for (const sp of found.slice(0, PVC.speakerColours)) {
+  const kept = found.slice(0, PVC.speakerColours).map((sp) => ({
+    ...sp,
     // Times on the sample's own timeline (the trim moved them).
-    const utterances = sp.utterances.map((u) => ({ start: round3(u.start + range.start), end: round3(u.end + range.start) }));
-    const made = await runCpu("wav", { samples: decoded.samples, rate: ANALYSIS_RATE, ranges: utterances });
-    await ctx.blobs.put(speakerAudioKey(ws, voiceId, sampleId, sp.speaker_id), made.wav, "audio/wav");
-    speakers[sp.speaker_id] = { speaker_id: sp.speaker_id, duration_secs: sp.duration_secs, utterances };
+    utterances: sp.utterances.map((u) => ({ start: round3(u.start + range.start), end: round3(u.end + range.start) })),
+  }));
+  const { wavs } = await runCpu("wavs", { samples: decoded.samples, rate: ANALYSIS_RATE, speakers: kept.map((sp) => sp.utterances) }, [decoded.samples.buffer as ArrayBuffer]);
+  const speakers: Record<string, SpeakerRecord> = {};
+  for (const [i, sp] of kept.entries()) {
+    await ctx.blobs.put(speakerAudioKey(ws, voiceId, sampleId, sp.speaker_id), wavs[i]!, "audio/wav");
+    speakers[sp.speaker_id] = { speaker_id: sp.speaker_id, duration_secs: sp.duration_secs, utterances: sp.utterances };
   }
   const ids = Object.keys(speakers);
   await writeSeparation(ctx, ws, voiceId, sampleId, { status: "completed", speakers, selected_speaker_ids: ids.length === 1 ? ids : null });

@@ -79,8 +79,8 @@ export type BundledWorker = keyof typeof WORKER_ENTRIES;
  */
 export const RUNTIME_FILES: Record<string, readonly string[]> = {
   "espeak-ng": ["package.json", "LICENSE", "dist/espeak-ng.js", "dist/espeak-ng.wasm"],
-  // LAME: the loader with the module inlined, and the main entry that module resolution needs.
-  "@mediabunny/mp3-encoder": ["package.json", "LICENSE", "dist/modules/build/lame.js", "dist/bundles/mediabunny-mp3-encoder.mjs"],
+  // LAME: the loader with the module inlined (found without resolving the package's main entry).
+  "@mediabunny/mp3-encoder": ["package.json", "LICENSE", "dist/modules/build/lame.js"],
   opusscript: ["package.json", "LICENSE", "build/COPYING.libopus", "build/opusscript_native_wasm.js", "build/opusscript_native_wasm.wasm"],
   // RNNoise of speech to speech and the voice isolator: the loader finds its .wasm beside it.
   "@echogarden/rnnoise-wasm": ["package.json", "COPYING", "rnnoise.js", "rnnoise.wasm"],

@@ -37,6 +37,13 @@ export class LocalWorkflowRunner implements WorkflowStarter {
   /** Singleton workflows asked to start while one runs: start once more when it ends. */
   private readonly rerun = new Set<string>();
 
+  /**
+   * Workflows whose definition passed the library's validation. A definition does not change
+   * while the stack runs, and validating compiles JSON schemas (tens of ms of the request loop
+   * each time): the webhook dispatcher starts every 5 s.
+   */
+  private readonly validated = new Set<string>();
+
   constructor(
     private readonly defs: Definitions,
     private readonly options: {
@@ -102,7 +109,9 @@ export class LocalWorkflowRunner implements WorkflowStarter {
     const { StateMachine } = await import("aws-local-stepfunctions");
     const asl = structuredClone(def.asl) as { States: Record<string, AslState> };
     // The runner mutates the definition it is given, hence the clone.
-    const machine = new StateMachine(structuredClone(asl) as never, { validationOptions: { checkArn: false, checkPaths: true } });
+    const validationOptions = this.validated.has(workflow) ? { noValidate: true } : { checkArn: false, checkPaths: true };
+    const machine = new StateMachine(structuredClone(asl) as never, { validationOptions });
+    this.validated.add(workflow);
     const id = name ?? randomUUID();
     const execution = machine.run(input as never, {
       overrides: { taskResourceLocalHandlers: this.handlers(asl.States) as never, waitTimeOverrides: this.waits(asl.States) },

@@ -120,14 +120,14 @@ for (const width of [1280, 390]) {
       await expect.poll(() => samples.textContent(), { timeout: 30_000 }).toContain("40 s");
       expect(await samples.textContent()).toContain("chapter one.wav");
       expect(stages).toEqual(["put"]);
-      const next = data.getByRole("button", { name: "Next" });
+      const next = data.getByRole("button", { name: "Next", exact: true });
       expect(await next.isDisabled()).toBe(true);
       expect(await data.textContent()).toContain(pvcMessages.needMoreAudio("10 minutes"));
       expect(await data.getByRole("progressbar", { name: "Audio for training" }).getAttribute("aria-valuetext")).toBe("40 s");
       expect(await fitsWidth(page)).toBe(true);
 
       // The clone waits under 'Return to a session'.
-      await data.getByRole("button", { name: "Back" }).click();
+      await data.getByRole("button", { name: "Back", exact: true }).click();
       const intro = page.getByRole("dialog", { name: pvcMessages.introTitle });
       const session = intro.getByRole("region", { name: pvcMessages.returnToSession }).or(intro.locator("section[aria-labelledby='pvc-sessions']"));
       await expect.poll(() => session.textContent()).toContain("Audiobook narrator");
@@ -166,6 +166,73 @@ describe("a sample's settings", () => {
   }, 180_000);
 });
 
+for (const width of [1280, 390]) {
+  describe(`the sample player bar and the trim editor at ${width} px`, () => {
+    it("plays the samples one after another, and trims one to a selection of at least a second that the API keeps", async () => {
+      const { acct, page, errors } = await openAs("creator", width);
+      await page.getByRole("dialog", { name: pvcMessages.introTitle }).getByRole("button", { name: pvcMessages.createNewClone }).click();
+      const data = page.getByRole("dialog", { name: "Voice Data" });
+      await data.getByLabel("Voice name").waitFor();
+      await data.locator('input[type="file"]').setInputFiles(sampleFile);
+      const bar = data.getByRole("region", { name: "Sample player" });
+      await expect.poll(() => bar.textContent(), { timeout: 30_000 }).toContain("1 of 1");
+      await data.locator('input[type="file"]').setInputFiles(interviewFile);
+      await expect.poll(() => bar.textContent(), { timeout: 30_000 }).toContain("1 of 2");
+      expect(await bar.getByRole("button", { name: "Previous sample" }).isDisabled()).toBe(true);
+
+      // The player plays the sample from its signed URL (the storage origin), and seeks.
+      const audio = bar.getByTestId("pvc-player-audio");
+      await expect.poll(() => audio.getAttribute("src")).toMatch(/\/storage\//);
+      const first = await bar.locator(".pvc-player-name .pvc-sample-name").textContent();
+      await bar.getByRole("button", { name: `Play ${first}` }).click();
+      await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.2);
+      await bar.getByRole("button", { name: `Pause ${first}` }).click();
+      await bar.getByRole("slider", { name: `Seek ${first}` }).press("End");
+      await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime > a.duration - 1)).toBe(true);
+
+      // Next moves to the other sample and plays it.
+      await bar.getByRole("button", { name: "Next sample" }).click();
+      await expect.poll(() => bar.textContent()).toContain("2 of 2");
+      const second = await bar.locator(".pvc-player-name .pvc-sample-name").textContent();
+      expect(second).not.toBe(first);
+      expect(await bar.getByRole("button", { name: "Next sample" }).isDisabled()).toBe(true);
+      await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => !a.paused && a.currentTime > 0), { timeout: 15_000 }).toBe(true);
+      await bar.getByRole("button", { name: `Pause ${second}` }).click();
+      expect(await fitsWidth(page)).toBe(true);
+
+      // The trim editor (feature flag pvc-audio-trimming, on by default) in the sample's Settings.
+      await data.getByRole("button", { name: "Settings for chapter one.wav" }).click();
+      const settings = page.getByRole("dialog", { name: pvcMessages.settingsTitle });
+      const start = settings.getByRole("slider", { name: "Trim start" });
+      const end = settings.getByRole("slider", { name: "Trim end" });
+      await expect.poll(() => settings.getByTestId("pvc-trim-end").textContent()).toMatch(/^0:4\d\.\d$/);
+      const save = settings.getByRole("button", { name: "Save trim" });
+      expect(await save.isDisabled()).toBe(true);
+      await start.fill("5000");
+      expect(await settings.getByTestId("pvc-trim-start").textContent()).toBe("0:05.0");
+      // The end cannot come closer than a second to the start.
+      await end.fill("5200");
+      expect(await settings.getByTestId("pvc-trim-end").textContent()).toBe("0:06.0");
+      expect(await save.isDisabled()).toBe(false);
+      await save.click();
+      const voiceId = new URL(page.url()).searchParams.get("createdVoiceId")!;
+      type Listed = { samples: Array<{ file_name: string; trim_start: number | null; trim_end: number | null }> };
+      const trimmed = async () => ((await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as Listed).samples.find((x) => x.file_name === "chapter one.wav");
+      await expect.poll(async () => { const t = await trimmed(); return [t?.trim_start, t?.trim_end]; }).toEqual([5000, 6000]);
+      await expect.poll(() => save.isDisabled()).toBe(true);
+      // Play selection plays the kept second and stops at its end.
+      const preview = settings.getByTestId("pvc-trim-audio");
+      await expect.poll(() => preview.getAttribute("src")).toMatch(/\/storage\//);
+      await settings.getByRole("button", { name: "Play selection" }).click();
+      await expect.poll(() => preview.evaluate((a: HTMLAudioElement) => a.paused && a.currentTime >= 5.9), { timeout: 15_000 }).toBe(true);
+      expect(await preview.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeLessThan(7);
+      expect(await fitsWidth(page)).toBe(true);
+      expect(errors.pageErrors).toEqual([]);
+      await closeContext(page.context());
+    }, 180_000);
+  });
+}
+
 describe("the wizard's way to Finish", () => {
   it("goes from Voice Data to Finish, which starts fine-tuning, in a workspace that skips verification", async () => {
     const { acct, page, errors } = await openAs("business", 1280);
@@ -173,7 +240,7 @@ describe("the wizard's way to Finish", () => {
     const data = page.getByRole("dialog", { name: "Voice Data" });
     await data.getByLabel("Voice name").waitFor();
     await data.locator('input[type="file"]').setInputFiles(longFile);
-    const next = data.getByRole("button", { name: "Next" });
+    const next = data.getByRole("button", { name: "Next", exact: true });
     await expect.poll(() => next.isDisabled(), { timeout: 60_000 }).toBe(false);
     expect(await data.textContent()).not.toContain(pvcMessages.needMoreAudio("10 minutes"));
     await next.click();
@@ -197,6 +264,23 @@ describe("the wizard's way to Finish", () => {
     const report = panel.getByRole("group", { name: "Dataset quality report" });
     expect(await report.textContent()).toContain("10 min");
     expect(await report.textContent()).toContain("at least 30 minutes is recommended");
+
+    // The owner can retrain a tuned model; it runs to fine_tuned again.
+    const started = () => page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith(`/v1/voices/pvc/${voiceId}/train`));
+    const [retrained] = await Promise.all([started(), panel.getByRole("button", { name: "Retrain eleven_multilingual_v2" }).click()]);
+    expect(retrained.status()).toBe(200);
+    await stack.workflows.idle();
+    await expect.poll(() => panel.textContent(), { timeout: 20_000 }).toContain("eleven_multilingual_v2 Fine-tuned");
+    // A failed model shows why and offers Retry.
+    await stack.ctx.stores.voices.setFineTuning(acct.workspace.workspace_id, voiceId, "eleven_multilingual_v2", { state: "failed", progress: 0, message: "The samples could not be read." });
+    await page.reload();
+    const again = page.getByRole("region", { name: "Fine-tuning" });
+    await expect.poll(() => again.textContent(), { timeout: 20_000 }).toContain("The samples could not be read.");
+    const [retried] = await Promise.all([started(), again.getByRole("button", { name: "Retry eleven_multilingual_v2" }).click()]);
+    expect(retried.status()).toBe(200);
+    await stack.workflows.idle();
+    await expect.poll(() => again.textContent(), { timeout: 20_000 }).toContain("eleven_multilingual_v2 Fine-tuned");
+    expect(await again.getByRole("button", { name: "Retry eleven_multilingual_v2" }).count()).toBe(0);
     expect(errors.pageErrors).toEqual([]);
     await closeContext(page.context());
   }, 420_000);
@@ -207,7 +291,7 @@ describe("the wizard's way to Finish", () => {
     const data = page.getByRole("dialog", { name: "Voice Data" });
     await data.getByLabel("Voice name").waitFor();
     await data.locator('input[type="file"]').setInputFiles(longFile);
-    const next = data.getByRole("button", { name: "Next" });
+    const next = data.getByRole("button", { name: "Next", exact: true });
     await expect.poll(() => next.isDisabled(), { timeout: 60_000 }).toBe(false);
     await next.click();
     await confirmShortAudio(page);

@@ -19,7 +19,7 @@ import { closeContext, newContext, signIn, visit, watchErrors, openBrowserStack,
 /**
  * The Voice Changer's queue and the Voice Isolator in Chromium against the embedded stack, with
  * real conversions: queue three files (two chosen, one dropped), convert, regenerate one, remove
- * one, play and download; model switching between the tabs; quota and unreadable files; a
+ * one, play and download; the history tab (play, download, regenerate, delete); model switching between the tabs; quota and unreadable files; a
  * microphone recording (Chromium's fake capture device reads a WAV).
  */
 let stack: EmbeddedStack;
@@ -128,6 +128,44 @@ describe("Voice Changer page", () => {
     // The history keeps every conversion as speech to speech.
     const items = await stack.ctx.stores.history.list(account.workspace.workspace_id, { pageSize: 10, source: "STS" });
     expect(items.items).toHaveLength(4);
+
+    // The History tab lists them (replacing the history entry, keeping the query): play, download,
+    // convert again from the kept input, delete.
+    const entries = await page.evaluate(() => window.history.length);
+    await page.getByRole("tab", { name: "History" }).click();
+    await page.waitForURL(/[?&]tab=history/);
+    expect(await page.evaluate(() => window.history.length)).toBe(entries);
+    const rows = page.getByRole("list", { name: "Conversions" }).getByTestId("history-item");
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(4);
+    expect(await rows.first().textContent()).toMatch(/Converted into .+·.+credits/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await rows.first().getByRole("button", { name: /^Play conversion/ }).click();
+    await expectPlaying(rows.first().locator("audio"));
+    const [historyDownload] = await Promise.all([page.waitForEvent("download"), rows.nth(1).getByRole("button", { name: "Download" }).click()]);
+    expect(historyDownload.suggestedFilename()).toMatch(/\.mp3$/);
+    const historyBytes = readFileSync((await historyDownload.path())!);
+    expect(historyBytes[0] === 0xff || historyBytes.subarray(0, 3).toString() === "ID3").toBe(true);
+    const charged = (await currentUsage(stack.ctx, account.workspace.workspace_id)).character_count;
+    await rows.first().getByRole("button", { name: "Regenerate" }).click();
+    await expect.poll(() => rows.count(), { timeout: 60_000 }).toBe(5);
+    expect((await currentUsage(stack.ctx, account.workspace.workspace_id)).character_count).toBeGreaterThan(charged);
+    const newest = (await stack.ctx.stores.history.list(account.workspace.workspace_id, { pageSize: 10, source: "STS" })).items;
+    expect(newest).toHaveLength(5);
+    // The new conversion came from the kept input of the one regenerated, into the same voice.
+    expect(newest[0].sts_input!.file_name).toBe(newest[1].sts_input!.file_name);
+    expect(newest[0].voice_id).toBe(newest[1].voice_id);
+    await rows.nth(2).getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+    await expect.poll(() => rows.count()).toBe(4);
+    expect((await stack.ctx.stores.history.list(account.workspace.workspace_id, { pageSize: 10, source: "STS" })).items).toHaveLength(4);
+    // Back on the Convert tab, the queue is still there.
+    await page.getByRole("tab", { name: "Convert" }).click();
+    await expect.poll(() => page.url()).not.toContain("tab=history");
+    expect(await page.getByTestId("sts-item").count()).toBe(2);
+    // Home lists conversions among the latest generations, named by their voice (they have no text).
+    await visit(page, "/app");
+    await expect.poll(() => page.getByTestId("home-generation").count()).toBe(4);
+    expect(await page.getByTestId("home-generation").first().textContent()).toContain("Converted into");
     expect(errors.pageErrors).toEqual([]);
     await closeContext(page.context());
   }, 180_000);

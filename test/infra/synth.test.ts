@@ -86,6 +86,8 @@ it("bundles the API function locally with esbuild, with the engine's runtime fil
   expect(existsSync(join(asset, "node_modules", "opusscript", "build", "opusscript_native_wasm.wasm"))).toBe(true);
   // Nothing the function never reads: other builds of the codecs, their browser wrappers.
   expect(existsSync(join(asset, "node_modules", "@mediabunny", "mp3-encoder", "dist", "bundles", "mediabunny-mp3-encoder.min.mjs"))).toBe(false);
+  // Nor the package's main entry: the LAME loader is found without resolving it.
+  expect(existsSync(join(asset, "node_modules", "@mediabunny", "mp3-encoder", "dist", "bundles", "mediabunny-mp3-encoder.mjs"))).toBe(false);
   expect(existsSync(join(asset, "node_modules", "@mediabunny", "mp3-encoder", "src"))).toBe(false);
   expect(existsSync(join(asset, "node_modules", "opusscript", "build", "opusscript_native_nasm.js"))).toBe(false);
   expect(existsSync(join(asset, "node_modules", "wasm-media-encoders"))).toBe(false);

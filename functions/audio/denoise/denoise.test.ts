@@ -4,6 +4,7 @@ import { EspeakEngine } from "../../engine/espeak/engine.js";
 import { premadeVoiceRecords } from "../../domain/premadeVoices.js";
 import { DEFAULT_VOICE_SETTINGS } from "../../engine/port.js";
 import { prng, signed } from "../../engine/prng.js";
+import { snrDb } from "./measure.js";
 
 /**
  * Noise removal on the analysis workers, measured on engine speech mixed with noise at 5 dB SNR
@@ -42,15 +43,7 @@ function noise(n: number, seed: number): Float32Array {
   return out;
 }
 
-const snr = (clean: Float32Array, x: Float32Array) => {
-  let s = 0;
-  let e = 0;
-  for (let i = 0; i < clean.length; i++) {
-    s += clean[i] ** 2;
-    e += (x[i] - clean[i]) ** 2;
-  }
-  return 10 * Math.log10(s / e);
-};
+const snr = snrDb;
 
 describe("denoise", () => {
   it("raises the SNR of speech in 5 dB noise, keeps length and alignment, and is deterministic", async () => {

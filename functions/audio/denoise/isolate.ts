@@ -23,6 +23,11 @@ const NOISE_QUANTILE = 0.15;
 /** Decision-directed smoothing of the speech estimate over frames. */
 const SMOOTHING = 0.5;
 const GAIN_FLOOR = 0.02;
+/**
+ * The instantaneous speech estimate is smoothed over neighbouring bins (0.25, 0.5, 0.25): less
+ * musical noise, and a small gain on every noise of the tuning set (+0.05 to +0.3 dB).
+ */
+const BIN_SMOOTHING = 0.25;
 /** RNNoise's output lags its input by two frames. */
 const RNNOISE_LAG = 2 * RNNOISE_FRAME;
 
@@ -97,6 +102,7 @@ export function* isolateVoice(x: Float32Array, rnnoise: FrameDenoiser, opts: { f
   const rr = new Float64Array(BINS);
   const ri = new Float64Array(BINS);
   const prevSpeech = new Float64Array(BINS);
+  const instant = new Float64Array(BINS);
   const y = new Float64Array(N);
   // Overlap-add accumulator: acc[i] is output sample accStart + i.
   let acc = new Float64Array(N * 8);
@@ -115,8 +121,12 @@ export function* isolateVoice(x: Float32Array, rnnoise: FrameDenoiser, opts: { f
     for (let k = 0; k < BINS; k++) {
       const px = xr[k] * xr[k] + xi[k] * xi[k];
       const pr = rr[k] * rr[k] + ri[k] * ri[k];
-      const instant = Math.min(pr, Math.max(px - noise[k], 0));
-      const speech = SMOOTHING * prevSpeech[k] + (1 - SMOOTHING) * instant;
+      instant[k] = Math.min(pr, Math.max(px - noise[k], 0));
+    }
+    for (let k = 0; k < BINS; k++) {
+      const px = xr[k] * xr[k] + xi[k] * xi[k];
+      const near = k > 0 && k < BINS - 1 ? (1 - 2 * BIN_SMOOTHING) * instant[k] + BIN_SMOOTHING * (instant[k - 1] + instant[k + 1]) : instant[k];
+      const speech = SMOOTHING * prevSpeech[k] + (1 - SMOOTHING) * near;
       const g = Math.max(GAIN_FLOOR, speech / (speech + noise[k] + 1e-20));
       xr[k] *= g;
       xi[k] *= g;

@@ -4,6 +4,8 @@
  * loudness normalisation. Pure float math in a fixed order: deterministic, and each chunk is
  * processed on its own (chunks start and end in silence).
  */
+import { roundToInt16 } from "../../audio/resample.js";
+
 export interface DspParams {
   /** High-shelf gain above ~2 kHz, dB (negative = darker). */
   tiltDb: number;
@@ -245,9 +247,6 @@ export function processVoice(pcm: Int16Array, p: DspParams, fs: number): Int16Ar
   // Normalise speech to the target level, but never push a peak past -0.5 dBFS.
   const gain = level > 0 ? Math.min(10 ** (p.targetRmsDb / 20) / level, 0.944 / Math.max(peak, 1e-9)) : 1;
   const out = new Int16Array(x.length);
-  for (let i = 0; i < x.length; i++) {
-    const v = Math.round(x[i] * gain * 32768);
-    out[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
-  }
+  for (let i = 0; i < x.length; i++) out[i] = roundToInt16(x[i] * gain * 32768);
   return out;
 }

@@ -65,7 +65,12 @@ export const HistoryItemWire = z.object({
   voice_id: z.string().nullish(),
   voice_name: z.string().nullish(),
   model_id: z.string().nullish(),
-  text: z.string(),
+  // Speech to speech has no text (null on the wire).
+  text: z
+    .string()
+    .nullish()
+    .transform((t) => t ?? ""),
+  source: z.string().nullish(),
   date_unix: z.number(),
   character_count_change_from: z.number(),
   character_count_change_to: z.number(),

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode, type Ref } from "react";
 import { Icon } from "../Icon.js";
+import { useRedrawOnResize } from "./useRedrawOnResize.js";
 import { decodePeaks, drawWaveform, formatClock, nextRate, SEEK_STEP_SECONDS } from "./waveform.js";
 
 export interface AudioPlayerProps {
@@ -11,6 +12,8 @@ export interface AudioPlayerProps {
   load?: () => Promise<Blob>;
   /** The complete file, for the waveform (defaults to what `load` returned). */
   waveform?: Blob | null;
+  /** A waveform computed elsewhere (the server's peaks of a long sample), instead of decoding a file. */
+  peaks?: Float32Array | null;
   /** The caller's handle on the <audio> element (streaming sets its source directly). */
   audioRef?: Ref<HTMLAudioElement>;
   /** While audio streams in: seconds received so far. */
@@ -42,7 +45,7 @@ function knownLength(el: HTMLAudioElement): number {
  * plays and pauses). Every resource has one owner: the player revokes the object URLs it makes,
  * removes its listeners, cancels its animation frame and stops observing its size on unmount.
  */
-export function AudioPlayer({ label, src, load, waveform, audioRef, receivedSeconds = null, autoPlay, variant = "full", testId, children, onError }: AudioPlayerProps) {
+export function AudioPlayer({ label, src, load, waveform, peaks: givenPeaks = null, audioRef, receivedSeconds = null, autoPlay, variant = "full", testId, children, onError }: AudioPlayerProps) {
   const audio = useRef<HTMLAudioElement | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const frame = useRef(0);
@@ -50,7 +53,8 @@ export function AudioPlayer({ label, src, load, waveform, audioRef, receivedSeco
   const playWhenReady = useRef(false);
   const [loadedUrl, setLoadedUrl] = useState<string | null>(null);
   const [loadedBlob, setLoadedBlob] = useState<Blob | null>(null);
-  const [peaks, setPeaks] = useState<Float32Array | null>(null);
+  const [decodedPeaks, setPeaks] = useState<Float32Array | null>(null);
+  const peaks = givenPeaks ?? decodedPeaks;
   const [playing, setPlaying] = useState(false);
   const [loading, setLoading] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -118,14 +122,7 @@ export function AudioPlayer({ label, src, load, waveform, audioRef, receivedSeco
     return () => cancelAnimationFrame(frame.current);
   }, [playing, draw]);
 
-  // Redraw when the canvas changes size.
-  useEffect(() => {
-    const c = canvas.current;
-    if (!c || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => draw());
-    observer.observe(c);
-    return () => observer.disconnect();
-  }, [draw]);
+  useRedrawOnResize(canvas, draw);
 
   useEffect(() => {
     draw();
@@ -134,7 +131,7 @@ export function AudioPlayer({ label, src, load, waveform, audioRef, receivedSeco
   // The waveform's shape, decoded once per file; a newer file wins over a slower decode.
   useEffect(() => {
     setPeaks(null);
-    if (!shapeFrom) return;
+    if (!shapeFrom || givenPeaks) return;
     let current = true;
     decodePeaks(shapeFrom)
       .then((p) => current && setPeaks(p))
@@ -142,7 +139,7 @@ export function AudioPlayer({ label, src, load, waveform, audioRef, receivedSeco
     return () => {
       current = false;
     };
-  }, [shapeFrom]);
+  }, [shapeFrom, givenPeaks]);
 
   // The object URL made from `load` belongs to the player.
   useEffect(

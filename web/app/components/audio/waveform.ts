@@ -70,23 +70,32 @@ export interface WaveformFrame {
 const BAR_WIDTH = 2;
 const BAR_GAP = 1;
 
-/** Draws bars (played ones in the accent colour) or, without peaks, a progress line. */
-export function drawWaveform(canvas: HTMLCanvasElement, frame: WaveformFrame): void {
+/**
+ * A waveform canvas ready to draw on in CSS pixels: sized to its box at the screen's pixel ratio,
+ * cleared, with the theme's two waveform colours. Null while it has no size.
+ */
+export function waveformSurface(canvas: HTMLCanvasElement): { g: CanvasRenderingContext2D; width: number; height: number; base: string; played: string } | null {
   const ratio = window.devicePixelRatio || 1;
   const width = canvas.clientWidth;
   const height = canvas.clientHeight;
-  if (!width || !height) return;
+  if (!width || !height) return null;
   if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
     canvas.width = Math.round(width * ratio);
     canvas.height = Math.round(height * ratio);
   }
   const g = canvas.getContext("2d");
-  if (!g) return;
+  if (!g) return null;
   const style = getComputedStyle(canvas);
-  const base = style.getPropertyValue("--waveform").trim() || "gray";
-  const played = style.getPropertyValue("--waveform-played").trim() || "black";
   g.setTransform(ratio, 0, 0, ratio, 0, 0);
   g.clearRect(0, 0, width, height);
+  return { g, width, height, base: style.getPropertyValue("--waveform").trim() || "gray", played: style.getPropertyValue("--waveform-played").trim() || "black" };
+}
+
+/** Draws bars (played ones in the accent colour) or, without peaks, a progress line. */
+export function drawWaveform(canvas: HTMLCanvasElement, frame: WaveformFrame): void {
+  const surface = waveformSurface(canvas);
+  if (!surface) return;
+  const { g, width, height, base, played } = surface;
   const playedX = Math.max(0, Math.min(1, frame.progress)) * width;
   const mid = height / 2;
 

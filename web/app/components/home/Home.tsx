@@ -10,7 +10,7 @@ import { AudioPlayer } from "../audio/AudioPlayer.js";
 import { CreditUsage } from "../CreditUsage.js";
 import { Icon } from "../Icon.js";
 import { dialogHref } from "../QueryDialogs.js";
-import { historyAudio } from "../tts/HistoryList.js";
+import { historyAudio, historyItemTitle } from "../tts/HistoryList.js";
 import { EmptyState } from "../ui/EmptyState.js";
 import type { HomeData } from "./usage.js";
 
@@ -102,14 +102,14 @@ export function Home({ data }: { data: HomeData }) {
             <ul className="home-generations">
               {data.latest.map((item) => (
                 <li key={item.history_item_id} className="home-generation" data-testid="home-generation">
-                  <p className="home-generation-text" title={item.text}>
-                    {item.text}
+                  <p className="home-generation-text" title={historyItemTitle(item)}>
+                    {historyItemTitle(item)}
                   </p>
                   <p className="muted home-generation-meta">
                     {voiceDisplayName(item.voice_name ?? item.dialogue?.[0]?.voice_name ?? "Unknown voice")}
                     {item.dialogue?.length ? " and others" : ""} · {formatDateTime(item.date_unix)}
                   </p>
-                  <AudioPlayer label={`generation “${item.text.slice(0, 40)}”`} load={() => historyAudio(item)} variant="compact" />
+                  <AudioPlayer label={`generation “${historyItemTitle(item).slice(0, 40)}”`} load={() => historyAudio(item)} variant="compact" />
                 </li>
               ))}
             </ul>

@@ -1,5 +1,5 @@
 import { Link, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState, type DragEvent } from "react";
+import { useEffect, useState } from "react";
 import { ISOLATION_MAX_BYTES, stsMessages } from "../../../../functions/contract/sts.js";
 import { isolationCredits } from "../../../../functions/domain/audioCredits.js";
 import { formatNumber } from "../../lib/format.js";
@@ -11,7 +11,7 @@ import { AudioPlayer } from "../audio/AudioPlayer.js";
 import { formatClock } from "../audio/waveform.js";
 import { Icon } from "../Icon.js";
 import { decodedDurationMs } from "../sts/audioFiles.js";
-import { useRecorder } from "../sts/useRecorder.js";
+import { AudioDropzone } from "../sts/AudioDropzone.js";
 
 type State = { status: "idle" } | { status: "working" } | { status: "done"; url: string; filename: string; cost: number } | { status: "error"; message: string };
 
@@ -26,11 +26,8 @@ export function VoiceIsolator() {
   const [original, setOriginal] = useState<string | null>(null);
   const [durationMs, setDurationMs] = useState<number | null>(null);
   const [state, setState] = useState<State>({ status: "idle" });
-  const [dragging, setDragging] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
   const shell = useShell();
   const revalidator = useRevalidator();
-  const recorder = useRecorder((f) => choose(f));
 
   // One owner per object URL: replaced or unmounted, it is revoked.
   useEffect(() => () => void (original && URL.revokeObjectURL(original)), [original]);
@@ -69,63 +66,18 @@ export function VoiceIsolator() {
     }
   }
 
-  function onDrop(e: DragEvent) {
-    e.preventDefault();
-    setDragging(false);
-    choose(e.dataTransfer.files[0]);
-  }
-
   return (
     <div className="isolator">
-      <div
-        className="sts-dropzone"
-        data-dragging={dragging || undefined}
-        onDragOver={(e) => {
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-      >
-        <Icon name="isolator" size={28} />
-        <p>
-          <strong>Drop a recording here</strong> or choose one: background noise is removed and the voice kept.
-        </p>
-        <div className="sts-dropzone-actions">
-          <button type="button" className="button" onClick={() => input.current?.click()}>
-            <Icon name="upload" size={16} />
-            Upload audio
-          </button>
-          {recorder.state.status === "recording" ? (
-            <button type="button" className="button button-danger" onClick={recorder.stop}>
-              <Icon name="stop" size={16} />
-              Stop recording ({formatClock(recorder.state.seconds)})
-            </button>
-          ) : (
-            <button type="button" className="button" onClick={() => void recorder.start()} disabled={recorder.state.status === "starting"}>
-              <Icon name="stt" size={16} />
-              Record audio
-            </button>
-          )}
-        </div>
-        <input
-          ref={input}
-          type="file"
-          accept="audio/*,.wav,.mp3,.m4a,.ogg,.opus,.flac,.webm"
-          className="visually-hidden"
-          aria-label="Audio file to isolate"
-          tabIndex={-1}
-          onChange={(e) => {
-            choose(e.target.files?.[0]);
-            e.target.value = "";
-          }}
-        />
-      </div>
-      {recorder.state.status === "error" && (
-        <p className="form-error" role="alert">
-          {recorder.state.message}
-        </p>
-      )}
+      <AudioDropzone
+        icon="isolator"
+        prompt={
+          <>
+            <strong>Drop a recording here</strong> or choose one: background noise is removed and the voice kept.
+          </>
+        }
+        inputLabel="Audio file to isolate"
+        onFiles={(files) => choose(files[0])}
+      />
 
       {file && (
         <div className="isolator-bar">

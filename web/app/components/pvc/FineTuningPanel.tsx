@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from "react";
 import { z } from "zod";
 import { v1Fetch, v1Json } from "../../lib/tts-client.js";
-import { formatDuration } from "./wizard.js";
+import { formatDuration, pvcMessages } from "./wizard.js";
 
 const StateWire = z.object({
+  is_owner: z.boolean().nullish(),
   fine_tuning: z.object({
     state: z.record(z.string()).nullish(),
     progress: z.record(z.number()).nullish(),
@@ -40,15 +41,24 @@ const POLL_MS = 5000;
 /**
  * A professional clone's fine-tuning in the voice's detail panel: the state per model (with its
  * progress while tuning, its message when it failed), refreshed every 5 s while one is running,
- * and the latest dataset quality report (issue 11 §2).
+ * and the latest dataset quality report (issue 11 §2). A failed model offers Retry, and the
+ * voice's owner can retrain a tuned one (speech-generation.md §4, §6); starting twice is ignored
+ * (fine_tuning_already_queued), other refusals say 'Failed to start fine tuning'.
  */
 export function FineTuningPanel({ voiceId }: { voiceId: string }) {
   const [ft, setFt] = useState<z.infer<typeof StateWire>["fine_tuning"] | null>(null);
+  const [owner, setOwner] = useState(false);
   const [report, setReport] = useState<Report | null>(null);
+  const [starting, setStarting] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [round, setRound] = useState(0);
 
   const load = useCallback(async () => {
     const v = await v1Json(`/v1/voices/${encodeURIComponent(voiceId)}`, StateWire).catch(() => null);
-    if (v) setFt(v.fine_tuning);
+    if (v) {
+      setFt(v.fine_tuning);
+      setOwner(v.is_owner === true);
+    }
     const r = await v1Fetch(`/v1/voices/pvc/${encodeURIComponent(voiceId)}/quality-report`);
     if (r.ok) setReport(ReportWire.parse(await r.json()));
     return v;
@@ -67,7 +77,20 @@ export function FineTuningPanel({ voiceId }: { voiceId: string }) {
       live = false;
       clearTimeout(timer);
     };
-  }, [load]);
+  }, [load, round]);
+
+  const train = async (model: string) => {
+    setStarting(model);
+    setError(null);
+    const r = await v1Fetch(`/v1/voices/pvc/${encodeURIComponent(voiceId)}/train`, { method: "POST", body: JSON.stringify({ model_id: model }) });
+    if (!r.ok) {
+      const body = (await r.json().catch(() => null)) as { detail?: { status?: string } } | null;
+      if (body?.detail?.status !== "fine_tuning_already_queued") setError(pvcMessages.failedToStartFineTuning);
+    }
+    setStarting(null);
+    // Look again, and keep looking while it runs.
+    setRound((n) => n + 1);
+  };
 
   const models = Object.entries(ft?.state ?? {});
   return (
@@ -85,9 +108,19 @@ export function FineTuningPanel({ voiceId }: { voiceId: string }) {
                 {state === "fine_tuning" && ft?.progress?.[model] !== undefined ? ` ${Math.round(ft.progress[model] * 100)}%` : ""}
               </span>
               {state === "failed" && ft?.message?.[model] && <span className="field-error"> {ft.message[model]}</span>}
+              {(state === "failed" || (state === "fine_tuned" && owner)) && (
+                <button type="button" className="button button-small" disabled={starting !== null} aria-label={`${state === "failed" ? "Retry" : "Retrain"} ${model}`} onClick={() => void train(model)}>
+                  {state === "failed" ? "Retry" : "Retrain"}
+                </button>
+              )}
             </li>
           ))}
         </ul>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
       )}
       {report && (
         <div className="pvc-report" aria-label="Dataset quality report" role="group">

@@ -29,6 +29,7 @@ import {
 } from "./wizard.js";
 import { SampleSettings } from "./SampleSettings.js";
 import { RecorderDialog, RecoveryDialog } from "./RecorderDialog.js";
+import { SamplePlayerBar } from "./SamplePlayerBar.js";
 import { z } from "zod";
 
 /** The query parameter holding the clone being edited (voice-creation.md §2.4). */
@@ -423,6 +424,7 @@ function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: (
             </li>
           ))}
         </ul>
+        <SamplePlayerBar voiceId={voiceId} samples={samples} />
       </div>
       <div className="dialog-actions pvc-footer">
         <button type="button" className="button" onClick={onBack}>

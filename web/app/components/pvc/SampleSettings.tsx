@@ -2,7 +2,9 @@ import { useCallback, useEffect, useState } from "react";
 import { z } from "zod";
 import { Dialog } from "../Dialog.js";
 import { apiCallError, v1Fetch, v1Json } from "../../lib/tts-client.js";
-import { PVC, formatDuration, pvcMessages } from "./wizard.js";
+import { useShell } from "../../lib/shell.js";
+import { TrimEditor } from "./TrimEditor.js";
+import { PVC, formatDuration, pvcMessages, type PvcSample } from "./wizard.js";
 
 const SeparationWire = z.object({
   status: z.enum(["not_started", "pending", "completed", "failed"]),
@@ -16,10 +18,12 @@ type Separation = z.infer<typeof SeparationWire>;
 export const SPEAKER_COLOURS = ["#2563eb", "#db2777", "#059669", "#d97706", "#7c3aed", "#0891b2"] as const;
 
 /**
- * A sample's 'Settings' dialog: background noise removal, and speaker separation (started on
- * request, polled every 5 s while pending, then the speakers training uses are chosen).
+ * A sample's 'Settings' dialog: background noise removal, the trim (only with the feature flag
+ * pvc-audio-trimming), and speaker separation (started on request, polled every 5 s while
+ * pending, then the speakers training uses are chosen).
  */
-export function SampleSettings({ voiceId, sample, onClose }: { voiceId: string; sample: { sample_id: string; file_name: string; remove_background_noise?: boolean | null }; onClose: () => void }) {
+export function SampleSettings({ voiceId, sample, onClose }: { voiceId: string; sample: PvcSample; onClose: () => void }) {
+  const trimming = useShell()?.flags["pvc-audio-trimming"] === true;
   const base = `/v1/voices/pvc/${encodeURIComponent(voiceId)}/samples/${encodeURIComponent(sample.sample_id)}`;
   const [denoise, setDenoise] = useState(sample.remove_background_noise === true);
   const [sep, setSep] = useState<Separation | null>(null);
@@ -97,6 +101,7 @@ export function SampleSettings({ voiceId, sample, onClose }: { voiceId: string; 
           />
           Remove background noise
         </label>
+        {trimming && <TrimEditor voiceId={voiceId} sample={sample} onSave={update} />}
         <section aria-labelledby="pvc-separation">
           <h3 id="pvc-separation">Speaker separation</h3>
           {sep?.status === "pending" ? (

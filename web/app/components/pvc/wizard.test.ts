@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INTRO_POINTS, INTRO_TIPS, fileStatusText, formErrors, formatDuration, isUnfinished, nextState, pvcMessages, ringShare, totalSeconds, type PvcVoice } from "./wizard.js";
+import { INTRO_POINTS, INTRO_TIPS, fileStatusText, formatTrimTime, moveTrimEdge, trimChanges, trimOf, formErrors, formatDuration, isUnfinished, nextState, pvcMessages, ringShare, totalSeconds, type PvcVoice } from "./wizard.js";
 
 describe("the professional clone wizard's rules", () => {
   it("has three intro points and eight tips, one about Enterprise permission", () => {
@@ -44,5 +44,26 @@ describe("the professional clone wizard's rules", () => {
     expect(isUnfinished({ ...base, fine_tuning: { state: { eleven_multilingual_v2: "fine_tuned" } } })).toBe(false);
     expect(isUnfinished({ ...base, fine_tuning: { state: { eleven_multilingual_v2: "fine_tuning" } }, voice_verification: { requires_verification: true, is_verified: false } })).toBe(true);
     expect(isUnfinished({ ...base, category: "cloned" })).toBe(false);
+  });
+
+  it("keeps a trim selection inside the audio and at least a second long", () => {
+    const whole = { start: 0, end: 60_000 };
+    expect(moveTrimEdge(whole, "start", 10_250, 60_000)).toEqual({ start: 10_250, end: 60_000 });
+    expect(moveTrimEdge(whole, "start", -5, 60_000)).toEqual({ start: 0, end: 60_000 });
+    expect(moveTrimEdge(whole, "end", 90_000, 60_000)).toEqual({ start: 0, end: 60_000 });
+    // An edge stops a second from the other one.
+    expect(moveTrimEdge({ start: 0, end: 5_000 }, "start", 4_800, 60_000)).toEqual({ start: 4_000, end: 5_000 });
+    expect(moveTrimEdge({ start: 20_000, end: 30_000 }, "end", 20_100, 60_000)).toEqual({ start: 20_000, end: 21_000 });
+    // Audio shorter than a second keeps all of it.
+    expect(moveTrimEdge({ start: 0, end: 800 }, "end", 300, 800)).toEqual({ start: 0, end: 800 });
+  });
+
+  it("reads a sample's trim, sends only the edges that moved, and words its times", () => {
+    expect(trimOf({ duration_secs: 42.5 })).toEqual({ start: 0, end: 42_500 });
+    expect(trimOf({ duration_secs: 42.5, trim_start: 1_000, trim_end: 99_000 })).toEqual({ start: 1_000, end: 42_500 });
+    expect(trimChanges({ start: 0, end: 42_500 }, { start: 1_500, end: 42_500 })).toEqual({ trim_start_time: 1_500 });
+    expect(trimChanges({ start: 0, end: 42_500 }, { start: 0, end: 42_500 })).toEqual({});
+    expect(formatTrimTime(65_340)).toBe("1:05.3");
+    expect(formatTrimTime(0)).toBe("0:00.0");
   });
 });

@@ -14,6 +14,9 @@ export const PvcSampleWire = z.object({
   size_bytes: z.number().nullish(),
   duration_secs: z.number().nullish(),
   remove_background_noise: z.boolean().nullish(),
+  /** The kept part, in milliseconds (null: from the start / to the end). */
+  trim_start: z.number().nullish(),
+  trim_end: z.number().nullish(),
 });
 export type PvcSample = z.infer<typeof PvcSampleWire>;
 
@@ -146,3 +149,46 @@ export const PVC_LANGUAGES: ReadonlyArray<{ code: string; name: string }> = [
   { code: "it", name: "Italian" },
   { code: "hr", name: "Croatian" },
 ];
+
+/** A trim selection in milliseconds. */
+export interface Trim {
+  start: number;
+  end: number;
+}
+
+/**
+ * Moves one edge of a trim selection (§5 Trim): clamped to the audio, and at least a second long;
+ * the edge being moved stops where the selection would get shorter than that. Audio shorter than
+ * a second keeps all of it.
+ */
+export function moveTrimEdge(trim: Trim, edge: "start" | "end", ms: number, lengthMs: number): Trim {
+  const length = Math.max(0, Math.round(lengthMs));
+  if (length <= PVC.minTrimMs) return { start: 0, end: length };
+  const at = Math.max(0, Math.min(length, Math.round(ms)));
+  if (edge === "start") return { start: Math.min(at, trim.end - PVC.minTrimMs), end: trim.end };
+  return { start: trim.start, end: Math.max(at, trim.start + PVC.minTrimMs) };
+}
+
+/** A sample's current trim, the whole audio where it has none. */
+export function trimOf(sample: { trim_start?: number | null; trim_end?: number | null; duration_secs?: number | null }): Trim {
+  const length = Math.round((sample.duration_secs ?? 0) * 1000);
+  const start = Math.max(0, Math.min(length, sample.trim_start ?? 0));
+  const end = Math.max(start, Math.min(length, sample.trim_end ?? length));
+  return { start, end };
+}
+
+/** Only the edges that changed (§7 Update sample: only dirty fields are sent). */
+export function trimChanges(before: Trim, after: Trim): { trim_start_time?: number; trim_end_time?: number } {
+  const out: { trim_start_time?: number; trim_end_time?: number } = {};
+  if (after.start !== before.start) out.trim_start_time = after.start;
+  if (after.end !== before.end) out.trim_end_time = after.end;
+  return out;
+}
+
+/** "1:05.3": the trim editor's times, to a tenth of a second. */
+export function formatTrimTime(ms: number): string {
+  const tenths = Math.round(ms / 100);
+  const m = Math.floor(tenths / 600);
+  const s = Math.floor((tenths % 600) / 10);
+  return `${m}:${String(s).padStart(2, "0")}.${tenths % 10}`;
+}

@@ -1,5 +1,5 @@
 import { Link, useRevalidator } from "@remix-run/react";
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type DragEvent } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { stsMessages } from "../../../../functions/contract/sts.js";
 import { formatNumber } from "../../lib/format.js";
 import { useShell } from "../../lib/shell.js";
@@ -14,6 +14,8 @@ import type { Model, Voice, VoiceSettings } from "../../lib/tts-wire.js";
 import { AudioPlayer } from "../audio/AudioPlayer.js";
 import { formatClock } from "../audio/waveform.js";
 import { Icon } from "../Icon.js";
+import { HistoryList } from "../tts/HistoryList.js";
+import { HistoryTabs, useSpeechTab } from "../tts/HistoryTabs.js";
 import { ModelPicker } from "../tts/ModelPicker.js";
 import { VoicePreview } from "../tts/VoicePreview.js";
 import { VoiceSettingsPanel } from "../tts/VoiceSettingsPanel.js";
@@ -21,7 +23,7 @@ import { markVoicesUsed } from "../voices/recentVoices.js";
 import { VoicePicker } from "../voices/VoicePicker.js";
 import { decodedDurationMs } from "./audioFiles.js";
 import { admit, convertedName, itemCost, queueReducer, type QueueItem } from "./queue.js";
-import { useRecorder } from "./useRecorder.js";
+import { AudioDropzone } from "./AudioDropzone.js";
 
 const OUTPUT_FORMAT = "mp3_44100_128";
 
@@ -40,7 +42,8 @@ async function conversionError(res: Response | null): Promise<string> {
  * an upload queue (drag and drop, several files, or a microphone recording), each item pending,
  * processing, converted or error, with convert, regenerate and remove; converted items play and
  * download. The voice, a voice-conversion model and the voice settings apply to every item; the
- * credits are shown before converting.
+ * credits are shown before converting. The history tab (?tab=history) lists past conversions
+ * (source STS) with the TTS page's history list: play, download, convert again, delete.
  */
 export function VoiceChanger({ models, voice: loadedVoice }: { models: Model[]; voice: Voice | null }) {
   const stsModels = useMemo(() => models.filter((m) => m.can_do_voice_conversion), [models]);
@@ -51,14 +54,13 @@ export function VoiceChanger({ models, voice: loadedVoice }: { models: Model[]; 
   const [removeNoise, setRemoveNoise] = useState(false);
   const [queue, dispatch] = useReducer(queueReducer, []);
   const [notices, setNotices] = useState<string[]>([]);
-  const [dragging, setDragging] = useState(false);
   const [running, setRunning] = useState<string | null>(null);
   const requested = useRef<string[]>([]);
   const pumping = useRef(false);
   const urls = useRef(new Set<string>());
-  const input = useRef<HTMLInputElement>(null);
   const shell = useShell();
   const revalidator = useRevalidator();
+  const [tab, setTab] = useSpeechTab();
   const model = stsModels.find((m) => m.model_id === modelId) ?? null;
   const multiplier = model?.model_rates.character_cost_multiplier ?? 1;
 
@@ -85,7 +87,6 @@ export function VoiceChanger({ models, voice: loadedVoice }: { models: Model[]; 
   }, []);
   const queueRef = useRef(queue);
   queueRef.current = queue;
-  const recorder = useRecorder((file) => add([file]));
 
   function pickVoice(v: Voice) {
     setVoice(v);
@@ -193,170 +194,134 @@ export function VoiceChanger({ models, voice: loadedVoice }: { models: Model[]; 
     dispatch({ type: "remove", id: item.id });
   }
 
-  function onDrop(e: DragEvent) {
-    e.preventDefault();
-    setDragging(false);
-    add([...e.dataTransfer.files]);
-  }
-
   const pending = queue.filter((i) => i.status === "pending");
   const pendingCost = pending.reduce((n, i) => n + (itemCost(i.durationMilliseconds, multiplier) ?? 0), 0);
   const unknownCost = pending.some((i) => i.durationMilliseconds === null);
   const canConvert = !!voice && !!model;
 
   return (
-    <div className="tts-layout sts">
-      <div className="tts-main">
-        <div
-          className="sts-dropzone"
-          data-dragging={dragging || undefined}
-          onDragOver={(e) => {
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
-          data-testid="sts-dropzone"
-        >
-          <Icon name="upload" size={28} />
-          <p>
-            <strong>Drop audio files here</strong> or choose them; several at once are queued.
-          </p>
-          <div className="sts-dropzone-actions">
-            <button type="button" className="button" onClick={() => input.current?.click()}>
-              <Icon name="upload" size={16} />
-              Upload audio
-            </button>
-            {recorder.state.status === "recording" ? (
-              <button type="button" className="button button-danger" onClick={recorder.stop}>
-                <Icon name="stop" size={16} />
-                Stop recording ({formatClock(recorder.state.seconds)})
-              </button>
-            ) : (
-              <button type="button" className="button" onClick={() => void recorder.start()} disabled={recorder.state.status === "starting"}>
-                <Icon name="stt" size={16} />
-                Record audio
-              </button>
-            )}
-          </div>
-          <input
-            ref={input}
-            type="file"
-            accept="audio/*,.wav,.mp3,.m4a,.ogg,.opus,.flac,.webm"
+    <div className="tts">
+      <HistoryTabs
+        tab={tab}
+        onTab={setTab}
+        label="Voice Changer views"
+        mainLabel="Convert"
+        mainClassName="tts-layout sts"
+        history={<HistoryList source="STS" onGenerate={() => setTab("main")} onRegenerated={() => revalidator.revalidate()} />}
+      >
+        <div className="tts-main">
+          <AudioDropzone
+            icon="upload"
+            prompt={
+              <>
+                <strong>Drop audio files here</strong> or choose them; several at once are queued.
+              </>
+            }
             multiple
-            className="visually-hidden"
-            aria-label="Audio files to convert"
-            tabIndex={-1}
-            onChange={(e) => {
-              add([...(e.target.files ?? [])]);
-              e.target.value = "";
-            }}
+            inputLabel="Audio files to convert"
+            onFiles={add}
+            testId="sts-dropzone"
           />
-        </div>
-        {recorder.state.status === "error" && (
-          <p className="form-error" role="alert">
-            {recorder.state.message}
-          </p>
-        )}
-        {notices.map((n) => (
-          <p key={n} className="inline-warning" role="status">
-            {n}
-          </p>
-        ))}
+          {notices.map((n) => (
+            <p key={n} className="inline-warning" role="status">
+              {n}
+            </p>
+          ))}
 
-        {queue.length > 0 && (
-          <section aria-label="Upload queue" className="sts-queue-section">
-            <div className="sts-queue-head">
-              <h2>Queue</h2>
-              <p className="muted" data-testid="sts-pending-cost">
-                {pending.length ? `${pending.length} pending · ${unknownCost ? "at least " : ""}${formatNumber(pendingCost)} credits` : "Nothing pending"}
-              </p>
-              <button type="button" className="button button-primary" disabled={!canConvert || !pending.length || !!running} onClick={() => request(pending.map((i) => i.id))}>
-                Convert all
-              </button>
-            </div>
-            <ul className="sts-queue">
-              {queue.map((item) => {
-                const cost = itemCost(item.durationMilliseconds, multiplier);
-                return (
-                  <li key={item.id} className="sts-item card" data-status={item.status} data-testid="sts-item" aria-label={item.file.name}>
-                    <div className="sts-item-head">
-                      <span className="sts-item-name">{item.file.name}</span>
-                      <span className="badge" data-testid="sts-status">
-                        {STATUS_LABEL[item.status]}
-                      </span>
-                    </div>
-                    <p className="sts-item-meta muted">
-                      {item.durationMilliseconds === null ? "Reading duration…" : formatClock(item.durationMilliseconds / 1000)}
-                      {cost !== null && ` · ${formatNumber(cost)} credits`}
-                    </p>
-                    {item.error && (
-                      <p className="form-error" role="alert" data-testid="sts-error">
-                        {item.error}
-                        {item.error.startsWith("This request exceeds your quota") && (
-                          <>
-                            {" "}
-                            <Link to={SUBSCRIPTION_PATH}>{speechErrorMessages.updateSubscription}</Link>
-                          </>
-                        )}
-                      </p>
-                    )}
-                    {item.convertedFile && (
-                      <AudioPlayer label={`Converted ${item.file.name}`} src={item.convertedFile.url} variant="compact" testId="sts-player">
-                        <a className="button button-small" href={item.convertedFile.url} download={item.convertedFile.filename}>
-                          <Icon name="download" size={16} />
-                          Download
-                        </a>
-                      </AudioPlayer>
-                    )}
-                    <div className="sts-item-actions">
-                      {(item.status === "pending" || item.status === "error") && (
-                        <button
-                          type="button"
-                          className="button button-small button-primary"
-                          disabled={!canConvert || requested.current.includes(item.id)}
-                          onClick={() => (item.status === "error" ? retry(item) : request([item.id]))}
-                        >
-                          Convert
-                        </button>
-                      )}
-                      {item.status === "processing" && (
-                        <span className="generate-progress" role="status">
-                          <span className="spinner" aria-hidden="true" />
-                          Converting…
+          {queue.length > 0 && (
+            <section aria-label="Upload queue" className="sts-queue-section">
+              <div className="sts-queue-head">
+                <h2>Queue</h2>
+                <p className="muted" data-testid="sts-pending-cost">
+                  {pending.length ? `${pending.length} pending · ${unknownCost ? "at least " : ""}${formatNumber(pendingCost)} credits` : "Nothing pending"}
+                </p>
+                <button type="button" className="button button-primary" disabled={!canConvert || !pending.length || !!running} onClick={() => request(pending.map((i) => i.id))}>
+                  Convert all
+                </button>
+              </div>
+              <ul className="sts-queue">
+                {queue.map((item) => {
+                  const cost = itemCost(item.durationMilliseconds, multiplier);
+                  return (
+                    <li key={item.id} className="sts-item card" data-status={item.status} data-testid="sts-item" aria-label={item.file.name}>
+                      <div className="sts-item-head">
+                        <span className="sts-item-name">{item.file.name}</span>
+                        <span className="badge" data-testid="sts-status">
+                          {STATUS_LABEL[item.status]}
                         </span>
+                      </div>
+                      <p className="sts-item-meta muted">
+                        {item.durationMilliseconds === null ? "Reading duration…" : formatClock(item.durationMilliseconds / 1000)}
+                        {cost !== null && ` · ${formatNumber(cost)} credits`}
+                      </p>
+                      {item.error && (
+                        <p className="form-error" role="alert" data-testid="sts-error">
+                          {item.error}
+                          {item.error.startsWith("This request exceeds your quota") && (
+                            <>
+                              {" "}
+                              <Link to={SUBSCRIPTION_PATH}>{speechErrorMessages.updateSubscription}</Link>
+                            </>
+                          )}
+                        </p>
                       )}
-                      {item.status === "converted" && (
-                        <button type="button" className="button button-small" onClick={() => regenerate(item)} disabled={!canConvert}>
-                          Regenerate
+                      {item.convertedFile && (
+                        <AudioPlayer label={`Converted ${item.file.name}`} src={item.convertedFile.url} variant="compact" testId="sts-player">
+                          <a className="button button-small" href={item.convertedFile.url} download={item.convertedFile.filename}>
+                            <Icon name="download" size={16} />
+                            Download
+                          </a>
+                        </AudioPlayer>
+                      )}
+                      <div className="sts-item-actions">
+                        {(item.status === "pending" || item.status === "error") && (
+                          <button
+                            type="button"
+                            className="button button-small button-primary"
+                            disabled={!canConvert || requested.current.includes(item.id)}
+                            onClick={() => (item.status === "error" ? retry(item) : request([item.id]))}
+                          >
+                            Convert
+                          </button>
+                        )}
+                        {item.status === "processing" && (
+                          <span className="generate-progress" role="status">
+                            <span className="spinner" aria-hidden="true" />
+                            Converting…
+                          </span>
+                        )}
+                        {item.status === "converted" && (
+                          <button type="button" className="button button-small" onClick={() => regenerate(item)} disabled={!canConvert}>
+                            Regenerate
+                          </button>
+                        )}
+                        <button type="button" className="button button-small" onClick={() => remove(item)} disabled={item.status === "processing"} aria-label={`Remove ${item.file.name}`}>
+                          <Icon name="trash" size={16} />
+                          Remove
                         </button>
-                      )}
-                      <button type="button" className="button button-small" onClick={() => remove(item)} disabled={item.status === "processing"} aria-label={`Remove ${item.file.name}`}>
-                        <Icon name="trash" size={16} />
-                        Remove
-                      </button>
-                    </div>
-                  </li>
-                );
-              })}
-            </ul>
-          </section>
-        )}
-      </div>
-
-      <aside className="tts-side" aria-label="Voice changer settings">
-        <div className="control">
-          <span className="control-label">Voice</span>
-          <VoicePicker value={voice} onChange={pickVoice} label="Voice" />
-          {voice?.preview_url && <VoicePreview url={voice.preview_url} name={voiceDisplayName(voice.name)} />}
+                      </div>
+                    </li>
+                  );
+                })}
+              </ul>
+            </section>
+          )}
         </div>
-        <ModelPicker models={stsModels} value={modelId ?? ""} onChange={chooseModel} warning={modelWarning} />
-        <VoiceSettingsPanel settings={settings} onChange={setSettings} dialogue={false} showSpeed={false} canUseStyle={model?.can_use_style ?? false} canUseSpeakerBoost={model?.can_use_speaker_boost ?? false} />
-        <label className="toggle-row">
-          Remove background noise
-          <input type="checkbox" role="switch" className="switch" checked={removeNoise} onChange={(e) => setRemoveNoise(e.target.checked)} />
-        </label>
-      </aside>
+
+        <aside className="tts-side" aria-label="Voice changer settings">
+          <div className="control">
+            <span className="control-label">Voice</span>
+            <VoicePicker value={voice} onChange={pickVoice} label="Voice" />
+            {voice?.preview_url && <VoicePreview url={voice.preview_url} name={voiceDisplayName(voice.name)} />}
+          </div>
+          <ModelPicker models={stsModels} value={modelId ?? ""} onChange={chooseModel} warning={modelWarning} />
+          <VoiceSettingsPanel settings={settings} onChange={setSettings} dialogue={false} showSpeed={false} canUseStyle={model?.can_use_style ?? false} canUseSpeakerBoost={model?.can_use_speaker_boost ?? false} />
+          <label className="toggle-row">
+            Remove background noise
+            <input type="checkbox" role="switch" className="switch" checked={removeNoise} onChange={(e) => setRemoveNoise(e.target.checked)} />
+          </label>
+        </aside>
+      </HistoryTabs>
     </div>
   );
 }

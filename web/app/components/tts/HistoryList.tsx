@@ -14,8 +14,15 @@ import { useToast } from "../ui/Toast.js";
 
 const PAGE_SIZE = 20;
 
-const historyPath = (cursor: string | null) => {
-  const p = new URLSearchParams({ page_size: String(PAGE_SIZE), source: "TTS" });
+/** What the list shows and says for each kind of history. */
+export type HistorySource = "TTS" | "STS";
+const KINDS = {
+  TTS: { emptyTitle: "No generations yet", emptyText: "No generations yet. Generated speech appears here, ready to play and download.", emptyAction: "Generate speech", noun: "generation", listLabel: "Generations" },
+  STS: { emptyTitle: "No conversions yet", emptyText: "No conversions yet. Converted speech appears here, ready to play, download and convert again.", emptyAction: "Convert speech", noun: "conversion", listLabel: "Conversions" },
+} as const;
+
+const historyPath = (source: HistorySource, cursor: string | null) => {
+  const p = new URLSearchParams({ page_size: String(PAGE_SIZE), source });
   if (cursor) p.set("start_after_history_item_id", cursor);
   return `/v1/history?${p}`;
 };
@@ -29,13 +36,18 @@ export async function historyAudio(item: Pick<HistoryItem, "history_item_id">): 
   return res.blob();
 }
 
+/** What an item is called in labels: its text, or for a conversion the voice it was converted into. */
+export const historyItemTitle = (item: HistoryItem) => item.text || `Converted into ${[...new Set(historyVoiceNames(item))].join(", ")}`;
+
 /**
- * The user's text-to-speech generations, newest first, a page at a time. /v1/history pages by
+ * The user's text-to-speech generations (or, with source="STS", speech-to-speech conversions), newest first, a page at a time. /v1/history pages by
  * cursor and has no total, so the page buttons (at most 8, as on the API keys page) cover the
  * pages seen so far plus the next one. Each item plays in the shared player (audio fetched on
- * the first Play), downloads and deletes.
+ * the first Play), downloads and deletes; a conversion also converts again from the input kept
+ * with it (POST /v1/history/{id}/regenerate: a new, charged conversion that lands on top).
  */
-export function HistoryList({ onGenerate }: { onGenerate?: () => void }) {
+export function HistoryList({ onGenerate, source = "TTS", onRegenerated }: { onGenerate?: () => void; source?: HistorySource; onRegenerated?: () => void }) {
+  const kind = KINDS[source];
   // cursors[i] is where page i + 1 starts (null: the beginning).
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [page, setPage] = useState(1);
@@ -44,6 +56,7 @@ export function HistoryList({ onGenerate }: { onGenerate?: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<HistoryItem | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [regenerating, setRegenerating] = useState<string | null>(null);
   const toast = useToast();
   const cursor = cursors[page - 1] ?? null;
 
@@ -52,7 +65,7 @@ export function HistoryList({ onGenerate }: { onGenerate?: () => void }) {
     setLoading(true);
     setError(null);
     try {
-      const result = await v1Json(historyPath(from), HistoryPageWire);
+      const result = await v1Json(historyPath(source, from), HistoryPageWire);
       setItems(result.history);
       setCursors((known) => {
         const next = forgetLater ? known.slice(0, pageNumber) : known.slice();
@@ -65,7 +78,7 @@ export function HistoryList({ onGenerate }: { onGenerate?: () => void }) {
     } finally {
       setLoading(false);
     }
-  }, []);
+  }, [source]);
 
   useEffect(() => {
     void load(cursor, page);
@@ -87,12 +100,31 @@ export function HistoryList({ onGenerate }: { onGenerate?: () => void }) {
     }
   }
 
+  async function regenerate(item: HistoryItem) {
+    setError(null);
+    setRegenerating(item.history_item_id);
+    try {
+      const res = await v1Fetch(`/v1/history/${encodeURIComponent(item.history_item_id)}/regenerate`, { method: "POST" });
+      if (!res.ok) throw await apiCallError(res);
+      await res.arrayBuffer();
+      toast.show({ message: "Converted again. The new conversion is at the top of the history." });
+      onRegenerated?.();
+      // The new item is the newest: show the first page from a fresh start.
+      if (page === 1) await load(null, 1, true);
+      else setPage(1);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "Could not convert the audio again.");
+    } finally {
+      setRegenerating(null);
+    }
+  }
+
   async function confirmDelete(item: HistoryItem) {
     setDeleteError(null);
     const res = await v1Fetch(`/v1/history/${encodeURIComponent(item.history_item_id)}`, { method: "DELETE" });
     if (!res.ok) return setDeleteError((await apiCallError(res)).message);
     setConfirming(null);
-    toast.show({ message: "Generation deleted." });
+    toast.show({ message: source === "STS" ? "Conversion deleted." : "Generation deleted." });
     // The page may now be empty: go back one when it was the last item on a later page.
     if (items.length === 1 && page > 1) setPage(page - 1);
     else await load(cursor, page, true);
@@ -114,24 +146,24 @@ export function HistoryList({ onGenerate }: { onGenerate?: () => void }) {
       ) : !error && items.length === 0 ? (
         <EmptyState
           icon="waveform"
-          title="No generations yet"
+          title={kind.emptyTitle}
           id="history-empty"
           action={
             onGenerate && (
               <button type="button" className="button button-primary" onClick={onGenerate}>
-                Generate speech
+                {kind.emptyAction}
               </button>
             )
           }
         >
-          <p>No generations yet. Generated speech appears here, ready to play and download.</p>
+          <p>{kind.emptyText}</p>
         </EmptyState>
       ) : (
-        <ul className="history-list" aria-label="Generations">
+        <ul className="history-list" aria-label={kind.listLabel}>
           {items.map((item) => (
             <li key={item.history_item_id} className="history-item" data-testid="history-item">
-              <p className="history-text" title={item.text}>
-                {item.text}
+              <p className="history-text" title={historyItemTitle(item)}>
+                {historyItemTitle(item)}
               </p>
               <p className="history-meta muted">
                 <span>{[...new Set(historyVoiceNames(item))].join(", ")}</span>
@@ -141,8 +173,14 @@ export function HistoryList({ onGenerate }: { onGenerate?: () => void }) {
                 <span>{formatNumber(Math.max(0, item.character_count_change_to - item.character_count_change_from))} credits</span>
               </p>
               <div className="history-actions">
-                <AudioPlayer label={`generation “${item.text.slice(0, 40)}”`} load={() => historyAudio(item)} variant="compact" />
+                <AudioPlayer label={`${kind.noun} “${historyItemTitle(item).slice(0, 40)}”`} load={() => historyAudio(item)} variant="compact" />
                 <span className="row-actions">
+                  {source === "STS" && (
+                    <button type="button" className="button button-small" onClick={() => regenerate(item)} disabled={regenerating !== null} aria-busy={regenerating === item.history_item_id}>
+                      <Icon name="changer" size={16} />
+                      {regenerating === item.history_item_id ? "Converting…" : "Regenerate"}
+                    </button>
+                  )}
                   <button type="button" className="button button-small" onClick={() => download(item)}>
                     <Icon name="download" size={16} />
                     Download
@@ -160,7 +198,7 @@ export function HistoryList({ onGenerate }: { onGenerate?: () => void }) {
       <Pagination page={page} pageCount={pageCount} onPageChange={(n) => setPage(Math.max(1, Math.min(n, pageCount)))} label="History pages" />
       {confirming && (
         <Dialog
-          title="Delete generation"
+          title={`Delete ${kind.noun}`}
           onClose={() => setConfirming(null)}
           footer={
             <p className="dialog-actions">
@@ -173,8 +211,8 @@ export function HistoryList({ onGenerate }: { onGenerate?: () => void }) {
             </p>
           }
         >
-          <p>Delete this generation and its audio? This cannot be undone.</p>
-          <blockquote className="history-quote">{confirming.text.slice(0, 200)}</blockquote>
+          <p>Delete this {kind.noun} and its audio? This cannot be undone.</p>
+          <blockquote className="history-quote">{historyItemTitle(confirming).slice(0, 200)}</blockquote>
           {deleteError && (
             <p className="form-error" role="alert">
               {deleteError}

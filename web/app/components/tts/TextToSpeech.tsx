@@ -1,5 +1,5 @@
 import { Link, useRevalidator, useSearchParams } from "@remix-run/react";
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { enhanceMessages } from "../../../../functions/domain/dialogueEnhance.js";
 import { countCharacters } from "../../lib/characters.js";
 import { useShell } from "../../lib/shell.js";
@@ -30,6 +30,7 @@ import { CostIndicator } from "./CostIndicator.js";
 import { DialogueEditor } from "./DialogueEditor.js";
 import { GenerationPlayer } from "./GenerationPlayer.js";
 import { HistoryList } from "./HistoryList.js";
+import { HistoryTabs, useSpeechTab } from "./HistoryTabs.js";
 import { ModelPicker } from "./ModelPicker.js";
 import { PreferencePanel } from "./PreferencePanel.js";
 import { SpeechErrorDialog } from "./SpeechErrorDialog.js";
@@ -70,8 +71,7 @@ function initialModel(models: Model[], voice: Voice | null): { id: string | null
  */
 export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: TextToSpeechProps) {
   const [params, setParams] = useSearchParams();
-  const tab = params.get("tab") === "history" ? "history" : "generate";
-  const tabsId = useId();
+  const [tab, setTab] = useSpeechTab();
   const ttsModels = useMemo(() => models.filter((m) => m.can_do_text_to_speech), [models]);
   const [start] = useState(() => initialModel(models, loadedVoice));
 
@@ -98,14 +98,6 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
   const model = models.find((m) => m.model_id === modelId) ?? null;
   const limit = model ? textLimit(model) : 0;
   const starterIds = useMemo(() => starterVoices.map((v) => v.voice_id), [starterVoices]);
-
-  function setTab(next: "generate" | "history") {
-    const p = new URLSearchParams(params);
-    if (next === "history") p.set("tab", "history");
-    else p.delete("tab");
-    // The tab replaces the history entry instead of pushing one (speech-generation.md §2).
-    setParams(p, { replace: true, preventScrollReset: true });
-  }
 
   function rememberVoice(v: Voice) {
     setKnownVoices((prev) => (prev.get(v.voice_id) === v ? prev : new Map(prev).set(v.voice_id, v)));
@@ -293,33 +285,9 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
     }
   }
 
-  const tabId = (t: string) => `${tabsId}-${t}`;
-
   return (
     <div className="tts">
-      <div className="subtabs" role="tablist" aria-label="Text to Speech views">
-        {(["generate", "history"] as const).map((t) => (
-          <button
-            key={t}
-            type="button"
-            role="tab"
-            id={tabId(t)}
-            aria-selected={tab === t}
-            aria-controls={`${tabId(t)}-panel`}
-            className="subtab"
-            onClick={() => setTab(t)}
-          >
-            {t === "generate" ? "Generate" : "History"}
-          </button>
-        ))}
-      </div>
-
-      <div role="tabpanel" id={`${tabId("history")}-panel`} aria-labelledby={tabId("history")} hidden={tab !== "history"}>
-        {tab === "history" && <HistoryList onGenerate={() => setTab("generate")} />}
-      </div>
-
-      {/* The generate view stays mounted behind the history tab: text, settings and audio survive. */}
-      <div role="tabpanel" id={`${tabId("generate")}-panel`} aria-labelledby={tabId("generate")} hidden={tab !== "generate"} className="tts-layout">
+      <HistoryTabs tab={tab} onTab={setTab} label="Text to Speech views" mainLabel="Generate" mainClassName="tts-layout" history={<HistoryList onGenerate={() => setTab("main")} />}>
         <div className="tts-main">
           <div className="tts-toolbar">
             <label className="toggle-row">
@@ -468,7 +436,7 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
           />
           <VoiceSettingsPanel settings={settings} onChange={setSettings} dialogue={dialogue} canUseStyle={model?.can_use_style ?? false} canUseSpeakerBoost={model?.can_use_speaker_boost ?? false} />
         </aside>
-      </div>
+      </HistoryTabs>
 
       {generation.error && <SpeechErrorDialog error={generation.error} onClose={generation.clearError} />}
       {quotaDialog && <SpeechErrorDialog error={{ kind: "subscription", title: QUOTA_DIALOG_TITLE, message: quotaDialog }} onClose={() => setQuotaDialog(null)} />}
