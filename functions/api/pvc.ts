@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { AppContext } from "../context.js";
 import type { ApiRouter } from "../http/app.js";
 import { ApiError, ValidationError } from "../http/errors.js";
-import { json, type ApiRequest } from "../http/types.js";
+import { bytes, json, type ApiRequest } from "../http/types.js";
 import { field, parseMultipart } from "../http/multipart.js";
 import { jsonBody, q, queryParams } from "../http/validate.js";
 import { createPresigner, type Presigner } from "../adapters/presign.js";
@@ -16,6 +16,12 @@ import { sampleWire } from "../pvc/wire.js";
 import { voiceNotFound } from "../voices/records.js";
 import { sampleNotFound } from "../voices/samples.js";
 import { publicBase } from "./voices.js";
+import { decideManualRequest, listManualRequests, manualErrors, manualRequestFile, requestManualVerification } from "../pvc/manualVerification.js";
+
+const M = PVC.verification;
+/** The documents, the text, and room for the multipart framing. */
+const MANUAL_BODY_MAX = M.manualBytes + 64 * 1024;
+const RejectBody = z.object({ reason: z.string().trim().min(1, "Give the user a reason.").max(500) });
 
 const presigners = new Map<string, Presigner>();
 
@@ -30,12 +36,11 @@ export function presignerFor(ctx: AppContext, req: ApiRequest): Presigner {
   return p;
 }
 
-const notImplementedYet = () => new ApiError(501, "not_implemented_yet", pvcMessages.notImplementedYet);
-
 /**
  * The professional voice clone: contract §3 (`voices.pvc.*`), plus Timbre's presigned uploads,
  * signed sample URLs and the dataset quality report. The captcha is the voice-verification
- * workflow's (api/voiceVerification.ts); a manual verification request answers 501.
+ * workflow's (api/voiceVerification.ts); manual verification requests wait for the server's
+ * administrators (functions/pvc/manualVerification.ts, reviewed through /v1/admin/manual-verifications).
  */
 export function registerPvc(r: ApiRouter): void {
   r.post("/v1/voices/pvc", async (req, rc) => {
@@ -114,10 +119,40 @@ export function registerPvc(r: ApiRouter): void {
   });
 
   // The captcha (GET/POST /v1/voices/pvc/{id}/captcha) runs the voice-verification workflow
-  // (api/voiceVerification.ts). Manual verification by a person has no reviewer here yet.
+  // (api/voiceVerification.ts). Manual verification: documents for the server's administrators.
   r.post("/v1/voices/pvc/:voice_id/verification", async (req, rc) => {
-    await ownPvcVoice(rc.app, await rc.caller(), req.params.voice_id);
-    throw notImplementedYet();
+    const caller = await rc.caller();
+    await ownPvcVoice(rc.app, caller, req.params.voice_id);
+    // Bounds before parsing: the whole body can hold at most the documents and a short text.
+    if (req.body.byteLength > MANUAL_BODY_MAX) throw manualErrors.tooLarge();
+    const form = await parseMultipart(req, { maxFileBytes: M.manualBytes, maxFiles: M.manualFiles, maxFields: 4, maxFieldBytes: 4 * M.manualTextMax + 4 }).catch((e: unknown) => {
+      if (e instanceof ApiError && e.status === "too_many_files") throw manualErrors.tooManyFiles();
+      if (e instanceof ApiError && e.status === "field_too_large") throw manualErrors.textTooLong();
+      throw e;
+    });
+    const files = form.files.filter((f) => f.field === "files" && (f.data.byteLength > 0 || f.truncated));
+    await requestManualVerification(rc.app, caller, req.params.voice_id, files.map((f) => ({ file_name: f.filename, data: f.data, truncated: f.truncated })), field(form, "extra_text") ?? "");
+    return json({ status: "ok" });
+  });
+
+  // Timbre: the server's administrators review manual verification requests (any workspace's).
+  r.get("/v1/admin/manual-verifications", async (req, rc) => {
+    const { status } = queryParams(req, z.object({ status: z.enum(["pending", "approved", "rejected"]).optional() }));
+    return json({ requests: await listManualRequests(rc.app, await rc.caller(), status) });
+  });
+  r.get("/v1/admin/manual-verifications/:request_id/files/:file_id", async (req, rc) => {
+    const { bytes: data, file } = await manualRequestFile(rc.app, await rc.caller(), req.params.request_id, req.params.file_id);
+    const safeName = file.file_name.replace(/[^\w. -]/g, "_");
+    return bytes(Buffer.from(data.buffer, data.byteOffset, data.byteLength), file.mime_type, {
+      "content-disposition": `attachment; filename="${safeName}"`,
+      "cache-control": "private, no-store",
+      "x-content-type-options": "nosniff",
+    });
+  });
+  r.post("/v1/admin/manual-verifications/:request_id/approve", async (req, rc) => json(await decideManualRequest(rc.app, await rc.caller(), req.params.request_id, { approve: true })));
+  r.post("/v1/admin/manual-verifications/:request_id/reject", async (req, rc) => {
+    const { reason } = jsonBody(req, RejectBody);
+    return json(await decideManualRequest(rc.app, await rc.caller(), req.params.request_id, { approve: false, reason }));
   });
 
   // Timbre: presigned uploads straight to storage (functions/pvc/uploads.ts).

@@ -1,3 +1,5 @@
+import { canBypassVoiceCaptcha } from "../pvc/records.js";
+import { canRequestManualVerification } from "../pvc/manualVerification.js";
 import type { AppContext } from "../context.js";
 import type { Caller } from "../domain/caller.js";
 import { currentUsage } from "../domain/credits.js";
@@ -28,6 +30,9 @@ export async function subscriptionWire(ctx: AppContext, caller: Caller) {
     can_extend_voice_limit: false,
     can_use_instant_voice_cloning: tier.canUseInstantVoiceCloning,
     can_use_professional_voice_cloning: tier.canUseProfessionalVoiceCloning,
+    // Professional clones: the plan skips the voice captcha / may ask for manual verification.
+    can_bypass_voice_captcha: canBypassVoiceCaptcha(tier),
+    can_request_manual_pro_voice_verification: canRequestManualVerification(tier),
     currency: "usd",
     current_overage: { amount: "0", currency: "usd" },
     status: ws.status,

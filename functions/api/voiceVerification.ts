@@ -1,13 +1,13 @@
 import type { ApiRouter, RouteContext } from "../http/app.js";
 import type { ApiRequest, ApiResponse } from "../http/types.js";
-import { ApiError } from "../http/errors.js";
 import { bytes, json } from "../http/types.js";
 import { parseMultipart } from "../http/multipart.js";
 import { queryParams } from "../http/validate.js";
 import { z } from "zod";
 import { VERIFICATION_MAX_BYTES } from "../contract/voiceCreation.js";
-import { DECISION_WAIT_MS, decisionResponse, submitAttempt, verificationState, VerificationFailedError, waitForDecision, type AttemptKind } from "../voice-verification/attempts.js";
-import { captchaSvg } from "../voice-verification/captcha.js";
+import { alreadyVerified, maxAttemptsReached, DECISION_WAIT_MS, decisionResponse, submitAttempt, verificationState, VerificationFailedError, waitForDecision, type AttemptKind } from "../voice-verification/attempts.js";
+import { randomInt } from "node:crypto";
+import { runCpu } from "../offload/index.js";
 
 /**
  * Voice verification (Timbre's API for instant clones; the SDK has none): the sentence to read
@@ -36,9 +36,11 @@ export function registerVoiceVerification(r: ApiRouter): void {
   r.post("/v1/voices/:voice_id/verification", (req, rc) => submit(req, rc, "text"));
 
   r.get("/v1/voices/pvc/:voice_id/captcha", async (req, rc) => {
-    const state = await verificationState(rc.app, await rc.caller(), req.params.voice_id);
-    if (!state.text) throw new ApiError(400, state.is_verified ? "already_verified" : "max_verification_attempts_reached", state.is_verified ? "You have already verified this voice." : "Maximum voice verification attempts reached.");
-    return bytes(Buffer.from(captchaSvg(state.text)), "image/svg+xml", { "cache-control": "no-store" });
+    const state = await verificationState(rc.app, await rc.caller(), req.params.voice_id, { captcha: true });
+    if (!state.text) throw state.is_verified || !state.requires_verification ? alreadyVerified() : maxAttemptsReached();
+    // A new drawing on every call (the words stay until an attempt uses them), off the request loop.
+    const png = await runCpu("captcha", { text: state.text, seed: randomInt(0, 2 ** 32) });
+    return bytes(Buffer.from(png.buffer, png.byteOffset, png.byteLength), "image/png", { "cache-control": "no-store" });
   });
   r.post("/v1/voices/pvc/:voice_id/captcha", (req, rc) => submit(req, rc, "captcha"));
 }

@@ -129,10 +129,16 @@ export const pvcMessages = {
   fineTuningAlreadyQueued: "Fine tuning has already been started for this voice and model.",
   voiceBeingTuned: (name: string, model: string) => `The voice ${name} is being fine-tuned for ${model} and cannot be used with it until fine-tuning finishes. Please choose another model.`,
   voiceNotTunedFor: (name: string, model: string) => `The voice ${name} is not fine-tuned for ${model}. Please use eleven_multilingual_v2 or fine-tune the voice for this model.`,
-  notImplementedYet: "Manual verification by a person is not available on this server: verify the voice with the captcha instead.",
-  /** The wizard's Verification step until it has its captcha screen (the API has the captcha). */
-  verifyThroughApi:
-    "Verifying a professional voice in the app is not in this build yet. Verify it with the captcha through the API (voices.pvc.verification.captcha: get the sentence's image, then send a recording of you reading it), then come back to train it.",
+  // Manual verification: Timbre's own wording where the spec gives none.
+  manualBadType: (name: string) => `${name} is not a PDF, JPG or PNG document.`,
+  manualNotAllowed: "Manual verification is not available on your plan.",
+  manualAlreadyPending: "A manual verification request for this voice is already waiting for review.",
+  manualRejectedTitle: (name: string) => `Manual verification of ${name} was declined`,
+  manualApprovedTitle: (name: string) => `${name} is verified`,
+  manualApprovedText: "An administrator approved your manual verification request. You can now fine-tune the voice.",
+  manualRejectedIntro: "Your manual verification request was declined:",
+  manualPendingText: "Your documents are waiting for an administrator's review. You can still verify with the captcha meanwhile.",
+  captchaAlt: "Captcha: the words to read aloud",
 } as const;
 
 /** POST /v1/voices/pvc */

@@ -49,12 +49,14 @@ export async function seedReleaseNotes(ctx: AppContext): Promise<void> {
 
 export async function notificationsFor(ctx: AppContext, caller: Caller, limit = NOTIFICATIONS_LIMIT): Promise<NotificationRecord[]> {
   const [tier, flags] = await Promise.all([caller.tier(), caller.flags()]);
-  const all = await ctx.stores.engagement.notifications(Math.floor(ctx.now() / 1000));
-  return all
+  const nowUnix = Math.floor(ctx.now() / 1000);
+  const [all, own] = await Promise.all([ctx.stores.engagement.notifications(nowUnix), ctx.stores.engagement.userNotifications(caller.userId, nowUnix, limit)]);
+  const shared = all
     .filter((n) => n.tiers.includes("all") || n.tiers.includes(tier.id))
     .filter((n) => n.onboarding_personas.includes("all"))
-    .filter((n) => !n.feature_flag_controlled || (flags as Record<string, boolean>)[n.feature_flag_controlled] === true)
-    .slice(0, limit);
+    .filter((n) => !n.feature_flag_controlled || (flags as Record<string, boolean>)[n.feature_flag_controlled] === true);
+  // The user's own notifications (decisions about their requests) mixed in by time.
+  return [...own, ...shared].sort((a, b) => b.timestamp - a.timestamp).slice(0, limit);
 }
 
 export async function postNotification(

@@ -4,6 +4,7 @@ import { joinRanges, rangesToWav, separateSpeakers, waveformPeaks, type Range } 
 import { alignRecording, fitLoss, type ReferenceReading } from "../alignment/align.js";
 import { liveSession, liveStep, type LiveSession } from "../alignment/online.js";
 import { resizePhoto, type PhotoTask } from "../account/photo-work.js";
+import { captchaPng, type CaptchaTask } from "../voice-verification/captcha.js";
 
 /**
  * The CPU-heavy pure functions the request path needs (hashing, parsing). Each takes and
@@ -24,6 +25,7 @@ export const CPU_TASKS = {
   "live-open": (t: { readings: ReferenceReading[] }) => liveSession(t.readings),
   "live-align": (t: { session: LiveSession; samples: Float32Array }) => ({ words: liveStep(t.session, t.samples), session: t.session }),
   photo: (t: PhotoTask) => resizePhoto(t),
+  captcha: (t: CaptchaTask) => captchaPng(t),
 };
 
 export type CpuTaskKind = keyof typeof CPU_TASKS;

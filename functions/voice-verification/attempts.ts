@@ -16,7 +16,8 @@ import { ApiError } from "../http/errors.js";
 import type { MultipartFile } from "../http/multipart.js";
 import { assertCanManage, isLibraryCopy, voiceNotFound } from "../voices/records.js";
 import { VERIFICATION_MAX_BYTES, VERIFICATION_WINDOW_HOURS, verificationMessages } from "../contract/voiceCreation.js";
-import { challengeLanguage, newChallenge } from "./challenge.js";
+import { challengeLanguage, newChallenge, wordsFor } from "./challenge.js";
+import { canDraw } from "./captcha.js";
 
 export type AttemptKind = "text" | "captcha";
 const WINDOW_MS = VERIFICATION_WINDOW_HOURS * 3600 * 1000;
@@ -48,17 +49,23 @@ const PENDING_STALE_SECONDS = 300;
 const pendingOf = (v: VoiceRecord, nowMs = Date.now()) =>
   v.verification.attempts.find((a) => a.status === "pending" && a.date_unix > nowMs / 1000 - PENDING_STALE_SECONDS) ?? null;
 
-/** GET .../verification: the state, and the sentence for the next attempt (issued once, kept until used). */
-export async function verificationState(ctx: AppContext, caller: Caller, voiceId: string) {
+/**
+ * GET .../verification: the state, and the sentence for the next attempt (issued once, kept until used).
+ * `captcha`: the sentence is for the professional clone's captcha image, so it must be in a
+ * language the captcha's font draws (English otherwise).
+ */
+export async function verificationState(ctx: AppContext, caller: Caller, voiceId: string, opts: { captcha?: boolean } = {}) {
   for (let tries = 0; tries < 5; tries++) {
     const v = await ownVoice(ctx, caller, voiceId);
     const ver = v.verification;
     const now = ctx.now();
     const w = attemptWindow(ver, now);
     let challenge = ver.challenge ?? null;
+    if (opts.captcha && challenge && !canDraw(challenge.text)) challenge = null;
     const needsSentence = ver.requires_verification && !ver.is_verified && w.left > 0 && !challenge;
     if (needsSentence) {
-      const language = challengeLanguage(ver.language ?? v.labels.language ?? v.profile.language);
+      let language = challengeLanguage(ver.language ?? v.labels.language ?? v.profile.language);
+      if (opts.captcha && !canDraw(wordsFor(language).join(" "))) language = "en";
       challenge = { text: newChallenge(language), language, issued_at_unix: unixSeconds(ctx) };
       if (!(await ctx.stores.voices.casVerification(caller.workspaceId, voiceId, v.verification_rev ?? 0, { ...ver, challenge }))) continue;
     }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { challengeLanguage, decoysFor, levenshtein, newChallenge, wordsFor, WORDS_PER_CHALLENGE, DECOYS } from "./challenge.js";
 import { attemptWindow } from "./attempts.js";
 import { sentenceMargin, SENTENCE_MARGIN_THRESHOLD } from "./scoring.js";
-import { captchaSvg } from "./captcha.js";
+import { PNG } from "pngjs";
+import { CAPTCHA_MAX_WIDTH, canDraw, captchaPng, glyphsOf } from "./captcha.js";
 import { blankVerification, type VerificationRecord } from "../adapters/dynamo/voices.js";
 import { sentenceCosts, utteranceFeatures, dtwCost } from "../voice-analysis/align.js";
 import { EspeakEngine } from "../engine/espeak/engine.js";
@@ -35,11 +36,35 @@ describe("the sentence to read", () => {
     expect(levenshtein("Apple, river.", "apple, river.")).toBe(0);
   });
 
-  it("becomes an SVG image for the professional clone's captcha, with the words escaped", () => {
-    const svg = captchaSvg("Apple, <river>, yellow.");
-    expect(svg).toMatch(/^<svg /);
-    expect(svg).toContain("&lt;river&gt;");
-    expect(svg).not.toContain("<river>");
+  it("becomes a PNG for the professional clone's captcha: decodable, a sane size, drawn anew for every seed", () => {
+    const text = "Apple, rivière, żółty, pôr do sol, garden, zonsondergang.";
+    const a = captchaPng({ text, seed: 1 });
+    const b = captchaPng({ text, seed: 2 });
+    for (const img of [a, b]) {
+      const png = PNG.sync.read(Buffer.from(img));
+      expect(png.width).toBeGreaterThanOrEqual(200);
+      expect(png.width).toBeLessThanOrEqual(CAPTCHA_MAX_WIDTH);
+      expect(png.height).toBeGreaterThan(60);
+      expect(png.height).toBeLessThan(600);
+      expect(img.byteLength).toBeLessThan(300_000);
+      // Ink: a good share of dark pixels (the letters), most of the image pale (the paper).
+      let dark = 0;
+      for (let i = 0; i < png.data.length; i += 4) if (png.data[i] + png.data[i + 1] + png.data[i + 2] < 300) dark++;
+      const share = dark / (png.width * png.height);
+      expect(share).toBeGreaterThan(0.03);
+      expect(share).toBeLessThan(0.4);
+    }
+    expect(Buffer.from(a).equals(Buffer.from(b))).toBe(false);
+    // More words, more ink.
+    const one = PNG.sync.read(Buffer.from(captchaPng({ text: "Apple.", seed: 1 })));
+    expect(one.width * one.height).toBeLessThan(PNG.sync.read(Buffer.from(a)).width * PNG.sync.read(Buffer.from(a)).height);
+  });
+
+  it("draws every letter of the Latin word lists, and says so for scripts it cannot draw", () => {
+    for (const lang of ["en", "de", "fr", "es", "it", "pt", "pl", "nl", "sv"]) expect(canDraw(wordsFor(lang).join(" ")), lang).toBe(true);
+    expect(canDraw(wordsFor("hi").join(" "))).toBe(false);
+    expect(glyphsOf("Größe").length).toBe(6); // ß is drawn as SS
+    expect(glyphsOf("é")[0].marks.length).toBe(1);
   });
 });
 

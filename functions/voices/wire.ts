@@ -101,7 +101,8 @@ export function voiceWire(v: VoiceRecord, w: VoiceWireContext) {
       dataset_duration_seconds: ft.dataset_duration_seconds,
       verification_attempts: ver.attempts.map(attemptWire),
       slice_ids: ft.slice_ids,
-      manual_verification: null,
+      // The SDK's ManualVerificationResponse, with Timbre's request id, status and rejection reason beside it.
+      manual_verification: own && v.manual_verification ? v.manual_verification : null,
       max_verification_attempts: ver.max_attempts,
       next_max_verification_attempts_reset_unix_ms: ver.next_attempts_reset_unix_ms,
     },
@@ -143,6 +144,9 @@ function attemptWire(a: VoiceRecord["verification"]["attempts"][number]) {
     accepted: a.accepted,
     similarity: a.similarity,
     levenshtein_distance: a.levenshtein_distance,
+    // Timbre: why an attempt failed (the wizard's 'Verification history'), and whether it is decided.
+    reasons: a.reasons ?? [],
+    status: a.status ?? (a.accepted ? "accepted" : "rejected"),
     recording: a.recording
       ? { recording_id: a.recording.recording_id, mime_type: a.recording.mime_type, size_bytes: a.recording.size_bytes, upload_date_unix: a.recording.upload_date_unix, transcription: a.recording.transcription }
       : null,

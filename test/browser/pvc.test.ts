@@ -18,8 +18,8 @@ import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, 
  * The Professional Voice Clone wizard in a real browser, on a desktop and a phone: the intro
  * (points, tips, 'Return to a session'), 'Create new clone', Voice Data with auto-save, a
  * presigned upload shown per file, Next held under 10 minutes with its reason, and Finish
- * starting fine-tuning, which runs to fine_tuned (a Business workspace skips verification;
- * verification is not in this build, and a clone that needs it stops at a screen that says so).
+ * starting fine-tuning, which runs to fine_tuned (a Business workspace skips verification; a clone
+ * that needs it stops at the Verification screen).
  */
 let stack: EmbeddedStack;
 let browser: Browser;
@@ -285,7 +285,7 @@ describe("the wizard's way to Finish", () => {
     await closeContext(page.context());
   }, 420_000);
 
-  it("stops at a screen that points to the API's captcha when the clone needs verification (the in-app screen is not in this build)", async () => {
+  it("stops at the Verification screen when the clone needs verification: fine-tuning waits for it (test/browser/pvc-verification.test.ts walks the screen)", async () => {
     const { acct, page } = await openAs("creator", 390);
     await page.getByRole("dialog", { name: pvcMessages.introTitle }).getByRole("button", { name: pvcMessages.createNewClone }).click();
     const data = page.getByRole("dialog", { name: "Voice Data" });
@@ -296,7 +296,8 @@ describe("the wizard's way to Finish", () => {
     await next.click();
     await confirmShortAudio(page);
     const verify = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
-    await expect.poll(() => verify.textContent()).toContain(pvcMessages.verifyThroughApi);
+    await verify.getByRole("button", { name: "Record" }).waitFor();
+    expect(await verify.getByRole("link", { name: "Terms of Service" }).count()).toBe(1);
     const voiceId = new URL(page.url()).searchParams.get("createdVoiceId")!;
     const v = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { fine_tuning: { state: Record<string, string> } };
     expect(v.fine_tuning.state).toEqual({});

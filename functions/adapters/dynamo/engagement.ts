@@ -40,6 +40,7 @@ const pad = (n: number) => String(n).padStart(12, "0");
 const keys = {
   notification: (at: number, id: string) => ({ pk: "NOTIFICATIONS", sk: `N#${pad(at)}#${id}` }),
   feedback: (at: number, id: string) => ({ pk: "FEEDBACK", sk: `F#${pad(at)}#${id}` }),
+  userNotification: (userId: string, at: number, id: string) => ({ pk: `USERNOTES#${userId}`, sk: `N#${pad(at)}#${id}` }),
 };
 
 export class Engagement {
@@ -57,6 +58,22 @@ export class Engagement {
       ExpressionAttributeValues: { ":p": "NOTIFICATIONS", ":upto": `N#${pad(nowUnix)}#\uffff` },
       ScanIndexForward: false,
       limit: scan,
+    });
+    return r.items.map((i) => withoutKeys<NotificationRecord>(i));
+  }
+
+  /** A notification for one user only (a decision about their request), in their own partition. */
+  async putUserNotification(userId: string, n: NotificationRecord): Promise<void> {
+    await this.main.put({ ...keys.userNotification(userId, n.timestamp, n.id), ...n });
+  }
+
+  /** One user's own notifications, newest first, up to `now`. */
+  async userNotifications(userId: string, nowUnix: number, limit = 20): Promise<NotificationRecord[]> {
+    const r = await this.main.query<Stored<NotificationRecord>>({
+      KeyConditionExpression: "pk = :p AND sk <= :upto",
+      ExpressionAttributeValues: { ":p": `USERNOTES#${userId}`, ":upto": `N#${pad(nowUnix)}#\uffff` },
+      ScanIndexForward: false,
+      limit,
     });
     return r.items.map((i) => withoutKeys<NotificationRecord>(i));
   }

@@ -15,6 +15,7 @@ import { GeneratedVoices } from "./generatedVoices.js";
 import { Invites } from "./invites.js";
 import { Webhooks } from "./webhooks.js";
 import { Engagement } from "./engagement.js";
+import { ManualVerifications } from "./manualVerifications.js";
 
 /** Every entity store, bound to the configured tables. */
 export interface Stores {
@@ -35,6 +36,7 @@ export interface Stores {
   invites: Invites;
   webhooks: Webhooks;
   engagement: Engagement;
+  manualVerifications: ManualVerifications;
 }
 
 export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string; library: string }): Stores {
@@ -60,5 +62,6 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     invites: new Invites(main),
     webhooks: new Webhooks(main),
     engagement: new Engagement(main),
+    manualVerifications: new ManualVerifications(main),
   };
 }

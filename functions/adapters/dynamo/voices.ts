@@ -150,6 +150,8 @@ export interface VoiceRecord {
   available_for_tiers: string[];
   fine_tuning: FineTuningRecord;
   verification: VerificationRecord;
+  /** The latest manual verification request of a professional clone (the full request: ManualVerifications). */
+  manual_verification?: VoiceManualVerification | null;
   sharing: VoiceSharingRef | null;
   safety_control: SafetyControl | null;
   /** Made by mixing other voices (remix): libraries may forbid it. */
@@ -168,6 +170,15 @@ export interface VoiceRecord {
 export const MAX_VERIFICATION_ATTEMPTS = 5;
 
 /** The record parts a new voice starts with (nothing fine-tuned, nothing to verify). */
+export interface VoiceManualVerification {
+  request_id: string;
+  extra_text: string;
+  request_time_unix: number;
+  files: Array<{ file_id: string; file_name: string; mime_type: string; size_bytes: number; upload_date_unix: number }>;
+  status: "pending" | "approved" | "rejected";
+  rejection_reason: string | null;
+}
+
 export function blankFineTuning(language: string | null): FineTuningRecord {
   return { is_allowed_to_fine_tune: false, is_draft: false, state: {}, progress: {}, message: {}, language, dataset_duration_seconds: null, slice_ids: [], manual_verification_requested: false };
 }
@@ -338,6 +349,16 @@ export class Voices {
       UpdateExpression: "SET verification = :v, verification_rev = :next",
       ConditionExpression: rev === 0 ? "attribute_exists(pk) AND (attribute_not_exists(verification_rev) OR verification_rev = :rev)" : "attribute_exists(pk) AND verification_rev = :rev",
       ExpressionAttributeValues: { ":v": verification, ":next": rev + 1, ":rev": rev },
+    });
+    return !!r;
+  }
+
+  /** Records the voice's latest manual verification request and whether one is waiting (fine_tuning.manual_verification_requested). */
+  async setManualVerification(ws: string, voiceId: string, mv: VoiceManualVerification, requested: boolean): Promise<boolean> {
+    const r = await this.main.update(keys.voice(ws, voiceId), {
+      UpdateExpression: "SET manual_verification = :m, fine_tuning.manual_verification_requested = :r",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeValues: { ":m": mv, ":r": requested },
     });
     return !!r;
   }

@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { z } from "zod";
 import { CsrfInput } from "../components/Csrf.js";
 import { Field, FormError } from "../components/Field.js";
@@ -9,9 +9,24 @@ import { useToast } from "../components/ui/Toast.js";
 import { formatDateTimeFull } from "../lib/format.js";
 import { getShell } from "../lib/shell.server.js";
 import { refusal, v1, v1Form, type ActionFailure } from "../lib/v1.server.js";
+import { Icon } from "../components/Icon.js";
+import { apiCallError, v1Fetch } from "../lib/tts-client.js";
 
 export const meta: MetaFunction = () => [{ title: "Server administration · Timbre" }];
 
+const ManualRequestsWire = z.object({
+  requests: z.array(
+    z.object({
+      request_id: z.string(),
+      voice_id: z.string(),
+      voice_name: z.string(),
+      email: z.string(),
+      extra_text: z.string(),
+      request_time_unix: z.number(),
+      files: z.array(z.object({ file_id: z.string(), file_name: z.string(), mime_type: z.string(), size_bytes: z.number() })),
+    }),
+  ),
+});
 const FeedbackWire = z.object({ feedback: z.array(z.object({ feedback_id: z.string(), email: z.string(), feedback: z.string(), category: z.string(), positive: z.boolean(), relevant: z.boolean(), created_at: z.number() })) });
 
 /** For the server's administrators: post to everyone's notification feed, read feedback. */
@@ -19,7 +34,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { shell } = await getShell(request, context);
   if (!shell.user.isServerAdmin) throw data({ message: "Only administrators of this server can open this page." }, { status: 403 });
   const { client } = await v1(request, context);
-  return { feedback: (await client.call("/v1/feedback", { schema: FeedbackWire })).feedback };
+  const [feedback, manual] = await Promise.all([client.call("/v1/feedback", { schema: FeedbackWire }), client.call("/v1/admin/manual-verifications?status=pending", { schema: ManualRequestsWire })]);
+  return { feedback: feedback.feedback, manualRequests: manual.requests };
 }
 
 const PostSchema = z.object({
@@ -30,6 +46,18 @@ const PostSchema = z.object({
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { client, form } = await v1Form(request, context);
+  const intent = String(form.get("intent") ?? "post");
+  if (intent === "approve" || intent === "reject") {
+    const id = encodeURIComponent(String(form.get("request_id") ?? ""));
+    const reason = String(form.get("reason") ?? "").trim();
+    if (intent === "reject" && !reason) return data<ActionFailure>({ ok: false, intent, error: "Give the user a reason." }, { status: 400 });
+    try {
+      await client.call(`/v1/admin/manual-verifications/${id}/${intent}`, { method: "POST", body: intent === "reject" ? { reason } : {}, schema: z.object({ status: z.string() }) });
+      return { ok: true as const, intent, message: intent === "approve" ? "Request approved: the voice is verified." : "Request rejected: the user was told why." };
+    } catch (e) {
+      return refusal(e, intent);
+    }
+  }
   const p = PostSchema.safeParse({ title: form.get("title") ?? "", description: form.get("description") ?? "", link_to: form.get("link_to") ?? "" });
   if (!p.success) return data<ActionFailure>({ ok: false, intent: "post", error: p.error.issues[0].message }, { status: 400 });
   try {
@@ -45,7 +73,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ServerAdministration() {
-  const { feedback } = useLoaderData<typeof loader>();
+  const { feedback, manualRequests } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const toast = useToast();
@@ -53,7 +81,8 @@ export default function ServerAdministration() {
     if (result?.ok) toast.show({ message: result.message, kind: "success" });
   }, [result, toast]);
   return (
-    <Page title="Server administration" description="Notifications for every user of this server, and the feedback they sent.">
+    <Page title="Server administration" description="Notifications for every user of this server, the feedback they sent, and manual voice verification requests.">
+      <ManualVerificationRequests requests={manualRequests} busy={busy} error={result && !result.ok && (result.intent === "approve" || result.intent === "reject") ? result.error : null} />
       <section className="card" aria-labelledby="post-title">
         <h2 id="post-title">Post a notification</h2>
         <Form method="post" className="stack-form" noValidate>
@@ -70,7 +99,7 @@ export default function ServerAdministration() {
           <button type="submit" className="button button-primary" disabled={busy}>
             Post
           </button>
-          <FormError id="post-error" message={result && !result.ok ? result.error : null} />
+          <FormError id="post-error" message={result && !result.ok && result.intent === "post" ? result.error : null} />
         </Form>
       </section>
       <section aria-labelledby="feedback-title">
@@ -103,5 +132,74 @@ export default function ServerAdministration() {
         )}
       </section>
     </Page>
+  );
+}
+
+type ManualRequest = z.infer<typeof ManualRequestsWire>["requests"][number];
+
+/** Opens a document through the API (server administrators only), as a download. */
+async function openDocument(requestId: string, fileId: string, name: string) {
+  const r = await v1Fetch(`/v1/admin/manual-verifications/${encodeURIComponent(requestId)}/files/${encodeURIComponent(fileId)}`);
+  if (!r.ok) throw await apiCallError(r);
+  const url = URL.createObjectURL(await r.blob());
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Pending manual verification requests of professional clones: read the documents, approve or reject with a reason. */
+function ManualVerificationRequests({ requests, busy, error }: { requests: ManualRequest[]; busy: boolean; error: string | null }) {
+  const [openError, setOpenError] = useState<string | null>(null);
+  return (
+    <section className="card" aria-labelledby="manual-title">
+      <h2 id="manual-title">Manual voice verification</h2>
+      {requests.length === 0 ? (
+        <p className="muted">No requests are waiting.</p>
+      ) : (
+        <ul className="admin-requests">
+          {requests.map((r) => (
+            <li key={r.request_id} className="admin-request" aria-label={`Request for ${r.voice_name}`}>
+              <p>
+                <strong>{r.voice_name}</strong> · {r.email} · {formatDateTimeFull(r.request_time_unix)}
+              </p>
+              {r.extra_text && <p className="admin-request-text">{r.extra_text}</p>}
+              <ul className="admin-request-files">
+                {r.files.map((f) => (
+                  <li key={f.file_id}>
+                    <button type="button" className="button button-small" onClick={() => openDocument(r.request_id, f.file_id, f.file_name).catch((e: unknown) => setOpenError(e instanceof Error ? e.message : "The document could not be opened."))}>
+                      <Icon name="download" size={16} />
+                      {f.file_name}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              <div className="admin-request-actions">
+                <Form method="post">
+                  <CsrfInput />
+                  <input type="hidden" name="request_id" value={r.request_id} />
+                  <button type="submit" name="intent" value="approve" className="button button-primary" disabled={busy}>
+                    Approve
+                  </button>
+                </Form>
+                <Form method="post" className="admin-reject">
+                  <CsrfInput />
+                  <input type="hidden" name="request_id" value={r.request_id} />
+                  <label htmlFor={`reason-${r.request_id}`}>Reason for rejecting</label>
+                  <input id={`reason-${r.request_id}`} name="reason" maxLength={500} />
+                  <button type="submit" name="intent" value="reject" className="button button-danger-outline" disabled={busy}>
+                    Reject
+                  </button>
+                </Form>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <FormError id="manual-error" message={error ?? openError} />
+    </section>
   );
 }

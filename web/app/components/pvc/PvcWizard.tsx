@@ -29,11 +29,14 @@ import {
 } from "./wizard.js";
 import { SampleSettings } from "./SampleSettings.js";
 import { RecorderDialog, RecoveryDialog } from "./RecorderDialog.js";
+import { PvcVerification } from "./PvcVerification.js";
 import { SamplePlayerBar } from "./SamplePlayerBar.js";
 import { z } from "zod";
 
 /** The query parameter holding the clone being edited (voice-creation.md §2.4). */
 export const CREATED_VOICE_PARAM = "createdVoiceId";
+/** The query-state flag opening the wizard in edit or verify mode (§2 Wizard container). */
+export const PVC_MODE_PARAM = "pvcMode";
 
 type Step = "intro" | "data" | "verify" | "finish";
 
@@ -41,19 +44,24 @@ type Step = "intro" | "data" | "verify" | "finish";
  * The Professional Voice Clone wizard inside the Add a new voice dialog: the intro (sessions to
  * return to, tips, Create new clone), Voice Data (the form with auto-save, presigned uploads with
  * progress per file, the sample list, the audio ring, Next), and Finish, which starts
- * fine-tuning. The in-app verification screen is not in this build: a clone that needs it stops at a screen that
- * says so (workspaces that skip the voice captcha go straight to Finish).
+ * fine-tuning. A clone that needs verification passes the Verification screen (PvcVerification.tsx) first;
+ * workspaces that skip the voice captcha go straight to Finish.
  */
 export function PvcWizard({ onBack, onClose }: { onBack: () => void; onClose: () => void }) {
   const [params, setParams] = useSearchParams();
   const voiceId = params.get(CREATED_VOICE_PARAM);
-  const [step, setStep] = useState<Step>(voiceId ? "data" : "intro");
+  // Verify mode: Voice Data is locked (already complete), so the wizard opens on Verification without Back.
+  const verifyMode = params.get(PVC_MODE_PARAM) === "verify";
+  const [step, setStep] = useState<Step>(voiceId ? (verifyMode ? "verify" : "data") : "intro");
   const setVoiceId = (id: string | null) =>
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev);
         if (id) next.set(CREATED_VOICE_PARAM, id);
-        else next.delete(CREATED_VOICE_PARAM);
+        else {
+          next.delete(CREATED_VOICE_PARAM);
+          next.delete(PVC_MODE_PARAM);
+        }
         return next;
       },
       { replace: true, preventScrollReset: true },
@@ -77,7 +85,7 @@ export function PvcWizard({ onBack, onClose }: { onBack: () => void; onClose: ()
         ) : step === "data" ? (
           <VoiceDataStep voiceId={voiceId} onBack={() => setStep("intro")} onNext={(v) => setStep(v.voice_verification?.requires_verification && !v.voice_verification.is_verified ? "verify" : "finish")} />
         ) : step === "verify" ? (
-          <VerificationUnavailable onBack={() => setStep("data")} />
+          <PvcVerification voiceId={voiceId} onVerified={() => setStep("finish")} onBack={verifyMode ? undefined : () => setStep("data")} />
         ) : (
           <FinishStep voiceId={voiceId} />
         )}
@@ -490,21 +498,6 @@ function ShortAudioConfirm({ seconds, onCancel, onConfirm }: { seconds: number; 
         </button>
       </div>
     </Dialog>
-  );
-}
-
-function VerificationUnavailable({ onBack }: { onBack: () => void }) {
-  return (
-    <div className="pvc-verify">
-      <p role="status">{pvcMessages.verifyThroughApi}</p>
-      <p>Your samples are saved: the clone is listed under “{pvcMessages.returnToSession}” until it is verified.</p>
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onBack}>
-          <Icon name="back" size={16} />
-          Back
-        </button>
-      </div>
-    </div>
   );
 }
 

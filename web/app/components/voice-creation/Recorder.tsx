@@ -30,12 +30,14 @@ export interface RecorderProps {
   /** The generic recorder stops half a second before the maximum (app-shell.md §4). */
   stopEarly?: boolean;
   onRecorded: (file: File, seconds: number) => void;
+  /** Called when the user starts a recording (the professional clone's captcha is fetched then). */
+  onStart?: () => void;
   /** "Record a sample", "Record the sentence". */
   label: string;
   disabled?: boolean;
 }
 
-export function Recorder({ minSeconds, maxSeconds, stopEarly = true, onRecorded, label, disabled }: RecorderProps) {
+export function Recorder({ minSeconds, maxSeconds, stopEarly = true, onRecorded, onStart, label, disabled }: RecorderProps) {
   const id = useId();
   const [phase, setPhase] = useState<Phase>("idle");
   const [spinner, setSpinner] = useState(false);
@@ -87,6 +89,7 @@ export function Recorder({ minSeconds, maxSeconds, stopEarly = true, onRecorded,
   const start = async () => {
     setError(null);
     setNoisy(false);
+    onStart?.();
     release();
     const r = res.current;
     let stream: MediaStream;
