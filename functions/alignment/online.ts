@@ -55,7 +55,7 @@ export interface LiveSession {
 
 export function liveSession(readings: ReferenceReading[]): LiveSession {
   const first = readings[0];
-  const spans = wordSpans(first.characters);
+  const spans = liveWordSpans(first.characters);
   return {
     refs: readings.map((r) => {
       const f = alignFeatures(r.samples);
@@ -75,6 +75,32 @@ export function liveSession(readings: ReferenceReading[]): LiveSession {
     held: [],
     words: 0,
   };
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/**
+ * Words for the highlight: runs between spaces, except that Chinese and Japanese, written without
+ * spaces, count each character as a word (punctuation goes with the character before it), so the
+ * highlight moves through a sentence of them too.
+ */
+export function liveWordSpans(chars: string[]): Array<{ from: number; to: number }> {
+  const out: Array<{ from: number; to: number }> = [];
+  for (const span of wordSpans(chars)) {
+    let from = span.from;
+    for (let i = span.from; i < span.to; i++) {
+      if (!CJK.test(chars[i])) continue;
+      // Close the run before this character (if it holds a CJK character or other letters), then the character itself.
+      if (i > from) out.push({ from, to: i });
+      let end = i + 1;
+      while (end < span.to && !CJK.test(chars[end]) && !/[\p{L}\p{N}]/u.test(chars[end])) end++;
+      out.push({ from: i, to: end });
+      from = end;
+      i = end - 1;
+    }
+    if (from < span.to) out.push({ from, to: span.to });
+  }
+  return out;
 }
 
 /** Feeds 16 kHz samples; returns the number of words read so far (never decreasing). */

@@ -15,7 +15,7 @@ import { runCpu } from "../offload/index.js";
 import { FORCED_ALIGNMENT } from "../contract/pvc.js";
 import { detectLanguages } from "../language/detect.js";
 import { synthesizeReferences, type ForcedAlignment } from "./align.js";
-import { liveSession, transcriptOf, type LiveSession } from "./online.js";
+import { transcriptOf, type LiveSession } from "./online.js";
 
 const codePoints = (s: string) => [...s].length;
 
@@ -75,7 +75,8 @@ export async function forcedAlignment(ctx: AppContext, bytes: Uint8Array, rawTex
 
 /** A live reading of `text`: the engine reads it first (both reference voices). */
 export async function openLiveReading(ctx: AppContext, text: string, language: string, signal?: AbortSignal): Promise<LiveSession> {
-  return liveSession(await synthesizeReferences(await ctx.engine(), text, language, signal));
+  // The readings' features are computed on a worker, like each step.
+  return runCpu("live-open", { readings: await synthesizeReferences(await ctx.engine(), text, language, signal) });
 }
 
 /** Feeds 16 kHz audio to a live reading (on a worker); the session comes back updated. */

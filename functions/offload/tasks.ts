@@ -2,7 +2,7 @@ import { runPasswordTask, type PasswordTask } from "../domain/passwords-work.js"
 import { lexiconTask, type LexiconTask } from "../dictionaries/lexicon-task.js";
 import { joinRanges, rangesToWav, separateSpeakers, waveformPeaks, type Range } from "../pvc/audioTasks.js";
 import { alignRecording, fitLoss, type ReferenceReading } from "../alignment/align.js";
-import { liveStep, type LiveSession } from "../alignment/online.js";
+import { liveSession, liveStep, type LiveSession } from "../alignment/online.js";
 import { resizePhoto, type PhotoTask } from "../account/photo-work.js";
 import { captchaPng, type CaptchaTask } from "../voice-verification/captcha.js";
 
@@ -22,6 +22,7 @@ export const CPU_TASKS = {
   separate: (t: { samples: Float32Array; rate: number }) => separateSpeakers(t.samples, t.rate),
   align: (t: { samples: Float32Array; rate: number; refs: ReferenceReading[] }) => alignRecording(t.samples, t.rate, t.refs),
   "fit-loss": (t: { samples: Float32Array; rate: number; texts: ReferenceReading[][] }) => fitLoss(t.samples, t.rate, t.texts),
+  "live-open": (t: { readings: ReferenceReading[] }) => liveSession(t.readings),
   "live-align": (t: { session: LiveSession; samples: Float32Array }) => ({ words: liveStep(t.session, t.samples), session: t.session }),
   photo: (t: PhotoTask) => resizePhoto(t),
   captcha: (t: CaptchaTask) => captchaPng(t),

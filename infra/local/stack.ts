@@ -25,6 +25,7 @@ import { eventToRequest } from "../../functions/http/lambda.js";
 import { hasValidWebSession } from "./web-session.js";
 import { createStorageRoute, sweepTemporaryUploads } from "./storage-route.js";
 import { DISPATCH_WORKFLOW } from "../../functions/events/index.js";
+import { attachLiveReading } from "./live-socket.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const WEB_BUILD = join(ROOT, "build", "web");
@@ -198,6 +199,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   });
   front.attach(server);
   dispatch = front.listener;
+  // The recorder's live reading websocket (an API Gateway WebSocket API on AWS).
+  const live = attachLiveReading(server, ctx);
 
   let previewsDone: Promise<unknown> = Promise.resolve();
   const stopping = new AbortController();
@@ -247,6 +250,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
       stopping.abort();
       if (schedule) clearInterval(schedule);
       workflows.close();
+      live.close();
       await new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();

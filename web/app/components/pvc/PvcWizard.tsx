@@ -28,6 +28,7 @@ import {
   type PvcVoice,
 } from "./wizard.js";
 import { SampleSettings } from "./SampleSettings.js";
+import { RecorderDialog, RecoveryDialog } from "./RecorderDialog.js";
 import { PvcVerification } from "./PvcVerification.js";
 import { SamplePlayerBar } from "./SamplePlayerBar.js";
 import { z } from "zod";
@@ -205,6 +206,7 @@ function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: (
   const [busyNext, setBusyNext] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [settingsFor, setSettingsFor] = useState<PvcSample | null>(null);
+  const [recording, setRecording] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
 
   const reload = useCallback(async () => {
@@ -383,6 +385,10 @@ function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: (
                 <Icon name="plus" size={16} />
                 Upload samples
               </button>
+              <button type="button" className="button" onClick={() => setRecording(true)}>
+                <Icon name="voices" size={16} />
+                Record yourself
+              </button>
               <span className="pvc-drop-hint">or drag audio files here</span>
             </>
           )}
@@ -463,6 +469,8 @@ function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: (
           }}
         />
       )}
+      {recording && <RecorderDialog voiceId={voiceId} language={form.language} onRecorded={(f) => addFiles([f])} onClose={() => setRecording(false)} />}
+      {!recording && <RecoveryDialog voiceId={voiceId} onRecover={(f) => addFiles([f])} />}
       {confirming && <ShortAudioConfirm seconds={seconds} onCancel={() => setConfirming(false)} onConfirm={() => void goNext()} />}
     </div>
   );

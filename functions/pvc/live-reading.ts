@@ -1,0 +1,180 @@
+/**
+ * One live reading session of the recorder (professional-voice-clone.md §7 "Live speech
+ * recognition"), independent of the websocket that carries it: messages in, messages and a close
+ * out. The client names the language and the script passage it reads; the engine reads the
+ * passage (its worker pool), the session's features are built and each audio chunk is followed
+ * on the CPU workers (`live-open`, `live-align`), never on the request loop. Audio arriving while
+ * a chunk is being followed waits and goes with the next step, so the order is kept and one
+ * session uses one worker at a time.
+ *
+ * Bounds: message size (the transport), audio ahead of real time, audio per session, sessions per
+ * workspace (LiveReadingRegistry), and an idle timeout (the transport's timers call `idle`).
+ */
+import type { AppContext } from "../context.js";
+import { feedLiveReading, openLiveReading } from "../alignment/service.js";
+import type { LiveSession } from "../alignment/online.js";
+import { LIVE_CLOSE, LIVE_READING, LiveClientMessage, liveMessages, type LiveServerMessage } from "../contract/pvcRecorder.js";
+
+export interface LiveTransport {
+  send(m: LiveServerMessage): void;
+  close(code: number, reason: string): void;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** 16-bit little-endian PCM (base64) -> samples in [-1, 1), or null when it is not that. */
+export function decodeChunk(b64: string): Float32Array | null {
+  if (b64.length % 4 !== 0 || !BASE64.test(b64)) return null;
+  const bytes = Buffer.from(b64, "base64");
+  if (bytes.length % 2 !== 0) return null;
+  const out = new Float32Array(bytes.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readInt16LE(2 * i) / 32768;
+  return out;
+}
+
+export class LiveReadingConnection {
+  private language: string | undefined;
+  private session: LiveSession | undefined;
+  private generation = 0;
+  private pending: Float32Array[] = [];
+  private busy = false;
+  private received = 0;
+  private firstAudioAt: number | undefined;
+  private words = 0;
+  private closed = false;
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly transport: LiveTransport,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  /** A text message from the client. */
+  async message(text: string): Promise<void> {
+    if (this.closed) return;
+    let m: LiveClientMessage;
+    try {
+      const parsed = LiveClientMessage.safeParse(JSON.parse(text));
+      if (!parsed.success) {
+        const bad = parsed.error.issues.some((i) => i.path[0] === "language");
+        return this.error(bad ? "invalid_language" : "invalid_message", bad ? liveMessages.badLanguage : liveMessages.badJson);
+      }
+      m = parsed.data;
+    } catch {
+      return this.error("invalid_message", liveMessages.badJson);
+    }
+    if (m.type === "pong") return;
+    if (m.language !== undefined || m.script !== undefined) this.configure(m.language, m.script);
+    if (m.user_audio_chunk !== undefined) this.audio(m.user_audio_chunk);
+  }
+
+  /** The keep-alive the spec names (the client may answer `{"type":"pong","event_id":n}`). */
+  ping(eventId: number): void {
+    if (!this.closed) this.transport.send({ type: "ping", ping_event: { event_id: eventId } });
+  }
+
+  /** The transport went away: stop synthesising and following. */
+  closedByPeer(): void {
+    this.closed = true;
+    this.abort.abort();
+  }
+
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.abort.abort();
+    this.transport.close(code, reason);
+  }
+
+  private error(code: string, message: string): void {
+    if (!this.closed) this.transport.send({ type: "error", error: { code, message } });
+  }
+
+  private configure(lang: string | undefined, rawScript: string | undefined): void {
+    if (lang) this.language = lang;
+    if (rawScript === undefined) return;
+    const script = rawScript.replace(/\s+/g, " ").trim();
+    if (!script) return this.error("empty_script", liveMessages.emptyScript);
+    if ([...script].length > LIVE_READING.maxScriptChars) return this.error("script_too_long", liveMessages.scriptTooLong);
+    if (!this.language) return this.error("invalid_language", liveMessages.badLanguage);
+    const generation = ++this.generation;
+    const language = this.language;
+    this.session = undefined;
+    this.words = 0;
+    void (async () => {
+      const session = await openLiveReading(this.ctx, script, language, this.abort.signal);
+      if (this.closed || generation !== this.generation) return;
+      this.session = session;
+      this.transport.send({ type: "session_started", session_started_event: { language, words: session.wordFrom.length } });
+      await this.pump();
+    })().catch((e: unknown) => {
+      if (this.closed) return;
+      this.ctx.log.error("live reading failed", { error: e });
+      this.close(LIVE_CLOSE.internal, liveMessages.internal);
+    });
+  }
+
+  private audio(b64: string): void {
+    if (this.generation === 0) return this.error("no_script", liveMessages.noScript);
+    const samples = decodeChunk(b64);
+    if (!samples) return this.error("invalid_audio", liveMessages.badAudio);
+    const now = this.now();
+    this.firstAudioAt ??= now;
+    this.received += samples.length;
+    const seconds = this.received / LIVE_READING.sampleRate;
+    if (seconds > LIVE_READING.maxSessionSeconds) return this.close(LIVE_CLOSE.policy, liveMessages.tooLong);
+    if (seconds > LIVE_READING.burstSeconds + ((now - this.firstAudioAt) / 1000) * LIVE_READING.maxRealTimeFactor) return this.close(LIVE_CLOSE.policy, liveMessages.tooFast);
+    this.pending.push(samples);
+    void this.pump().catch((e: unknown) => {
+      if (this.closed) return;
+      this.ctx.log.error("live reading failed", { error: e });
+      this.close(LIVE_CLOSE.internal, liveMessages.internal);
+    });
+  }
+
+  private async pump(): Promise<void> {
+    while (!this.busy && !this.closed && this.session && this.pending.length) {
+      this.busy = true;
+      try {
+        const parts = this.pending.splice(0);
+        const samples = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+        let at = 0;
+        for (const p of parts) {
+          samples.set(p, at);
+          at += p.length;
+        }
+        const generation = this.generation;
+        const r = await feedLiveReading(this.session, samples);
+        if (this.closed || generation !== this.generation) continue;
+        this.session = r.session;
+        if (r.words > this.words) {
+          this.words = r.words;
+          this.transport.send({
+            type: "user_transcript",
+            user_transcription_event: { user_transcript: r.transcript, words_read: r.words, words_total: r.session.wordFrom.length },
+          });
+        }
+      } finally {
+        this.busy = false;
+      }
+    }
+  }
+}
+
+/** Open sessions per workspace, to cap them. */
+export class LiveReadingRegistry {
+  private readonly open = new Map<string, number>();
+  /** Takes a place for the workspace, or says there is none. */
+  enter(workspaceId: string): boolean {
+    const n = this.open.get(workspaceId) ?? 0;
+    if (n >= LIVE_READING.maxSessionsPerWorkspace) return false;
+    this.open.set(workspaceId, n + 1);
+    return true;
+  }
+  leave(workspaceId: string): void {
+    const n = (this.open.get(workspaceId) ?? 1) - 1;
+    if (n > 0) this.open.set(workspaceId, n);
+    else this.open.delete(workspaceId);
+  }
+}

@@ -1,0 +1,177 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import type { EmbeddedStack } from "../../infra/local/stack.js";
+import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
+import { premadeVoices, speak } from "../../functions/voice-analysis/fixtures/voices.js";
+import { encodeWav } from "../../functions/audio/wav.js";
+import { floatToInt16 } from "../../functions/audio/resample.js";
+import { BACKUP_KEY, passagesOf, pvcMessages, recorderText } from "../../web/app/components/pvc/recorder.js";
+import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
+import { closeBrowserStack, closeContext, newContext, reload, signIn, visit, watchErrors } from "./helpers.js";
+
+/**
+ * The PVC recorder in a real Chromium whose fake microphone plays the engine reading the first
+ * passage of the English narrative script (after four seconds of quiet: the file starts with the
+ * capture, and the countdown takes three): the countdown, the recording, the script's words lit
+ * up as they are read (the live reading websocket), stop, and the recording arriving in the
+ * wizard's sample list through the upload queue; a too-short recording's message; and a reload in
+ * the middle of a recording, after which 'Recover unsaved recording' adds the backup as a sample.
+ * At 390x844 and at a desktop size. One browser launch for the file.
+ */
+let stack: EmbeddedStack;
+let browser: Browser;
+let dir: string;
+const WIZARD = "/app/voice-lab?mode=create&creationType=professionalVoiceClone";
+const PASSAGE = passagesOf(readFileSync(join(import.meta.dirname, "..", "..", "web", "public", "pvc-scripts", "en", "narrative.txt"), "utf8"))[0];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "pvc-recorder-"));
+  const engine = new EspeakEngine();
+  let wav: string;
+  try {
+    const voice = premadeVoices().find((v) => v.name === "Marcus")!.profile;
+    const rate = engine.sampleRate;
+    const speech = await speak(engine, voice, PASSAGE, { seed: 5, settings: { speed: 0.95 } });
+    // 4 s of quiet, the reading, then quiet up to 45 s (the fake device loops the file).
+    const x = new Float32Array(45 * rate);
+    x.set(speech.subarray(0, x.length - 4 * rate), 4 * rate);
+    let s = 99;
+    for (let i = 0; i < x.length; i++) {
+      s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+      x[i] += 0.0005 * (s / 2 ** 31 - 1);
+    }
+    wav = join(dir, "reading.wav");
+    writeFileSync(wav, encodeWav(floatToInt16(x), rate));
+  } finally {
+    await engine.close();
+  }
+  [stack, browser] = await Promise.all([
+    startTestStack({ web: true }),
+    chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${wav}`, "--autoplay-policy=no-user-gesture-required",
+      ],
+    }),
+  ]);
+}, 180_000);
+afterAll(async () => {
+  await closeBrowserStack(stack, browser);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A signed-in page on the Voice Data step of a new clone. */
+async function voiceData(width: number) {
+  const acct = await createTestAccount(stack, "creator");
+  const created = await apiFetch(stack, acct.apiKey, "/v1/voices/pvc", { method: "POST", body: JSON.stringify({ name: "Reader", language: "en" }) });
+  const { voice_id } = (await created.json()) as { voice_id: string };
+  const context = await newContext(browser, stack, { width, height: width < 500 ? 844 : 900 });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await signIn(page, acct.email, acct.password);
+  await visit(page, `${WIZARD}&createdVoiceId=${voice_id}`);
+  const data = page.getByRole("dialog", { name: "Voice Data" });
+  await expect.poll(() => data.getByLabel("Voice name").inputValue()).toBe("Reader");
+  return { page, data, errors, voiceId: voice_id };
+}
+
+async function openRecorder(page: Page, data: Locator) {
+  await data.getByRole("button", { name: "Record yourself" }).click();
+  const rec = page.getByRole("dialog", { name: pvcMessages.recorderTitle });
+  await rec.waitFor();
+  return rec;
+}
+
+const fits = (page: Page) =>
+  page.locator("dialog[open]").last().evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth + 1);
+
+const elapsedSeconds = async (rec: Locator) => {
+  const t = (await rec.getByRole("timer").textContent().catch(() => null)) ?? "0:00";
+  const [m, s] = t.split(":").map(Number);
+  return m * 60 + s;
+};
+
+for (const size of [{ width: 1280 }, { width: 390 }]) {
+  describe(`the recorder at ${size.width} px`, () => {
+    it("counts down, records, lights up the script as it is read, and adds the stopped recording to the samples", async () => {
+      const { page, data, errors } = await voiceData(size.width);
+      const rec = await openRecorder(page, data);
+      expect(await rec.getByRole("listitem").count()).toBe(4);
+      await rec.getByLabel("Script", { exact: true }).selectOption("narrative");
+      const script = rec.getByRole("region", { name: recorderText.scriptText });
+      await expect.poll(() => script.textContent(), { timeout: 10_000 }).toContain(PASSAGE.slice(0, 40));
+      expect(await fits(page)).toBe(true);
+
+      await rec.getByRole("button", { name: recorderText.start }).click();
+      await rec.getByText(/Recording starts in [123]/).waitFor();
+      await rec.getByRole("timer").waitFor({ timeout: 15_000 });
+      // The highlight starts and advances to (near) the passage's end, or on to the next passage.
+      const read = rec.getByTestId("pvc-script-read");
+      await expect.poll(async () => (await read.textContent())?.length ?? 0, { timeout: 30_000 }).toBeGreaterThan(10);
+      const first = (await read.textContent())!;
+      expect(PASSAGE.startsWith(first)).toBe(true);
+      await expect
+        .poll(async () => (await rec.textContent())!.includes("Passage 2 of") || ((await read.textContent())?.length ?? 0) >= 0.8 * PASSAGE.length, { timeout: 40_000 })
+        .toBe(true);
+      expect(await fits(page)).toBe(true);
+
+      await expect.poll(() => elapsedSeconds(rec), { timeout: 45_000 }).toBeGreaterThanOrEqual(33);
+      await rec.getByRole("button", { name: recorderText.stop }).click();
+      await rec.getByText(recorderText.added).waitFor();
+      expect(await page.evaluate((k) => localStorage.getItem(k), BACKUP_KEY)).toBeNull();
+      await rec.getByRole("button", { name: "Close" }).click();
+      const samples = data.getByRole("list", { name: "Samples" });
+      await expect.poll(() => samples.textContent(), { timeout: 30_000 }).toMatch(/recording [\d-]+ [\d:]+\.webm3\d s/);
+      expect(errors.pageErrors).toEqual([]);
+      await closeContext(page.context());
+    }, 180_000);
+
+    it("refuses a recording under 30 seconds with the spec's message", async () => {
+      const { page, data, errors } = await voiceData(size.width);
+      const rec = await openRecorder(page, data);
+      await rec.getByRole("button", { name: recorderText.start }).click();
+      await rec.getByRole("timer").waitFor({ timeout: 15_000 });
+      await expect.poll(() => elapsedSeconds(rec), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      await rec.getByRole("button", { name: recorderText.stop }).click();
+      await expect.poll(() => rec.getByRole("alert").textContent(), { timeout: 10_000 }).toBe(pvcMessages.recordingTooShort(30));
+      await rec.getByRole("button", { name: recorderText.start }).waitFor();
+      expect(await fits(page)).toBe(true);
+      expect(errors.pageErrors).toEqual([]);
+      await closeContext(page.context());
+    }, 60_000);
+  });
+}
+
+describe("recovering a recording", () => {
+  it("offers the backup after a reload in the middle of a recording, and Recover adds it as a sample", async () => {
+    const { page, data, errors, voiceId } = await voiceData(390);
+    const rec = await openRecorder(page, data);
+    await rec.getByRole("button", { name: recorderText.start }).click();
+    await rec.getByRole("timer").waitFor({ timeout: 15_000 });
+    // Backups every 30 s: wait for the second (about a minute of audio).
+    const backup = () => page.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? "null") as { voiceId: string; seconds: number; audio: string } | null, BACKUP_KEY);
+    await expect.poll(async () => (await backup())?.seconds ?? 0, { timeout: 90_000, interval: 1000 }).toBeGreaterThan(55);
+    const kept = (await backup())!;
+    expect(kept.voiceId).toBe(voiceId);
+    expect(kept.audio.length).toBeGreaterThan(10_000);
+
+    await reload(page);
+    const recover = page.getByRole("dialog", { name: pvcMessages.recoverTitle });
+    await recover.waitFor();
+    expect(await fits(page)).toBe(true);
+    await recover.getByRole("button", { name: recorderText.recover }).click();
+    const samples = page.getByRole("dialog", { name: "Voice Data" }).getByRole("list", { name: "Samples" });
+    await expect.poll(() => samples.textContent(), { timeout: 30_000 }).toMatch(/recovered recording .*\.webm(5\d|1 min \d+) s|recovered recording .*\.webm1 min/);
+    expect(await backup()).toBeNull();
+    // Nothing is offered again.
+    await reload(page);
+    await page.getByRole("dialog", { name: "Voice Data" }).getByLabel("Voice name").waitFor();
+    expect(await page.getByRole("dialog", { name: pvcMessages.recoverTitle }).count()).toBe(0);
+    expect(errors.pageErrors).toEqual([]);
+    await closeContext(page.context());
+  }, 180_000);
+});
