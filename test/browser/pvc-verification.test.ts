@@ -80,12 +80,17 @@ function chromiumWithMicrophone(wav: string): Promise<Browser> {
   });
 }
 
-/** The speaker reading `text` after 3.3 s of silence (the recorder's countdown), as a WAV file. */
+/**
+ * The speaker reading `text` after 4.5 s of silence, as a WAV file: the fake microphone starts the
+ * file when capture starts, and the recorder records after its 3 s countdown; the rest is margin
+ * for a loaded machine, where a reading that started before the recorder lost its first word.
+ */
 async function micFile(name: string, text: string, seed: number): Promise<string> {
   const samples = await speak(engine, speaker(), text, { seed });
   const sampleRate = 22_050;
-  const padded = new Float32Array(Math.round(3.3 * sampleRate) + samples.length + sampleRate * 12);
-  padded.set(samples, Math.round(3.3 * sampleRate));
+  const lead = Math.round(4.5 * sampleRate);
+  const padded = new Float32Array(lead + samples.length + sampleRate * 12);
+  padded.set(samples, lead);
   const file = join(dir, name);
   writeFileSync(file, encodeWav(floatToInt16(padded), sampleRate));
   return file;
@@ -163,7 +168,7 @@ describe.each(SIZES)("the Verification screen at $width px", (size) => {
         const errors = watchErrors(page);
         await signIn(page, acct.email, acct.password);
         await visit(page, verifyUrl(voiceId));
-        const dialog = await readCaptcha(page, 8);
+        const dialog = await readCaptcha(page, 10);
         const finish = page.getByRole("dialog", { name: pvcMessages.finishTitle });
         const decided = finish.or(dialog.getByRole("alert").filter({ hasText: pvcMessages.attemptFailed }));
         await expect.poll(() => decided.count(), { timeout: 120_000 }).toBe(1);
