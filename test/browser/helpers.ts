@@ -3,12 +3,15 @@ import { expect } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack } from "../support/stack.js";
 
-/** Debian's Chromium (never a downloaded one), headless, with nothing running in the background. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
-  });
+/**
+ * Debian's Chromium (never a downloaded one), headless, with nothing running in the background.
+ * With `microphone`, its microphone plays that WAV file (the fake device starts the file when
+ * capture starts) and media permissions are granted without a prompt.
+ */
+export function launchChromium(opts: { microphone?: string } = {}): Promise<Browser> {
+  const args = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+  if (opts.microphone) args.push("--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${opts.microphone}`, "--autoplay-policy=no-user-gesture-required");
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args });
 }
 
 const inflight = new WeakMap<BrowserContext, Set<Request>>();

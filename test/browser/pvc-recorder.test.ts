@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { type Browser, type Locator, type Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
 import { premadeVoices, speak } from "../../functions/voice-analysis/fixtures/voices.js";
@@ -10,7 +10,7 @@ import { encodeWav } from "../../functions/audio/wav.js";
 import { floatToInt16 } from "../../functions/audio/resample.js";
 import { BACKUP_KEY, passagesOf, pvcMessages, recorderText } from "../../web/app/components/pvc/recorder.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
-import { closeBrowserStack, closeContext, newContext, reload, signIn, visit, watchErrors } from "./helpers.js";
+import { closeBrowserStack, closeContext, newContext, reload, signIn, visit, watchErrors, launchChromium } from "./helpers.js";
 
 /**
  * The PVC recorder in a real Chromium whose fake microphone plays the engine reading the first
@@ -50,13 +50,7 @@ beforeAll(async () => {
   }
   [stack, browser] = await Promise.all([
     startTestStack({ web: true }),
-    chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${wav}`, "--autoplay-policy=no-user-gesture-required",
-      ],
-    }),
+    launchChromium({ microphone: wav }),
   ]);
 }, 180_000);
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
 import { PNG } from "pngjs";
@@ -15,7 +15,7 @@ import { floatToInt16 } from "../../functions/audio/resample.js";
 import { createAccount } from "../../functions/domain/accounts.js";
 import { verificationMessages } from "../../functions/contract/voiceCreation.js";
 import { pvcMessages } from "../../web/app/components/pvc/wizard.js";
-import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
+import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors, launchChromium } from "./helpers.js";
 
 /**
  * The professional clone wizard's Verification screen in Chromium, on a phone and a desktop: two wrong readings
@@ -69,16 +69,7 @@ async function cloneNeedingVerification(name: string) {
 
 const verifyUrl = (voiceId: string) => `/app/voice-lab?mode=create&creationType=professionalVoiceClone&createdVoiceId=${voiceId}&pvcMode=verify`;
 
-/** Chromium whose microphone plays `wav` (the fake device starts the file when capture starts). */
-function chromiumWithMicrophone(wav: string): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-      "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${wav}`, "--autoplay-policy=no-user-gesture-required",
-    ],
-  });
-}
+const chromiumWithMicrophone = (wav: string) => launchChromium({ microphone: wav });
 
 /**
  * The speaker reading `text` after 4.5 s of silence, as a WAV file: the fake microphone starts the

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { type Browser, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { changeLimit, currentUsage } from "../../functions/domain/credits.js";
@@ -14,7 +14,7 @@ import type { VoiceProfile } from "../../functions/engine/port.js";
 import { stsMessages } from "../../functions/contract/sts.js";
 import { modelMessages } from "../../web/app/lib/tts-models.js";
 import { createTestAccount, insertOwnVoice } from "../support/stack.js";
-import { closeContext, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
+import { closeContext, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack, launchChromium } from "./helpers.js";
 
 /**
  * The Voice Changer's queue and the Voice Isolator in Chromium against the embedded stack, with
@@ -224,10 +224,7 @@ describe("Voice Changer page", () => {
   }, 90_000);
 
   it("records from the microphone into the queue and converts the recording", async () => {
-    const mic = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${clips["second take.wav"].path}`],
-    });
+    const mic = await launchChromium({ microphone: clips["second take.wav"].path });
     try {
       const { page } = await open({ on: mic, width: 1440 });
       await page.getByRole("button", { name: "Record audio" }).click();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
@@ -12,7 +12,7 @@ import { floatToInt16 } from "../../functions/audio/resample.js";
 import { speakPcm } from "../../functions/voice-clone/render.js";
 import { cloneMessages, designMessages, verificationMessages } from "../../functions/contract/voiceCreation.js";
 import { voiceMessages } from "../../functions/contract/voices.js";
-import { closeBrowserStack, closeContext, hydrated, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
+import { closeBrowserStack, closeContext, hydrated, newContext, openBrowserStack, signIn, visit, watchErrors, launchChromium } from "./helpers.js";
 
 /**
  * Both dialogs in Chromium, at a phone's and a desktop's width: Voice Design from a shared link
@@ -34,16 +34,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Chromium whose microphone plays `wav` (the fake device starts the file when capture starts). */
-function chromiumWithMicrophone(wav: string): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-      "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${wav}`, "--autoplay-policy=no-user-gesture-required",
-    ],
-  });
-}
+const chromiumWithMicrophone = (wav: string) => launchChromium({ microphone: wav });
 
 /** Silence, then speech, then silence, as a 16-bit WAV the fake microphone can play. */
 async function micFile(name: string, text: string, leadSeconds: number): Promise<string> {
