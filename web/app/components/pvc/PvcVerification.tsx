@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { FormActions } from "../FormActions.js";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { z } from "zod";
 import { Dialog } from "../Dialog.js";
@@ -373,19 +374,7 @@ function ManualDialog({ voiceId, name, onClose, onSent }: { voiceId: string; nam
             {[...extraText].length} / {M.manualTextMax}
           </span>
         </div>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={busy}>
-            Send request
-          </button>
-        </div>
+        <FormActions error={error} onCancel={onClose} busy={busy} submit="Send request" />
       </form>
     </Dialog>
   );

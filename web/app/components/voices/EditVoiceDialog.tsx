@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent } from "react";
+import { FormActions } from "../FormActions.js";
 import { EditVoiceFields, VOICE_DESCRIPTION_MAX } from "../../../../functions/contract/voices.js";
 import { apiCallError, v1Fetch } from "../../lib/tts-client.js";
 import { Dialog } from "../Dialog.js";
@@ -72,19 +73,7 @@ export function EditVoiceDialog({ voice, onClose, onSaved }: { voice: MyVoice; o
           )}
         </div>
         <LabelsEditor rows={rows} onChange={setRows} error={errors.labels ?? null} />
-        {errors.form && (
-          <p className="form-error" role="alert">
-            {errors.form}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={saving}>
-            {saving ? "Saving…" : "Save"}
-          </button>
-        </div>
+        <FormActions error={errors.form ?? null} onCancel={onClose} busy={saving} submit={saving ? "Saving…" : "Save"} />
       </form>
     </Dialog>
   );

@@ -1,4 +1,5 @@
 import { Link, useSearchParams } from "@remix-run/react";
+import { FormActions } from "../FormActions.js";
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { CreateCollectionBody } from "../../../../functions/contract/voices.js";
 import { isVisible, type IconName } from "../../lib/nav.js";
@@ -70,14 +71,7 @@ function CollectionDialog({ collection, onClose, onSaved }: { collection: Collec
               </option>
             ))}
           </SelectField>
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {collection ? "Save" : "Create collection"}
-          </button>
-        </div>
+        <FormActions error={null} onCancel={onClose} busy={busy} submit={collection ? "Save" : "Create collection"} />
       </form>
     </Dialog>
   );

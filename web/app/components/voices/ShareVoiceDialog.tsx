@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { FormActions } from "../FormActions.js";
 import { DESCRIPTIVES, MAX_DESCRIPTIVES, NOTICE_PERIOD_DAYS, PublishVoiceBody, RATE_MAX, RATE_MIN, USE_CASES } from "../../../../functions/contract/voices.js";
 import { apiCallError, v1Fetch } from "../../lib/tts-client.js";
 import { Dialog } from "../Dialog.js";
@@ -108,19 +109,7 @@ export function ShareVoiceDialog({ voice, onClose, onShared }: { voice: MyVoice;
           <input type="checkbox" checked={moderation} onChange={(e) => setModeration(e.target.checked)} />
           Moderate what is generated with it
         </label>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={saving}>
-            {saving ? "Sharing…" : current ? "Save" : "Share"}
-          </button>
-        </div>
+        <FormActions error={error} onCancel={onClose} busy={saving} submit={saving ? "Sharing…" : current ? "Save" : "Share"} />
       </form>
     </Dialog>
   );
