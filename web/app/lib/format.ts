@@ -19,7 +19,7 @@ export function initials(name: string): string {
   return (words.slice(0, 2).map((w) => w[0]!.toUpperCase()).join("") || "?").slice(0, 2);
 }
 
-const dateTimes = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: "UTC" });
+const dateTimes = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone: "UTC" });
 
 /** A unix-seconds time with the time of day, for hovering a date: "Nov 23, 2026, 10:15:02 UTC". */
 export const formatDateTimeFull = (unixSeconds: number) => `${dateTimes.format(new Date(unixSeconds * 1000))} UTC`;

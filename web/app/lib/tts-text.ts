@@ -46,7 +46,7 @@ export function downloadFileName(voiceNames: readonly string[], date: Date, exte
 const EXTENSIONS: Record<string, string> = { "audio/mpeg": "mp3", "audio/wav": "wav", "audio/ogg": "ogg", "audio/basic": "ulaw", "audio/pcm": "pcm" };
 export const extensionForContentType = (contentType: string) => EXTENSIONS[contentType.split(";")[0]!.trim()] ?? "bin";
 
-const dateTimes = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" });
+const dateTimes = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
 
 /** A unix-seconds time as "Nov 23, 2026, 10:15 UTC" (fixed locale and zone: no hydration mismatch). */
 export const formatDateTime = (unixSeconds: number) => `${dateTimes.format(new Date(unixSeconds * 1000))} UTC`;
