@@ -21,6 +21,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureServerBundle, ROOT } from "./lib/server-bundle.mjs";
 import { benchSharedVoices, benchSimilarVoices, type LibraryFigures, type SimilarFigures } from "./lib/bench-library.js";
+import { ensureWebBuild } from "./lib/web-build.js";
 import { BENCH_TEXT } from "./lib/bench-text.js";
 import { benchSpeechToSpeech, type StsBenchFigures } from "./lib/bench-sts.js";
 import { benchPvc } from "./lib/bench-pvc.js";
@@ -360,6 +361,9 @@ async function main(): Promise<void> {
       : "Baseline: espeak-ng or ffmpeg is not installed here, so there is no native anchor: ratios against it are n/a (install both for the full bench)",
   );
   if (await ensureServerBundle()) console.log("Bundled the server into build/server");
+  // A stale web build would be rebuilt by the first start and counted as start-up (25 s here):
+  // build it first, as `npm install && npm start` on a fresh machine builds it once.
+  ensureWebBuild((l) => console.log(l));
   const base = await makeBaseline();
 
   const dataDir = mkdtempSync(join(tmpdir(), "timbre-bench-"));
