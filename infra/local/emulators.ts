@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -7,6 +7,7 @@ import { join } from "node:path";
 import dynalite from "dynalite";
 import S3rver from "s3rver";
 import { EMULATOR_KEY_HEADER } from "../../functions/adapters/aws.js";
+import { repairIndexes, type RepairReport } from "./store-repair.js";
 
 /**
  * dynalite and s3rver in this process. Neither checks signatures, and s3rver answers CORS
@@ -22,6 +23,8 @@ export interface Emulators {
   s3: string;
   /** The per-run key; `npm run seed` reads it from the lock file (0600 in a 0700 folder). */
   key: string;
+  /** Set when the previous run on this folder did not stop cleanly and the indexes were rebuilt. */
+  repaired?: RepairReport;
   close(): Promise<void>;
 }
 
@@ -62,7 +65,14 @@ export async function startEmulators(dataDir: string | undefined): Promise<Emula
   const s3Dir = dataDir ? join(dataDir, "s3") : mkdtempSync(join(tmpdir(), "timbre-s3-"));
   privateDir(s3Dir);
   const dynamoDir = dataDir ? join(dataDir, "dynamodb") : undefined;
-  if (dynamoDir) privateDir(dynamoDir);
+  // Present while a store runs on the folder: found at start, the last run was killed mid-write.
+  const openMarker = dataDir ? join(dataDir, "dynamodb.open") : undefined;
+  let repaired: RepairReport | undefined;
+  if (dynamoDir) {
+    privateDir(dynamoDir);
+    if (existsSync(openMarker!)) repaired = await repairIndexes(dynamoDir);
+    writeFileSync(openMarker!, `${process.pid}\n`, { mode: 0o600 });
+  }
   const dyn = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   guardServer(dyn, key);
   const dynPort = await listen(dyn, 0, "127.0.0.1");
@@ -73,9 +83,11 @@ export async function startEmulators(dataDir: string | undefined): Promise<Emula
     dynamo: `http://127.0.0.1:${dynPort}`,
     s3: `http://127.0.0.1:${s3Address.port}`,
     key,
+    repaired,
     async close() {
       await s3rver.close();
       await new Promise<void>((r) => dyn.close(() => r()));
+      if (openMarker) rmSync(openMarker, { force: true });
       if (!dataDir) rmSync(s3Dir, { recursive: true, force: true });
     },
   };

@@ -121,6 +121,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   phase("code loaded");
   const emulators: Emulators = opts.config.mode === "localstack" ? localstackEndpoints(opts.config) : await startEmulators(dataDir);
   phase("emulators");
+  if (emulators.repaired) log.warn("the data folder was not closed cleanly (a crash or kill -9): its indexes were rebuilt from the items", { ...emulators.repaired });
   const endpoints = { dynamo: emulators.dynamo, s3: emulators.s3, key: emulators.key };
 
   const config: Config = {
