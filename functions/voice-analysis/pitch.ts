@@ -38,9 +38,28 @@ export class YinTracker {
   at(start: number): number {
     const { x, d, cmnd } = this;
     if (start < 0 || start + WINDOW + MAX_LAG + 1 > x.length) return 0;
-    for (let lag = 1; lag <= MAX_LAG + 1; lag++) {
+    // Four lags per pass over the window: each x[i] is loaded once for all four, and each lag's
+    // sum still adds its terms in the same order, so the values are exactly the one-lag loop's.
+    const end = start + WINDOW;
+    let lag = 1;
+    for (; lag + 3 <= MAX_LAG + 1; lag += 4) {
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (let i = start; i < end; i++) {
+        const v = x[i];
+        const d0 = v - x[i + lag], d1 = v - x[i + lag + 1], d2 = v - x[i + lag + 2], d3 = v - x[i + lag + 3];
+        s0 += d0 * d0;
+        s1 += d1 * d1;
+        s2 += d2 * d2;
+        s3 += d3 * d3;
+      }
+      d[lag] = s0;
+      d[lag + 1] = s1;
+      d[lag + 2] = s2;
+      d[lag + 3] = s3;
+    }
+    for (; lag <= MAX_LAG + 1; lag++) {
       let s = 0;
-      for (let i = start; i < start + WINDOW; i++) {
+      for (let i = start; i < end; i++) {
         const diff = x[i] - x[i + lag];
         s += diff * diff;
       }
@@ -52,7 +71,7 @@ export class YinTracker {
       running += d[lag];
       cmnd[lag] = running > 0 ? (d[lag] * lag) / running : 1;
     }
-    let lag = 0;
+    lag = 0;
     let best = MIN_LAG;
     for (let l = MIN_LAG; l <= MAX_LAG; l++) {
       if (cmnd[l] < cmnd[best]) best = l;
