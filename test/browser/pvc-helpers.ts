@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
+import { createAccount } from "../../functions/domain/accounts.js";
 import { pvcMessages } from "../../web/app/components/pvc/wizard.js";
 import { newContext, signIn, visit, watchErrors } from "./helpers.js";
 
@@ -19,12 +20,12 @@ export const PVC_SIZES = [
 export const WIZARD = "/app/voice-lab?mode=create&creationType=professionalVoiceClone";
 export const verifyUrl = (voiceId: string) => `${WIZARD}&createdVoiceId=${voiceId}&pvcMode=verify`;
 
-/** A creator's professional clone that needs verification, made through the SDK, with `sample` (a WAV) as its one sample. */
-export async function cloneNeedingVerification(stack: EmbeddedStack, name: string, sample: Uint8Array) {
+/** A creator's professional clone that needs verification, made through the SDK, with `sample` (a WAV), if given, as its one sample. */
+export async function cloneNeedingVerification(stack: EmbeddedStack, name: string, sample?: Uint8Array) {
   const acct = await createTestAccount(stack, "creator");
   const client = new ElevenLabsClient({ baseUrl: stack.url, apiKey: acct.apiKey, maxRetries: 0 });
   const { voiceId } = await client.voices.pvc.create({ name, language: "en" });
-  await client.voices.pvc.samples.create(voiceId, { files: [new File([new Uint8Array(sample)], "reading.wav", { type: "audio/wav" })] });
+  if (sample) await client.voices.pvc.samples.create(voiceId, { files: [new File([new Uint8Array(sample)], "reading.wav", { type: "audio/wav" })] });
   return { acct, client, voiceId };
 }
 
@@ -69,4 +70,22 @@ export async function openRecorder(page: Page, data: Locator) {
   const rec = page.getByRole("dialog", { name: pvcMessages.recorderTitle });
   await rec.waitFor();
   return rec;
+}
+
+/** A server administrator (who reviews manual verification requests on the administration page). */
+export async function createServerAdmin(stack: EmbeddedStack): Promise<{ email: string; password: string }> {
+  const admin = { email: `admin-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`, password: "operator password" };
+  await createAccount(stack.ctx, { email: admin.email, password: admin.password, tier: "free", serverAdmin: true });
+  return admin;
+}
+
+/** The administrator signed in on a profile of its own, on the administration page, at the request for `voiceName`. */
+export async function openAdminRequest(browser: Browser, stack: EmbeddedStack, admin: { email: string; password: string }, size: { width: number; height: number }, voiceName: string) {
+  const context = await newContext(browser, stack, size);
+  const page = await context.newPage();
+  await signIn(page, admin.email, admin.password);
+  await visit(page, "/app/settings/administration");
+  const request = page.getByRole("listitem", { name: `Request for ${voiceName}` });
+  await request.waitFor();
+  return { context, page, request };
 }

@@ -11,11 +11,10 @@ import { premadeVoices, speak } from "../../functions/voice-analysis/fixtures/vo
 import { speechWav } from "../pvc/support.js";
 import { encodeWav } from "../../functions/audio/wav.js";
 import { floatToInt16 } from "../../functions/audio/resample.js";
-import { createAccount } from "../../functions/domain/accounts.js";
 import { verificationMessages } from "../../functions/contract/voiceCreation.js";
 import { pvcMessages } from "../../web/app/components/pvc/wizard.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors, launchChromium } from "./helpers.js";
-import { PVC_SIZES, cloneNeedingVerification, dialogsFitWidth, readCaptcha, verifyUrl } from "./pvc-helpers.js";
+import { PVC_SIZES, cloneNeedingVerification, createServerAdmin, dialogsFitWidth, openAdminRequest, readCaptcha, verifyUrl } from "./pvc-helpers.js";
 
 /**
  * The professional clone wizard's Verification screen in Chromium, on a phone and a desktop: two wrong readings
@@ -44,8 +43,7 @@ beforeAll(async () => {
   engine = new EspeakEngine();
   // The clone's sample: 40 seconds of the speaker reading passages.
   sampleWav = Buffer.from(await speechWav(engine, speaker(), 40, 1));
-  admin = { email: `admin-${Date.now()}@example.test`, password: "operator password" };
-  await createAccount(stack.ctx, { email: admin.email, password: admin.password, tier: "free", serverAdmin: true });
+  admin = await createServerAdmin(stack);
 });
 afterAll(async () => {
   await engine?.close();
@@ -197,11 +195,7 @@ describe.each(PVC_SIZES)("manual verification at $width px", (size) => {
     expect(errors.pageErrors).toEqual([]);
 
     // The server's administrator opens the document and approves.
-    const adminContext = await newContext(browser, stack, { width: size.width, height: size.height });
-    const adminPage = await adminContext.newPage();
-    await signIn(adminPage, admin.email, admin.password);
-    await visit(adminPage, "/app/settings/administration");
-    const request = adminPage.getByRole("listitem", { name: `Request for Manual ${size.name}` });
+    const { context: adminContext, page: adminPage, request } = await openAdminRequest(browser, stack, admin, size, `Manual ${size.name}`);
     expect(await request.textContent()).toContain("the contract names me");
     const [download] = await Promise.all([adminPage.waitForEvent("download"), request.getByRole("button", { name: "passport.png" }).click()]);
     expect(download.suggestedFilename()).toBe("passport.png");
