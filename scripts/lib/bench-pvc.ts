@@ -84,6 +84,15 @@ export async function benchPvc(opts: { uploadOnly?: boolean; rounds?: number } =
     const plain: number[] = [];
     const busyUpload: number[] = [];
     const busyPlain: number[] = [];
+    // The server's CPU time (this process: the origin, the store, the API answering the probes) per upload.
+    const cpu: Record<"plain" | "presigned", number[]> = { plain: [], presigned: [] };
+    const cpuOf = async <T>(which: "plain" | "presigned", work: Promise<T>) => {
+      const before = process.cpuUsage();
+      const out = await work;
+      const d = process.cpuUsage(before);
+      cpu[which].push((d.user + d.system) / 1000);
+      return out;
+    };
     // The client runs in a process of its own, as a browser would: the server's loop is measured alone.
     const dir = mkdtempSync(join(tmpdir(), "bench-pvc-"));
     const path = join(dir, "long.wav");
@@ -103,7 +112,7 @@ export async function benchPvc(opts: { uploadOnly?: boolean; rounds?: number } =
         // The baseline: the same client sends the same file in one plain PUT to the same store
         // (the embedded S3 on loopback, with the run's key the store requires).
         const plainKey = `bench/plain-${round}.wav`;
-        busyPlain.push(...(await listDuring(send([{ url: `${stack.endpoints.s3}/${stack.ctx.blobs.bucket}/${plainKey}`, headers: { "content-type": "audio/wav", [EMULATOR_KEY_HEADER]: stack.endpoints.key }, from: 0, to: file.length }]).then((ms) => plain.push(ms)), "plain PUT")));
+        busyPlain.push(...(await cpuOf("plain", listDuring(send([{ url: `${stack.endpoints.s3}/${stack.ctx.blobs.bucket}/${plainKey}`, headers: { "content-type": "audio/wav", [EMULATOR_KEY_HEADER]: stack.endpoints.key }, from: 0, to: file.length }]).then((ms) => plain.push(ms)), "plain PUT"))));
         await stack.ctx.blobs.deleteMany([plainKey]);
 
         const ticket = (await (await call(`/v1/voices/pvc/${uploadVoice}/uploads`, { method: "POST", body: JSON.stringify({ file_name: `long-${round}.wav`, content_type: "audio/wav", size_bytes: file.length }) })).json()) as {
@@ -115,7 +124,7 @@ export async function benchPvc(opts: { uploadOnly?: boolean; rounds?: number } =
         };
         let offset = 0;
         const puts = ticket.kind === "single" ? [{ url: ticket.url!, headers: ticket.headers, from: 0, to: file.length }] : ticket.parts.map((p) => ({ url: p.url, headers: p.headers, from: offset, to: (offset += p.size_bytes) }));
-        busyUpload.push(...(await listDuring(send(puts).then((ms) => presigned.push(ms)), "presigned upload")));
+        busyUpload.push(...(await cpuOf("presigned", listDuring(send(puts).then((ms) => presigned.push(ms)), "presigned upload"))));
         // Not kept: the figure is the transfer; completing would add 52 minutes of audio to process.
         await call(`/v1/voices/pvc/${uploadVoice}/uploads/${ticket.upload_id}`, { method: "DELETE" });
       }
@@ -130,6 +139,7 @@ export async function benchPvc(opts: { uploadOnly?: boolean; rounds?: number } =
 
     if (opts.uploadOnly) {
       console.log(`rounds: presigned ${presigned.map((x) => (x / 1000).toFixed(2)).join(" ")} s; plain ${plain.map((x) => (x / 1000).toFixed(2)).join(" ")} s; ratios ${plain.map((b, i) => (b / presigned[i]!).toFixed(2)).join(" ")}`);
+      console.log(`server CPU per upload: presigned ${cpu.presigned.map((x) => x.toFixed(0)).join(" ")} ms; plain ${cpu.plain.map((x) => x.toFixed(0)).join(" ")} ms`);
       console.log(`longest event-loop delay of the server: ${Object.entries(loopDelay).map(([k, v]) => `${k} ${Math.max(...v).toFixed(0)} ms`).join(", ")}; load average ${startLoad.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} now`);
       console.log(rows[0]);
       return;
