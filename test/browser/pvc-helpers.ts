@@ -1,4 +1,4 @@
-import { type Browser, type Locator, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { expect } from "vitest";
 import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
@@ -27,6 +27,17 @@ export async function cloneNeedingVerification(stack: EmbeddedStack, name: strin
   const { voiceId } = await client.voices.pvc.create({ name, language: "en" });
   if (sample) await client.voices.pvc.samples.create(voiceId, { files: [new File([new Uint8Array(sample)], "reading.wav", { type: "audio/wav" })] });
   return { acct, client, voiceId };
+}
+
+/** The user signed in on `context` (a profile of its own), on the clone's Verification screen. */
+export async function openVerificationScreen(context: BrowserContext, acct: { email: string; password: string }, voiceId: string) {
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await signIn(page, acct.email, acct.password);
+  await visit(page, verifyUrl(voiceId));
+  const screen = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
+  await screen.getByRole("link", { name: "Terms of Service" }).waitFor();
+  return { page, errors, screen };
 }
 
 /** Every open dialog and everything in it ends inside the viewport. */

@@ -13,8 +13,8 @@ import { encodeWav } from "../../functions/audio/wav.js";
 import { floatToInt16 } from "../../functions/audio/resample.js";
 import { verificationMessages } from "../../functions/contract/voiceCreation.js";
 import { pvcMessages } from "../../web/app/components/pvc/wizard.js";
-import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors, launchChromium } from "./helpers.js";
-import { PVC_SIZES, cloneNeedingVerification, createServerAdmin, dialogsFitWidth, openAdminRequest, readCaptcha, verifyUrl } from "./pvc-helpers.js";
+import { closeBrowserStack, closeContext, newContext, openBrowserStack, visit, launchChromium } from "./helpers.js";
+import { PVC_SIZES, cloneNeedingVerification, createServerAdmin, dialogsFitWidth, openAdminRequest, openVerificationScreen, readCaptcha, verifyUrl } from "./pvc-helpers.js";
 
 /**
  * The professional clone wizard's Verification screen in Chromium, on a phone and a desktop: two wrong readings
@@ -78,12 +78,7 @@ describe.each(PVC_SIZES)("the Verification screen at $width px", (size) => {
     try {
       const context = await micA.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
       context.setDefaultTimeout(10_000);
-      const page = await context.newPage();
-      const errors = watchErrors(page);
-      await signIn(page, acct.email, acct.password);
-      await visit(page, verifyUrl(voiceId));
-      const dialog = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
-      await dialog.getByRole("link", { name: "Terms of Service" }).waitFor();
+      const { page, errors, screen: dialog } = await openVerificationScreen(context, acct, voiceId);
       expect(await dialog.getByRole("link", { name: "Privacy Policy" }).count()).toBe(1);
       // Verify mode: Voice Data is locked, so there is no Back.
       expect(await dialog.getByRole("button", { name: "Back" }).count()).toBe(0);
@@ -122,10 +117,7 @@ describe.each(PVC_SIZES)("the Verification screen at $width px", (size) => {
       try {
         const context = await micB.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
         context.setDefaultTimeout(10_000);
-        const page = await context.newPage();
-        const errors = watchErrors(page);
-        await signIn(page, acct.email, acct.password);
-        await visit(page, verifyUrl(voiceId));
+        const { page, errors } = await openVerificationScreen(context, acct, voiceId);
         const dialog = await readCaptcha(page, 10);
         const finish = page.getByRole("dialog", { name: pvcMessages.finishTitle });
         const decided = finish.or(dialog.getByRole("alert").filter({ hasText: pvcMessages.attemptFailed }));
@@ -155,11 +147,7 @@ describe.each(PVC_SIZES)("manual verification at $width px", (size) => {
   it("checks the documents and the text, sends the request, and an administrator approves it; the wizard then moves on", async () => {
     const { acct, voiceId } = await cloneNeedingVerification(stack, `Manual ${size.name}`, sampleWav);
     const context = await newContext(browser, stack, { width: size.width, height: size.height });
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await signIn(page, acct.email, acct.password);
-    await visit(page, verifyUrl(voiceId));
-    const screen = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
+    const { page, errors, screen } = await openVerificationScreen(context, acct, voiceId);
     await screen.getByRole("button", { name: pvcMessages.manualVerification }).click();
     const dialog = page.getByRole("dialog", { name: pvcMessages.manualVerificationTitle(`Manual ${size.name}`) });
     const send = dialog.getByRole("button", { name: "Send request" });

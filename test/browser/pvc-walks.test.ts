@@ -9,8 +9,8 @@ import { apiFetch, startTestStack } from "../support/stack.js";
 import { encodeWav } from "../../functions/audio/wav.js";
 import { verificationMessages } from "../../functions/contract/voiceCreation.js";
 import { passagesOf, pvcMessages, recorderText } from "../../web/app/components/pvc/recorder.js";
-import { closeBrowserStack, closeContext, launchChromium, newContext, reload, signIn, visit, watchErrors } from "./helpers.js";
-import { PVC_SIZES, cloneNeedingVerification, createServerAdmin, dialogsFitWidth, openAdminRequest, openRecorder, openVoiceData, readCaptcha, topDialogFits, verifyUrl } from "./pvc-helpers.js";
+import { closeBrowserStack, closeContext, launchChromium, newContext, reload, visit } from "./helpers.js";
+import { PVC_SIZES, cloneNeedingVerification, createServerAdmin, dialogsFitWidth, openAdminRequest, openRecorder, openVerificationScreen, openVoiceData, readCaptcha, topDialogFits } from "./pvc-helpers.js";
 
 /**
  * Walks of the professional clone wizard that pvc-verification and pvc-recorder leave out
@@ -66,28 +66,26 @@ async function requestManualVerification(apiKey: string, voiceId: string) {
   expect(r.status, await r.clone().text()).toBe(200);
 }
 
-/** A signed-in user's page on the clone's Verification screen. */
-async function verificationScreen(acct: { email: string; password: string }, voiceId: string, size: { width: number; height: number }, microphone: boolean) {
-  const context = await newContext(browser, stack, { width: size.width, height: size.height, microphone });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await signIn(page, acct.email, acct.password);
-  await visit(page, verifyUrl(voiceId));
-  const screen = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
-  await screen.getByRole("link", { name: "Terms of Service" }).waitFor();
-  return { page, errors, screen };
+/** A signed-in user's page on the clone's Verification screen (`microphone`: the profile may use it). */
+const verificationScreen = async (acct: { email: string; password: string }, voiceId: string, size: { width: number; height: number }, microphone: boolean) =>
+  openVerificationScreen(await newContext(browser, stack, { width: size.width, height: size.height, microphone }), acct, voiceId);
+
+/** A clone whose owner asked for manual verification (through the API), on its Verification screen, the request pending. */
+async function pendingManualRequest(name: string, size: { width: number; height: number }, microphone: boolean) {
+  const { acct, voiceId } = await cloneNeedingVerification(stack, name);
+  await requestManualVerification(acct.apiKey, voiceId);
+  const opened = await verificationScreen(acct, voiceId, size, microphone);
+  const requested = opened.screen.getByRole("button", { name: pvcMessages.manualVerificationRequested });
+  await requested.waitFor();
+  expect(await requested.isDisabled()).toBe(true);
+  return { acct, voiceId, ...opened };
 }
 
 describe("manual verification rejected, at 1440 px", () => {
   it("an administrator rejects the request with a reason; the user reads it on the Verification screen and in the notifications, and may ask again", async () => {
     const name = "Rejected desktop";
-    const { acct, voiceId } = await cloneNeedingVerification(stack, name);
-    await requestManualVerification(acct.apiKey, voiceId);
-    // This profile was not granted the microphone: Record says so (§8).
-    const { page, errors, screen } = await verificationScreen(acct, voiceId, DESKTOP, false);
-    const requested = screen.getByRole("button", { name: pvcMessages.manualVerificationRequested });
-    await requested.waitFor();
-    expect(await requested.isDisabled()).toBe(true);
+    // This profile is not granted the microphone: Record says so (§8).
+    const { acct, voiceId, page, errors, screen } = await pendingManualRequest(name, DESKTOP, false);
     expect(await screen.textContent()).toContain(pvcMessages.manualPendingText);
     await screen.getByRole("button", { name: "Record", exact: true }).click();
     await expect.poll(() => screen.getByRole("alert").textContent()).toBe(pvcMessages.micDenied);
@@ -184,10 +182,7 @@ describe("the maximum-attempts screen, at 390 px", () => {
 describe("already verified, at 390 px", () => {
   it("verified elsewhere while the screen was open: recording says 'You have already verified this voice.' and the wizard moves on to Finish", async () => {
     const name = "Verified phone";
-    const { acct, voiceId } = await cloneNeedingVerification(stack, name);
-    await requestManualVerification(acct.apiKey, voiceId);
-    const { page, errors, screen } = await verificationScreen(acct, voiceId, PHONE, true);
-    await screen.getByRole("button", { name: pvcMessages.manualVerificationRequested }).waitFor();
+    const { acct, voiceId, page, errors, screen } = await pendingManualRequest(name, PHONE, true);
 
     // Meanwhile an administrator approves the request.
     const adminView = await openAdminRequest(browser, stack, admin, PHONE, name);
