@@ -13,6 +13,7 @@ import "./lib/quiet.js";
  *   npm run bench -- --only=sts      (speech to speech and the voice isolator; --skip-sts leaves them out)
  *   npm run bench -- --only=voice-creation   (design, clone, verification: scripts/lib/bench-voice-creation.ts)
  *   npm run bench -- --only=pvc      (presigned upload, separation, fine-tuning, API p95 beside them: scripts/lib/bench-pvc.ts)
+ *   npm run bench -- --only=pvc-upload [--rounds=N]   (the presigned upload figure alone, each round's ratio)
  *   npm run bench -- --only=resample | --only=lambda   (one row each)
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -594,7 +595,8 @@ const parts: Record<string, () => Promise<unknown>> = {
   "similar-voices": benchSimilarVoices,
   sts: benchSpeechToSpeech,
   "voice-creation": benchVoiceCreation,
-  pvc: benchPvc,
+  pvc: () => benchPvc(),
+  "pvc-upload": () => benchPvc({ uploadOnly: true, rounds: Number(option("rounds") ?? 3) }),
   resample: async () => {
     await resamplerFigures();
   },

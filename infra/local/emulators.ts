@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Readable } from "node:stream";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import dynalite from "dynalite";
@@ -21,11 +22,42 @@ import { repairIndexes, type RepairReport } from "./store-repair.js";
 export interface Emulators {
   dynamo: string;
   s3: string;
+  /** The S3 emulator's own store, in this process (absent in front of LocalStack). */
+  store?: InProcessStore;
   /** The per-run key; `npm run seed` reads it from the lock file (0600 in a 0700 folder). */
   key: string;
   /** Set when the previous run on this folder did not stop cleanly and the indexes were rebuilt. */
   repaired?: RepairReport;
   close(): Promise<void>;
+}
+
+/**
+ * Writes and deletes objects with s3rver's store itself: what its PUT handler does once it has
+ * parsed a request, without the HTTP hop. The /storage origin streams presigned uploads through
+ * it (storage-route.ts), after its own checks; nothing a browser sends reaches it otherwise.
+ */
+export interface InProcessStore {
+  put(bucket: string, key: string, body: Readable, contentType: string): Promise<{ etag: string; size: number }>;
+  delete(bucket: string, key: string): Promise<void>;
+}
+
+/** The part of s3rver's FilesystemStore that InProcessStore uses (s3rver 3: `S3rver#store`). */
+interface S3rverStore {
+  putObject(object: { bucket: string; key: string; content: Readable; metadata: Record<string, string> }): Promise<{ size: number; md5: string }>;
+  deleteObject(bucket: string, key: string): Promise<void>;
+}
+
+function inProcessStore(s3rver: S3rver): InProcessStore {
+  const store = (s3rver as unknown as { store?: S3rverStore }).store;
+  if (typeof store?.putObject !== "function" || typeof store.deleteObject !== "function") throw new Error("s3rver's store is not where this version of Timbre expects it");
+  return {
+    async put(bucket, key, body, contentType) {
+      const { md5, size } = await store.putObject({ bucket, key, content: body, metadata: { "content-type": contentType } });
+      // The ETag s3rver's PUT answers with.
+      return { etag: JSON.stringify(md5), size };
+    },
+    delete: (bucket, key) => store.deleteObject(bucket, key),
+  };
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -82,6 +114,7 @@ export async function startEmulators(dataDir: string | undefined): Promise<Emula
   return {
     dynamo: `http://127.0.0.1:${dynPort}`,
     s3: `http://127.0.0.1:${s3Address.port}`,
+    store: inProcessStore(s3rver),
     key,
     repaired,
     async close() {

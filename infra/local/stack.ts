@@ -171,7 +171,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     web,
     staticDir: web ? join(WEB_BUILD, "client") : undefined,
     onError: (e) => log.error("front error", { error: e }),
-    storage: config.mode === "embedded" ? createStorageRoute(ctx) : undefined,
+    storage: config.mode === "embedded" ? createStorageRoute(ctx, {}, emulators.store) : undefined,
     limits: { ...config.limits, ...opts.frontLimits },
     trustProxy: config.trustProxy,
     https: config.secureCookies,

@@ -1,9 +1,9 @@
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
-import { Transform } from "node:stream";
-import { EMULATOR_KEY_HEADER } from "../../functions/adapters/aws.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { PassThrough, Transform } from "node:stream";
 import type { AppContext } from "../../functions/context.js";
 import { EMBEDDED_STORAGE_ACCESS_KEY, EMBEDDED_STORAGE_PATH, embeddedStorageSecret } from "../../functions/adapters/presign.js";
 import { verifyPresigned } from "../../functions/storage/sigv4.js";
+import type { InProcessStore } from "./emulators.js";
 
 /**
  * The embedded stack's /storage origin: what S3 does with presigned URLs, in front of the
@@ -11,26 +11,43 @@ import { verifyPresigned } from "../../functions/storage/sigv4.js";
  * is read: the signature (made by the product's presigner with a key derived from the session
  * secret) binds method, bucket, key, content type and length, and the expiry; the declared
  * length must be the signed one. Uploads may only write under tmp/ws/ (presigned uploads land
- * there), downloads only read under ws/. The body streams to the store as it arrives: piped
- * straight into the embedded store's own HTTP PUT (it sits on loopback behind the per-run key),
- * with less CPU than the SDK's stream handling; in front of LocalStack, through the SDK.
+ * there), downloads only read under ws/. The body streams to the store as it arrives: straight
+ * into the embedded S3's store in this process (no second HTTP hop: decision record
+ * 2026-11-27-storage-origin-in-process); in front of LocalStack, through the SDK.
  */
 
-/** One PUT of a stream of known length to the embedded store, the request piped as it arrives. */
-function pipeToEmbeddedStore(endpoint: string, emulatorKey: string, bucket: string, key: string, body: IncomingMessage, length: number, contentType: string): Promise<{ etag?: string }> {
-  return new Promise((resolve, reject) => {
-    const path = `/${encodeURIComponent(bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`;
-    const out = httpRequest(new URL(path, endpoint), { method: "PUT", headers: { "content-length": String(length), "content-type": contentType, [EMULATOR_KEY_HEADER]: emulatorKey } }, (res) => {
-      res.resume();
-      res.on("end", () => (res.statusCode === 200 ? resolve({ etag: typeof res.headers.etag === "string" ? res.headers.etag : undefined }) : reject(new Error(`store answered ${res.statusCode}`))));
-      res.on("error", reject);
-    });
-    out.on("error", reject);
-    body.on("error", (e) => out.destroy(e));
-    body.on("aborted", () => out.destroy(new Error("upload aborted")));
-    body.pipe(out);
+/**
+ * The body of a PUT of known length, streamed into the in-process store as it arrives (with the
+ * store's backpressure). A body that ends short or breaks off leaves no object behind: the store
+ * is handed an end so it closes its file, and what it wrote is deleted.
+ */
+async function writeToStore(store: InProcessStore, bucket: string, key: string, req: IncomingMessage, length: number, contentType: string): Promise<{ etag?: string }> {
+  let received = 0;
+  const body = new PassThrough({ highWaterMark: STORE_HIGH_WATER_MARK });
+  const arrived = new Promise<void>((resolve, reject) => {
+    req.on("data", (chunk: Buffer) => (received += chunk.length));
+    req.on("end", resolve);
+    req.on("error", reject);
+    req.on("aborted", () => reject(new Error("upload aborted")));
   });
+  req.pipe(body);
+  const stored = store.put(bucket, key, body, contentType);
+  try {
+    const [, { etag }] = await Promise.all([arrived, stored]);
+    if (received !== length) throw new Error(`${received} bytes arrived, ${length} were signed`);
+    return { etag };
+  } catch (e) {
+    req.unpipe(body);
+    body.end();
+    await stored.catch(() => undefined);
+    await store.delete(bucket, key).catch(() => undefined);
+    throw e;
+  }
 }
+
+/** Bytes buffered between the request and the store's file: fewer, larger hand-overs than the 16 KiB default. */
+const STORE_HIGH_WATER_MARK = 1024 * 1024;
+
 export interface StorageRouteLimits {
   /** Uploads streaming at once, in all and per client address. */
   maxUploads: number;
@@ -50,7 +67,8 @@ function fail(res: ServerResponse, status: number, code: string, message: string
   res.end(JSON.stringify({ detail: { status: code, message } }));
 }
 
-export function createStorageRoute(ctx: AppContext, limits: Partial<StorageRouteLimits> = {}) {
+/** `store`: the embedded S3's store in this process (emulators.ts); without it, uploads go through the SDK. */
+export function createStorageRoute(ctx: AppContext, limits: Partial<StorageRouteLimits> = {}, store?: InProcessStore) {
   const l = { ...DEFAULTS, ...limits };
   const key = { accessKeyId: EMBEDDED_STORAGE_ACCESS_KEY, secretAccessKey: embeddedStorageSecret(ctx.secrets.session), region: ctx.config.aws.region };
   let uploads = 0;
@@ -80,7 +98,9 @@ export function createStorageRoute(ctx: AppContext, limits: Partial<StorageRoute
     if (slash <= 0 || bucket !== ctx.blobs.bucket) return fail(res, 403, "invalid_signature", "The presigned URL is not valid for this request.");
 
     if (method === "PUT") {
-      if (!objectKey.startsWith("tmp/ws/") || url.searchParams.has("uploadId")) return fail(res, 403, "forbidden_key", "Uploads may not write there.");
+      // The store keeps objects as files under its folder: no segment may step out of tmp/ws/.
+      const outside = objectKey.split("/").some((seg) => seg === "" || seg === "." || seg === "..");
+      if (!objectKey.startsWith("tmp/ws/") || outside || url.searchParams.has("uploadId")) return fail(res, 403, "forbidden_key", "Uploads may not write there.");
       const length = Number(req.headers["content-length"]);
       if (!Number.isSafeInteger(length) || length < 0) return fail(res, 411, "length_required", "Uploads need a Content-Length.");
       const held = perAddress.get(clientAddress) ?? 0;
@@ -98,12 +118,10 @@ export function createStorageRoute(ctx: AppContext, limits: Partial<StorageRoute
         };
         armIdle();
         const contentType = req.headers["content-type"] ?? "application/octet-stream";
-        const emulatorKey = ctx.config.aws.emulatorKey;
-        const endpoint = ctx.config.aws.s3Endpoint;
         let stored: Promise<{ etag?: string }>;
-        if (emulatorKey && endpoint) {
+        if (store) {
           // The pipe reads as the store takes it; a listener beside it only watches.
-          stored = pipeToEmbeddedStore(endpoint, emulatorKey, ctx.blobs.bucket, objectKey, req, length, contentType);
+          stored = writeToStore(store, ctx.blobs.bucket, objectKey, req, length, contentType);
           req.on("data", armIdle);
         } else {
           // Every chunk re-arms the idle timer on its way through (a "data" listener on the request

@@ -6,11 +6,16 @@ import { startTestStack } from "../support/stack.js";
 /**
  * Debian's Chromium (never a downloaded one), headless, with nothing running in the background.
  * With `microphone`, its microphone plays that WAV file (the fake device starts the file when
- * capture starts) and media permissions are granted without a prompt.
+ * capture starts) and media permissions are granted without a prompt; with `askPermission` too,
+ * the permission is each profile's: `newContext(..., { microphone: true })` grants it and any
+ * other profile is refused (what a user who answers Block gets).
  */
-export function launchChromium(opts: { microphone?: string } = {}): Promise<Browser> {
+export function launchChromium(opts: { microphone?: string; askPermission?: boolean } = {}): Promise<Browser> {
   const args = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
-  if (opts.microphone) args.push("--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${opts.microphone}`, "--autoplay-policy=no-user-gesture-required");
+  if (opts.microphone) {
+    if (!opts.askPermission) args.push("--use-fake-ui-for-media-stream");
+    args.push("--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${opts.microphone}`, "--autoplay-policy=no-user-gesture-required");
+  }
   return chromium.launch({ executablePath: "/usr/bin/chromium", args });
 }
 
@@ -45,9 +50,13 @@ export async function reload(page: Page): Promise<void> {
   await hydrated(page);
 }
 
-/** A fresh browser profile (cookies, localStorage) on the stack's origin. */
-export async function newContext(browser: Browser, stack: EmbeddedStack, opts: { width?: number; height?: number } = {}): Promise<BrowserContext> {
+/**
+ * A fresh browser profile (cookies, localStorage) on the stack's origin; `microphone` grants it
+ * the microphone (needed only in a browser launched with `askPermission`).
+ */
+export async function newContext(browser: Browser, stack: EmbeddedStack, opts: { width?: number; height?: number; microphone?: boolean } = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: stack.url, viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 } });
+  if (opts.microphone) await context.grantPermissions(["microphone"], { origin: stack.url });
   context.setDefaultTimeout(10_000);
   const pending = new Set<Request>();
   context.on("request", (r) => pending.add(r));

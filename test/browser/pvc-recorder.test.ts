@@ -2,15 +2,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Browser, type Locator, type Page } from "playwright-core";
+import { type Browser, type Locator } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
 import { premadeVoices, speak } from "../../functions/voice-analysis/fixtures/voices.js";
 import { encodeWav } from "../../functions/audio/wav.js";
 import { floatToInt16 } from "../../functions/audio/resample.js";
 import { BACKUP_KEY, passagesOf, pvcMessages, recorderText } from "../../web/app/components/pvc/recorder.js";
-import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
-import { closeBrowserStack, closeContext, newContext, reload, signIn, visit, watchErrors, launchChromium } from "./helpers.js";
+import { startTestStack } from "../support/stack.js";
+import { closeBrowserStack, closeContext, reload, launchChromium } from "./helpers.js";
+import { openRecorder, openVoiceData, topDialogFits } from "./pvc-helpers.js";
 
 /**
  * The PVC recorder in a real Chromium whose fake microphone plays the engine reading the first
@@ -24,7 +25,6 @@ import { closeBrowserStack, closeContext, newContext, reload, signIn, visit, wat
 let stack: EmbeddedStack;
 let browser: Browser;
 let dir: string;
-const WIZARD = "/app/voice-lab?mode=create&creationType=professionalVoiceClone";
 const PASSAGE = passagesOf(readFileSync(join(import.meta.dirname, "..", "..", "web", "public", "pvc-scripts", "en", "narrative.txt"), "utf8"))[0];
 
 beforeAll(async () => {
@@ -58,31 +58,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A signed-in page on the Voice Data step of a new clone. */
-async function voiceData(width: number) {
-  const acct = await createTestAccount(stack, "creator");
-  const created = await apiFetch(stack, acct.apiKey, "/v1/voices/pvc", { method: "POST", body: JSON.stringify({ name: "Reader", language: "en" }) });
-  const { voice_id } = (await created.json()) as { voice_id: string };
-  const context = await newContext(browser, stack, { width, height: width < 500 ? 844 : 900 });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await signIn(page, acct.email, acct.password);
-  await visit(page, `${WIZARD}&createdVoiceId=${voice_id}`);
-  const data = page.getByRole("dialog", { name: "Voice Data" });
-  await expect.poll(() => data.getByLabel("Voice name").inputValue()).toBe("Reader");
-  return { page, data, errors, voiceId: voice_id };
-}
-
-async function openRecorder(page: Page, data: Locator) {
-  await data.getByRole("button", { name: "Record yourself" }).click();
-  const rec = page.getByRole("dialog", { name: pvcMessages.recorderTitle });
-  await rec.waitFor();
-  return rec;
-}
-
-const fits = (page: Page) =>
-  page.locator("dialog[open]").last().evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth + 1);
-
 const elapsedSeconds = async (rec: Locator) => {
   const t = (await rec.getByRole("timer").textContent().catch(() => null)) ?? "0:00";
   const [m, s] = t.split(":").map(Number);
@@ -92,13 +67,13 @@ const elapsedSeconds = async (rec: Locator) => {
 for (const size of [{ width: 1280 }, { width: 390 }]) {
   describe(`the recorder at ${size.width} px`, () => {
     it("counts down, records, lights up the script as it is read, and adds the stopped recording to the samples", async () => {
-      const { page, data, errors } = await voiceData(size.width);
+      const { page, data, errors } = await openVoiceData(browser, stack, { width: size.width });
       const rec = await openRecorder(page, data);
       expect(await rec.getByRole("listitem").count()).toBe(4);
       await rec.getByLabel("Script", { exact: true }).selectOption("narrative");
       const script = rec.getByRole("region", { name: recorderText.scriptText });
       await expect.poll(() => script.textContent(), { timeout: 10_000 }).toContain(PASSAGE.slice(0, 40));
-      expect(await fits(page)).toBe(true);
+      expect(await topDialogFits(page)).toBe(true);
 
       await rec.getByRole("button", { name: recorderText.start }).click();
       await rec.getByText(/Recording starts in [123]/).waitFor();
@@ -111,7 +86,7 @@ for (const size of [{ width: 1280 }, { width: 390 }]) {
       await expect
         .poll(async () => (await rec.textContent())!.includes("Passage 2 of") || ((await read.textContent())?.length ?? 0) >= 0.8 * PASSAGE.length, { timeout: 40_000 })
         .toBe(true);
-      expect(await fits(page)).toBe(true);
+      expect(await topDialogFits(page)).toBe(true);
 
       await expect.poll(() => elapsedSeconds(rec), { timeout: 45_000 }).toBeGreaterThanOrEqual(33);
       await rec.getByRole("button", { name: recorderText.stop }).click();
@@ -125,7 +100,7 @@ for (const size of [{ width: 1280 }, { width: 390 }]) {
     }, 180_000);
 
     it("refuses a recording under 30 seconds with the spec's message", async () => {
-      const { page, data, errors } = await voiceData(size.width);
+      const { page, data, errors } = await openVoiceData(browser, stack, { width: size.width });
       const rec = await openRecorder(page, data);
       await rec.getByRole("button", { name: recorderText.start }).click();
       await rec.getByRole("timer").waitFor({ timeout: 15_000 });
@@ -133,7 +108,7 @@ for (const size of [{ width: 1280 }, { width: 390 }]) {
       await rec.getByRole("button", { name: recorderText.stop }).click();
       await expect.poll(() => rec.getByRole("alert").textContent(), { timeout: 10_000 }).toBe(pvcMessages.recordingTooShort(30));
       await rec.getByRole("button", { name: recorderText.start }).waitFor();
-      expect(await fits(page)).toBe(true);
+      expect(await topDialogFits(page)).toBe(true);
       expect(errors.pageErrors).toEqual([]);
       await closeContext(page.context());
     }, 60_000);
@@ -142,7 +117,7 @@ for (const size of [{ width: 1280 }, { width: 390 }]) {
 
 describe("recovering a recording", () => {
   it("offers the backup after a reload in the middle of a recording, and Recover adds it as a sample", async () => {
-    const { page, data, errors, voiceId } = await voiceData(390);
+    const { page, data, errors, voiceId } = await openVoiceData(browser, stack, { width: 390 });
     const rec = await openRecorder(page, data);
     await rec.getByRole("button", { name: recorderText.start }).click();
     await rec.getByRole("timer").waitFor({ timeout: 15_000 });
@@ -156,7 +131,7 @@ describe("recovering a recording", () => {
     await reload(page);
     const recover = page.getByRole("dialog", { name: pvcMessages.recoverTitle });
     await recover.waitFor();
-    expect(await fits(page)).toBe(true);
+    expect(await topDialogFits(page)).toBe(true);
     await recover.getByRole("button", { name: recorderText.recover }).click();
     const samples = page.getByRole("dialog", { name: "Voice Data" }).getByRole("list", { name: "Samples" });
     await expect.poll(() => samples.textContent(), { timeout: 30_000 }).toMatch(/recovered recording .*\.webm(5\d|1 min \d+) s|recovered recording .*\.webm1 min/);

@@ -1,21 +1,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, type Page } from "playwright-core";
+import { type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
 import { PNG } from "pngjs";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { apiFetch, createTestAccount } from "../support/stack.js";
+import { apiFetch } from "../support/stack.js";
 import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
 import { premadeVoices, speak } from "../../functions/voice-analysis/fixtures/voices.js";
 import { speechWav } from "../pvc/support.js";
 import { encodeWav } from "../../functions/audio/wav.js";
 import { floatToInt16 } from "../../functions/audio/resample.js";
-import { createAccount } from "../../functions/domain/accounts.js";
 import { verificationMessages } from "../../functions/contract/voiceCreation.js";
 import { pvcMessages } from "../../web/app/components/pvc/wizard.js";
-import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors, launchChromium } from "./helpers.js";
+import { closeBrowserStack, closeContext, newContext, openBrowserStack, visit, launchChromium } from "./helpers.js";
+import { PVC_SIZES, cloneNeedingVerification, createServerAdmin, dialogsFitWidth, openAdminRequest, openVerificationScreen, readCaptcha, verifyUrl } from "./pvc-helpers.js";
 
 /**
  * The professional clone wizard's Verification screen in Chromium, on a phone and a desktop: two wrong readings
@@ -44,30 +43,13 @@ beforeAll(async () => {
   engine = new EspeakEngine();
   // The clone's sample: 40 seconds of the speaker reading passages.
   sampleWav = Buffer.from(await speechWav(engine, speaker(), 40, 1));
-  admin = { email: `admin-${Date.now()}@example.test`, password: "operator password" };
-  await createAccount(stack.ctx, { email: admin.email, password: admin.password, tier: "free", serverAdmin: true });
+  admin = await createServerAdmin(stack);
 });
 afterAll(async () => {
   await engine?.close();
   await closeBrowserStack(stack, browser);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-const SIZES = [
-  { name: "phone", width: 390, height: 844 },
-  { name: "desktop", width: 1440, height: 900 },
-] as const;
-
-/** A creator's professional clone of the speaker that needs verification, made through the SDK. */
-async function cloneNeedingVerification(name: string) {
-  const acct = await createTestAccount(stack, "creator");
-  const client = new ElevenLabsClient({ baseUrl: stack.url, apiKey: acct.apiKey, maxRetries: 0 });
-  const { voiceId } = await client.voices.pvc.create({ name, language: "en" });
-  await client.voices.pvc.samples.create(voiceId, { files: [new File([new Uint8Array(sampleWav)], "reading.wav", { type: "audio/wav" })] });
-  return { acct, client, voiceId };
-}
-
-const verifyUrl = (voiceId: string) => `/app/voice-lab?mode=create&creationType=professionalVoiceClone&createdVoiceId=${voiceId}&pvcMode=verify`;
 
 const chromiumWithMicrophone = (wav: string) => launchChromium({ microphone: wav });
 
@@ -87,36 +69,16 @@ async function micFile(name: string, text: string, seed: number): Promise<string
   return file;
 }
 
-const fitsWidth = (page: Page) => page.evaluate(() => [...document.querySelectorAll<HTMLElement>("dialog[open], dialog[open] *")].every((e) => e.getBoundingClientRect().right <= window.innerWidth + 1));
-
-/** Record, Start recording: the captcha image appears (a decoded PNG); stop after `seconds`. */
-async function readCaptcha(page: Page, seconds: number) {
-  const dialog = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
-  await dialog.getByRole("button", { name: "Record", exact: true }).click();
-  await dialog.getByRole("button", { name: "Start recording" }).click();
-  const image = dialog.getByRole("img", { name: pvcMessages.captchaAlt });
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 }).toBeGreaterThan(200);
-  await expect.poll(() => dialog.getByRole("timer").count(), { timeout: 8000 }).toBe(1);
-  await page.waitForTimeout(seconds * 1000);
-  await dialog.getByRole("button", { name: "Stop" }).click();
-  return dialog;
-}
-
-describe.each(SIZES)("the Verification screen at $width px", (size) => {
+describe.each(PVC_SIZES)("the Verification screen at $width px", (size) => {
   it("fails a wrong reading twice (failure view, attempts link, history), then passes a reading of the captcha and goes to Finish", async () => {
-    const { acct, voiceId } = await cloneNeedingVerification(`Captcha ${size.name}`);
+    const { acct, voiceId } = await cloneNeedingVerification(stack, `Captcha ${size.name}`, sampleWav);
     const wrong = await micFile(`wrong-${size.name}.wav`, "The little boat drifted past the lighthouse before the storm.", 3);
 
     const micA = await chromiumWithMicrophone(wrong);
     try {
       const context = await micA.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
       context.setDefaultTimeout(10_000);
-      const page = await context.newPage();
-      const errors = watchErrors(page);
-      await signIn(page, acct.email, acct.password);
-      await visit(page, verifyUrl(voiceId));
-      const dialog = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
-      await dialog.getByRole("link", { name: "Terms of Service" }).waitFor();
+      const { page, errors, screen: dialog } = await openVerificationScreen(context, acct, voiceId);
       expect(await dialog.getByRole("link", { name: "Privacy Policy" }).count()).toBe(1);
       // Verify mode: Voice Data is locked, so there is no Back.
       expect(await dialog.getByRole("button", { name: "Back" }).count()).toBe(0);
@@ -127,7 +89,7 @@ describe.each(SIZES)("the Verification screen at $width px", (size) => {
         await expect.poll(() => failed.count(), { timeout: 120_000 }).toBe(1);
         expect(await failed.textContent()).toContain(verificationMessages.wrongSentence);
         for (const b of [pvcMessages.playRecording, pvcMessages.tryAgain, pvcMessages.manualVerification]) expect(await failed.getByRole("button", { name: b }).count(), b).toBe(1);
-        expect(await fitsWidth(page)).toBe(true);
+        expect(await dialogsFitWidth(page)).toBe(true);
         // 4 attempts left after the first: no link yet; 3 after the second: the link.
         expect(await dialog.getByRole("button", { name: /attempts? left/ }).count()).toBe(attempt === 1 ? 0 : 1);
         if (attempt === 1) await failed.getByRole("button", { name: pvcMessages.tryAgain }).click();
@@ -136,7 +98,7 @@ describe.each(SIZES)("the Verification screen at $width px", (size) => {
       const history = page.getByRole("dialog", { name: pvcMessages.verificationHistory });
       await expect.poll(() => history.getByRole("listitem").filter({ hasText: "Failed" }).count()).toBe(2);
       expect(await history.textContent()).toContain(verificationMessages.wrongSentence);
-      expect(await fitsWidth(page)).toBe(true);
+      expect(await dialogsFitWidth(page)).toBe(true);
       await history.getByRole("button", { name: "Close" }).click();
       await dialog.getByRole("button", { name: pvcMessages.tryAgain }).click();
       await dialog.getByRole("button", { name: "Record", exact: true }).waitFor();
@@ -155,10 +117,7 @@ describe.each(SIZES)("the Verification screen at $width px", (size) => {
       try {
         const context = await micB.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
         context.setDefaultTimeout(10_000);
-        const page = await context.newPage();
-        const errors = watchErrors(page);
-        await signIn(page, acct.email, acct.password);
-        await visit(page, verifyUrl(voiceId));
+        const { page, errors } = await openVerificationScreen(context, acct, voiceId);
         const dialog = await readCaptcha(page, 10);
         const finish = page.getByRole("dialog", { name: pvcMessages.finishTitle });
         const decided = finish.or(dialog.getByRole("alert").filter({ hasText: pvcMessages.attemptFailed }));
@@ -166,7 +125,7 @@ describe.each(SIZES)("the Verification screen at $width px", (size) => {
         if (await finish.count()) {
           passed = true;
           expect(await finish.getByRole("link", { name: pvcMessages.finishButton }).count()).toBe(1);
-          expect(await fitsWidth(page)).toBe(true);
+          expect(await dialogsFitWidth(page)).toBe(true);
         } else {
           const stored = await stack.ctx.stores.voices.get(acct.workspace.workspace_id, voiceId);
           const scores = JSON.stringify(stored?.verification.attempts.map((a) => ({ reasons: a.reasons, speaker: a.speaker, sentence: a.sentence })));
@@ -184,15 +143,11 @@ describe.each(SIZES)("the Verification screen at $width px", (size) => {
   });
 });
 
-describe.each(SIZES)("manual verification at $width px", (size) => {
+describe.each(PVC_SIZES)("manual verification at $width px", (size) => {
   it("checks the documents and the text, sends the request, and an administrator approves it; the wizard then moves on", async () => {
-    const { acct, voiceId } = await cloneNeedingVerification(`Manual ${size.name}`);
+    const { acct, voiceId } = await cloneNeedingVerification(stack, `Manual ${size.name}`, sampleWav);
     const context = await newContext(browser, stack, { width: size.width, height: size.height });
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await signIn(page, acct.email, acct.password);
-    await visit(page, verifyUrl(voiceId));
-    const screen = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
+    const { page, errors, screen } = await openVerificationScreen(context, acct, voiceId);
     await screen.getByRole("button", { name: pvcMessages.manualVerification }).click();
     const dialog = page.getByRole("dialog", { name: pvcMessages.manualVerificationTitle(`Manual ${size.name}`) });
     const send = dialog.getByRole("button", { name: "Send request" });
@@ -215,7 +170,7 @@ describe.each(SIZES)("manual verification at $width px", (size) => {
     await files.setInputFiles({ name: "fake.pdf", mimeType: "application/pdf", buffer: Buffer.from("not a pdf at all") });
     await send.click();
     await expect.poll(() => alert.textContent()).toBe(pvcMessages.manualBadType("fake.pdf"));
-    expect(await fitsWidth(page)).toBe(true);
+    expect(await dialogsFitWidth(page)).toBe(true);
     await dialog.getByRole("button", { name: "Remove fake.pdf" }).click();
     const png = new PNG({ width: 8, height: 8 });
     png.data.fill(180);
@@ -228,15 +183,11 @@ describe.each(SIZES)("manual verification at $width px", (size) => {
     expect(errors.pageErrors).toEqual([]);
 
     // The server's administrator opens the document and approves.
-    const adminContext = await newContext(browser, stack, { width: size.width, height: size.height });
-    const adminPage = await adminContext.newPage();
-    await signIn(adminPage, admin.email, admin.password);
-    await visit(adminPage, "/app/settings/administration");
-    const request = adminPage.getByRole("listitem", { name: `Request for Manual ${size.name}` });
+    const { context: adminContext, page: adminPage, request } = await openAdminRequest(browser, stack, admin, size, `Manual ${size.name}`);
     expect(await request.textContent()).toContain("the contract names me");
     const [download] = await Promise.all([adminPage.waitForEvent("download"), request.getByRole("button", { name: "passport.png" }).click()]);
     expect(download.suggestedFilename()).toBe("passport.png");
-    expect(await fitsWidth(adminPage)).toBe(true);
+    expect(await dialogsFitWidth(adminPage)).toBe(true);
     await request.getByRole("button", { name: "Approve" }).click();
     await expect.poll(() => adminPage.getByRole("listitem", { name: `Request for Manual ${size.name}` }).count()).toBe(0);
     await closeContext(adminContext);

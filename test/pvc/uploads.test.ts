@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
@@ -111,6 +112,27 @@ describe("presigned uploads through the embedded origin", () => {
     const abort = await apiFetch(stack, acct.apiKey, `/v1/voices/pvc/${voiceId}/uploads/${t.upload_id}`, { method: "DELETE" });
     expect(abort.status).toBe(200);
     expect(await stack.ctx.blobs.list(`tmp/ws/${acct.workspace.workspace_id}/pvc/${t.upload_id}`)).toEqual([]);
+  }, 60_000);
+
+  it("keeps nothing of a PUT that breaks off half-way, and takes the whole file on the same URL afterwards", async () => {
+    const t = await start(small, "broken.wav", { skip_warnings: ["duplicate_file"] });
+    const prefix = `tmp/ws/${acct.workspace.workspace_id}/pvc/${t.upload_id}`;
+    const url = new URL(t.url!);
+    const req = httpRequest(url, { method: "PUT", headers: { ...t.headers, "content-length": String(small.byteLength) } });
+    const ended = new Promise<string>((resolve) => {
+      req.on("response", (res) => resolve(`answered ${res.statusCode}`));
+      req.on("error", (e) => resolve(e.message));
+      req.on("close", () => resolve("closed"));
+    });
+    req.write(Buffer.from(small.subarray(0, small.byteLength >> 1)));
+    // The first half reaches the store, then the connection drops.
+    await expect.poll(async () => (await stack.ctx.blobs.listWithSizes(prefix)).length, { timeout: 10_000 }).toBe(1);
+    req.destroy();
+    expect(await ended).not.toMatch(/answered 200/);
+    await expect.poll(() => stack.ctx.blobs.list(prefix), { timeout: 10_000 }).toEqual([]);
+    expect((await put(t.url!, small, t.headers)).status).toBe(200);
+    expect((await stack.ctx.blobs.listWithSizes(prefix)).map((o) => o.size)).toEqual([small.byteLength]);
+    expect((await apiFetch(stack, acct.apiKey, `/v1/voices/pvc/${voiceId}/uploads/${t.upload_id}`, { method: "DELETE" })).status).toBe(200);
   }, 60_000);
 
   it("sweeps abandoned uploads under tmp/ as the bucket's lifecycle rule does on AWS, and nothing else", async () => {
