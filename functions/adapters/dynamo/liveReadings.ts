@@ -1,0 +1,231 @@
+import type { Table } from "./table.js";
+
+/**
+ * Live reading sessions on AWS (functions/pvc/live-reading-aws.ts), in the ledger table with the
+ * other short-lived counters. API Gateway runs one Lambda invocation per websocket message, so
+ * a session lives here between messages:
+ *
+ *   LIVE#{connection}/SESSION  the session: workspace, passage generation, language, where its
+ *                              reference features are (S3), the aligner's progress (bytes, tens of
+ *                              KB), words read, audio counters for the bounds, audio chunks waiting
+ *                              to be followed (a map keyed by API Gateway's message id), and a lease
+ *                              naming the one invocation that follows them. TTL: the connection's
+ *                              longest life (API Gateway closes every websocket after 2 hours).
+ *   WS#{workspace}/LIVE        the workspace's open connections (id -> expiry ms), to cap them;
+ *                              expired entries (a $disconnect that never came) are dropped on read.
+ *
+ * Every write is a single-item conditional update: the lease and the passage generation make
+ * sure that only the lease holder writes progress, and that a new passage discards the old one.
+ */
+export interface LivePendingChunk {
+  /** When API Gateway received the message (ms): chunks are followed in this order. */
+  t: number;
+  /** 16-bit little-endian 16 kHz PCM. */
+  b: Uint8Array;
+}
+
+export interface LiveSessionRecord {
+  connection_id: string;
+  workspace_id: string;
+  /** The passage generation: 0 before the first script, +1 for each new script. */
+  gen: number;
+  language?: string;
+  /** The passage's reference features are in S3 and `progress` is set. */
+  ready: boolean;
+  reference_key?: string;
+  progress?: Uint8Array;
+  words: number;
+  words_total: number;
+  /** Samples received on this connection and when the first arrived (ms): the real-time bound. */
+  received: number;
+  first_audio_at?: number;
+  pending: Record<string, LivePendingChunk>;
+  pending_bytes: number;
+  lease?: string;
+  lease_until?: number;
+  ping_id: number;
+  last_ping_at: number;
+  version: number;
+}
+
+/** The fields every message needs, without the chunks and the progress. */
+const HEAD = ["connection_id", "workspace_id", "gen", "language", "ready", "received", "first_audio_at", "ping_id", "last_ping_at", "version"] as const;
+export type LiveSessionHead = Pick<LiveSessionRecord, (typeof HEAD)[number]>;
+
+const sessionKey = (connectionId: string) => ({ pk: `LIVE#${connectionId}`, sk: "SESSION" });
+const workspaceKey = (workspaceId: string) => ({ pk: `WS#${workspaceId}`, sk: "LIVE" });
+const ttlOf = (ms: number) => Math.ceil(ms / 1000);
+
+interface WorkspaceLive {
+  conns: Record<string, number>;
+  version: number;
+}
+
+export class LiveReadings {
+  constructor(private readonly ledger: Table) {}
+
+  /** Takes one of the workspace's `max` places for the connection until `expiresAt`, or says there is none. */
+  async enter(workspaceId: string, connectionId: string, max: number, now: number, expiresAt: number): Promise<boolean> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const item = await this.ledger.get<WorkspaceLive>(workspaceKey(workspaceId));
+      const open = Object.entries(item?.conns ?? {}).filter(([id, until]) => until > now && id !== connectionId);
+      if (open.length >= max) return false;
+      const conns = Object.fromEntries([...open, [connectionId, expiresAt]]);
+      const latest = Math.max(...Object.values(conns));
+      const written = await this.ledger.put(
+        { ...workspaceKey(workspaceId), conns, version: (item?.version ?? 0) + 1, ttl: ttlOf(latest) },
+        item ? { condition: "version = :v", values: { ":v": item.version } } : { ifAbsent: true },
+      );
+      if (written) return true;
+    }
+    throw new Error("the workspace's live readings changed too often to take a place");
+  }
+
+  async leave(workspaceId: string, connectionId: string): Promise<void> {
+    await this.ledger.update(
+      workspaceKey(workspaceId),
+      { UpdateExpression: "REMOVE conns.#c SET version = version + :one", ConditionExpression: "attribute_exists(pk)", ExpressionAttributeNames: { "#c": connectionId }, ExpressionAttributeValues: { ":one": 1 } },
+      "UPDATED_NEW",
+    );
+  }
+
+  async create(connectionId: string, workspaceId: string, now: number, expiresAt: number): Promise<void> {
+    const record: LiveSessionRecord = {
+      connection_id: connectionId,
+      workspace_id: workspaceId,
+      gen: 0,
+      ready: false,
+      words: 0,
+      words_total: 0,
+      received: 0,
+      pending: {},
+      pending_bytes: 0,
+      ping_id: 0,
+      last_ping_at: now,
+      version: 0,
+    };
+    await this.ledger.put({ ...sessionKey(connectionId), ...record, ttl: ttlOf(expiresAt) });
+  }
+
+  head(connectionId: string): Promise<LiveSessionHead | undefined> {
+    return this.ledger.get<LiveSessionHead>(sessionKey(connectionId), true, [...HEAD]);
+  }
+
+  get(connectionId: string): Promise<LiveSessionRecord | undefined> {
+    return this.ledger.get<LiveSessionRecord>(sessionKey(connectionId));
+  }
+
+  async remove(connectionId: string): Promise<void> {
+    await this.ledger.delete(sessionKey(connectionId));
+  }
+
+  async setLanguage(connectionId: string, language: string): Promise<void> {
+    await this.write(connectionId, { set: ["#language = :l"] }, "attribute_exists(pk)", { "#language": "language" }, { ":l": language });
+  }
+
+  /**
+   * A new passage: the next generation, nothing read, no chunks waiting, and the lease to the
+   * invocation that prepares it (whoever held it stops at its next write). Returns the generation.
+   */
+  async newPassage(connectionId: string, language: string, owner: string, leaseUntil: number): Promise<number | undefined> {
+    const r = await this.ledger.update<{ gen: number }>(
+      sessionKey(connectionId),
+      {
+        UpdateExpression:
+          "SET gen = gen + :one, #language = :l, ready = :f, words = :z, words_total = :z, pending = :empty, pending_bytes = :z, lease = :me, lease_until = :u, version = version + :one REMOVE progress, reference_key",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: { "#language": "language" },
+        ExpressionAttributeValues: { ":one": 1, ":l": language, ":f": false, ":z": 0, ":empty": {}, ":me": owner, ":u": leaseUntil },
+      },
+      "UPDATED_NEW",
+    );
+    return r?.gen;
+  }
+
+  /** The passage is ready to follow (still this generation and this lease holder's). */
+  started(connectionId: string, gen: number, owner: string, referenceKey: string, progress: Uint8Array, wordsTotal: number, leaseUntil: number): Promise<boolean> {
+    return this.write(
+      connectionId,
+      { set: ["ready = :t", "reference_key = :k", "progress = :p", "words_total = :n", "lease_until = :u"] },
+      "gen = :g AND lease = :me",
+      {},
+      { ":t": true, ":k": referenceKey, ":p": progress, ":n": wordsTotal, ":u": leaseUntil, ":g": gen, ":me": owner },
+    );
+  }
+
+  /**
+   * Queues an audio chunk (only once a script was sent) and counts it. Returns the counters after
+   * it, or undefined when no script was sent yet.
+   */
+  async append(connectionId: string, messageId: string, chunk: LivePendingChunk, samples: number, now: number) {
+    return this.ledger.update<Pick<LiveSessionRecord, "received" | "first_audio_at" | "pending_bytes">>(
+      sessionKey(connectionId),
+      {
+        UpdateExpression: "SET pending.#m = :c, received = received + :n, pending_bytes = pending_bytes + :b, first_audio_at = if_not_exists(first_audio_at, :now), version = version + :one",
+        ConditionExpression: "gen > :z",
+        ExpressionAttributeNames: { "#m": messageId },
+        ExpressionAttributeValues: { ":c": chunk, ":n": samples, ":b": chunk.b.length, ":now": now, ":one": 1, ":z": 0 },
+      },
+      "UPDATED_NEW",
+    );
+  }
+
+  /** The lease to follow the queued chunks, when nobody holds it (or its holder's time ran out). */
+  lease(connectionId: string, owner: string, now: number, leaseUntil: number): Promise<boolean> {
+    return this.write(
+      connectionId,
+      { set: ["lease = :me", "lease_until = :u"] },
+      "attribute_exists(pk) AND (attribute_not_exists(lease) OR lease_until < :now)",
+      {},
+      { ":me": owner, ":u": leaseUntil, ":now": now },
+    );
+  }
+
+  /** Progress after following `applied` chunks: they leave the queue in the same write. */
+  advance(connectionId: string, gen: number, owner: string, progress: Uint8Array, words: number, applied: string[], appliedBytes: number, leaseUntil: number): Promise<boolean> {
+    const names = Object.fromEntries(applied.map((k, i) => [`#a${i}`, k]));
+    return this.write(
+      connectionId,
+      { set: ["progress = :p", "words = :w", "pending_bytes = pending_bytes - :b", "lease_until = :u"], remove: applied.map((_, i) => `pending.#a${i}`) },
+      "gen = :g AND lease = :me",
+      names,
+      { ":p": progress, ":w": words, ":b": appliedBytes, ":u": leaseUntil, ":g": gen, ":me": owner },
+    );
+  }
+
+  /** Gives the lease up; with `ifIdle`, only when no chunk is waiting (else the holder goes on). */
+  release(connectionId: string, owner: string, ifIdle: boolean): Promise<boolean> {
+    return this.write(connectionId, { remove: ["lease", "lease_until"] }, `lease = :me${ifIdle ? " AND size(pending) = :z" : ""}`, {}, { ":me": owner, ...(ifIdle ? { ":z": 0 } : {}) });
+  }
+
+  /** The next ping's id when one is due (one invocation wins it), else undefined. */
+  async ping(connectionId: string, lastPingAt: number, now: number): Promise<number | undefined> {
+    const r = await this.ledger.update<{ ping_id: number }>(
+      sessionKey(connectionId),
+      {
+        UpdateExpression: "SET last_ping_at = :now, ping_id = ping_id + :one",
+        ConditionExpression: "last_ping_at = :last",
+        ExpressionAttributeValues: { ":now": now, ":one": 1, ":last": lastPingAt },
+      },
+      "UPDATED_NEW",
+    );
+    return r?.ping_id;
+  }
+
+  /** A conditional write that bumps the version; false when the condition failed. */
+  private async write(connectionId: string, change: { set?: string[]; remove?: string[] }, condition: string, names: Record<string, string>, values: Record<string, unknown>): Promise<boolean> {
+    const set = [...(change.set ?? []), "version = version + :one"].join(", ");
+    const remove = change.remove?.length ? ` REMOVE ${change.remove.join(", ")}` : "";
+    const r = await this.ledger.update(
+      sessionKey(connectionId),
+      {
+        UpdateExpression: `SET ${set}${remove}`,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+        ExpressionAttributeValues: { ...values, ":one": 1 },
+      },
+      "UPDATED_NEW",
+    );
+    return r !== undefined;
+  }
+}
