@@ -31,7 +31,7 @@ const PROTOCOL_HEADER = "sec-websocket-protocol";
 
 export function createLiveHandler(ctx: AppContext, connections: LiveConnections): (event: WebSocketEvent) => Promise<WebSocketResult> {
   const sessions = new LiveSessions(ctx, connections);
-  return async (event) => {
+  return async (event): Promise<WebSocketResult> => {
     const { routeKey, connectionId, messageId, requestTimeEpoch, identity } = event.requestContext;
     if (routeKey === "$connect") {
       // Header names keep the client's case here.
