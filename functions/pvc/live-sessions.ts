@@ -20,7 +20,7 @@ import { randomUUID } from "node:crypto";
 import { feedLiveReading, openLiveReading } from "../alignment/service.js";
 import { packLiveProgress, packLiveReference, unpackLiveSession } from "../alignment/online-codec.js";
 import { LIVE_READING, liveMessages, type LiveServerMessage } from "../contract/pvcRecorder.js";
-import type { LiveSessionRecord } from "../adapters/dynamo/liveReadings.js";
+import { LIVE_OBJECT_PREFIX, type LiveSessionRecord } from "../adapters/dynamo/liveReadings.js";
 import { admitLiveReading, audioAhead, checkScript, decodeChunk, joinSamples, parseLiveMessage, pcm16Samples, type LiveRefusal } from "./live-reading.js";
 
 /** What the server can do to a connection from outside it. */
@@ -50,7 +50,7 @@ export const LIVE_ENDINGS = {
   internal: { code: "internal_error", message: liveMessages.internal },
 } as const;
 
-export const referencePrefix = (workspaceId: string, connectionId: string) => `live/${workspaceId}/${connectionId}/`;
+export const referencePrefix = (workspaceId: string, connectionId: string) => `${LIVE_OBJECT_PREFIX}${workspaceId}/${connectionId}/`;
 
 /** Reference features by S3 key: a warm container following a passage reads them once. */
 const references = new Map<string, Uint8Array>();

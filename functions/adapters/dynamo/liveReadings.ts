@@ -52,6 +52,9 @@ export interface LiveSessionRecord {
 const HEAD = ["connection_id", "workspace_id", "gen", "language", "ready", "received", "first_audio_at", "ping_id", "last_ping_at", "version"] as const;
 export type LiveSessionHead = Pick<LiveSessionRecord, (typeof HEAD)[number]>;
 
+/** Where live readings keep their passages' reference features in the bucket (a lifecycle rule expires them). */
+export const LIVE_OBJECT_PREFIX = "live/";
+
 const sessionKey = (connectionId: string) => ({ pk: `LIVE#${connectionId}`, sk: "SESSION" });
 const workspaceKey = (workspaceId: string) => ({ pk: `WS#${workspaceId}`, sk: "LIVE" });
 const ttlOf = (ms: number) => Math.ceil(ms / 1000);
