@@ -19,7 +19,7 @@ import type { AppContext } from "../context.js";
 import { randomUUID } from "node:crypto";
 import { feedLiveReading, openLiveReading } from "../alignment/service.js";
 import { packLiveProgress, packLiveReference, unpackLiveSession } from "../alignment/online-codec.js";
-import { LIVE_READING, liveMessages, type LiveServerMessage } from "../contract/pvcRecorder.js";
+import { LIVE_ENDINGS, LIVE_READING, liveMessages, type LiveServerMessage } from "../contract/pvcRecorder.js";
 import { LIVE_OBJECT_PREFIX, type LiveSessionRecord } from "../adapters/dynamo/liveReadings.js";
 import { admitLiveReading, audioAhead, checkScript, decodeChunk, joinSamples, parseLiveMessage, pcm16Samples, type LiveRefusal } from "./live-reading.js";
 
@@ -37,18 +37,6 @@ export const CONNECTION_MAX_MS = 2 * 60 * 60 * 1000;
 export const LEASE_MS = 45_000;
 /** Audio waiting to be followed, at most (8 s of 16 kHz PCM): more means the client is far ahead. */
 export const MAX_PENDING_BYTES = 8 * LIVE_READING.sampleRate * 2;
-
-/**
- * Why the server ends a session on AWS. Embedded mode closes with these as close codes
- * (LIVE_CLOSE); API Gateway cannot set one, so the reason goes first as an error message.
- */
-export const LIVE_ENDINGS = {
-  tooBig: { code: "message_too_big", message: `A message may be at most ${LIVE_READING.maxMessageBytes / 1024} KB.` },
-  binary: { code: "unsupported_data", message: liveMessages.binary },
-  tooFast: { code: "too_fast", message: liveMessages.tooFast },
-  tooLong: { code: "too_long", message: liveMessages.tooLong },
-  internal: { code: "internal_error", message: liveMessages.internal },
-} as const;
 
 export const referencePrefix = (workspaceId: string, connectionId: string) => `${LIVE_OBJECT_PREFIX}${workspaceId}/${connectionId}/`;
 

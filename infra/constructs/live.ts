@@ -53,7 +53,8 @@ export class TimbreLiveReading extends Construct {
       }),
     );
 
-    const integration = (name: string) => new WebSocketLambdaIntegration(name, this.function.fn);
+    // Not "Default": CDK leaves construct ids named Default out of logical ids, which would collide with the route.
+    const integration = (name: string) => new WebSocketLambdaIntegration(`${name}Integration`, this.function.fn);
     this.api = new apigwv2.WebSocketApi(this, "Api", {
       description: "Timbre live reading (PVC recorder)",
       connectRouteOptions: { integration: integration("Connect") },

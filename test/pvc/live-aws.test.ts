@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { LIVE_READING, LiveServerMessageWire, liveMessages, type LiveServerMessage } from "../../functions/contract/pvcRecorder.js";
+import { LIVE_ENDINGS, LIVE_READING, LiveServerMessageWire, liveMessages, type LiveServerMessage } from "../../functions/contract/pvcRecorder.js";
 import { createLiveHandler, type WebSocketEvent } from "../../functions/handlers/live.js";
-import { LIVE_ENDINGS, referencePrefix, type LiveConnections } from "../../functions/pvc/live-sessions.js";
+import { referencePrefix, type LiveConnections } from "../../functions/pvc/live-sessions.js";
 import { createTestAccount, startTestStack } from "../support/stack.js";
 import { LIVE_SCRIPT, liveReading, pcmBase64 } from "./support.js";
 
@@ -186,11 +186,12 @@ describe("live reading on AWS: following a reading", () => {
     expect(item?.lease).toBeUndefined();
     expect(item?.words).toBe(transcripts.at(-1)!.words_read);
     expect(item?.progress?.length).toBeLessThan(60_000);
-    console.log(`live reading on AWS: ${events.length} chunks (${(reading.length / 16_000).toFixed(1)} s of audio) followed in ${elapsed} ms; progress ${item?.progress?.length} bytes`);
-
     // $disconnect removes the session and the reference features.
     const prefix = referencePrefix(workspaceId, id);
-    expect((await stack.ctx.blobs.list(prefix)).length).toBe(1);
+    const objects = await stack.ctx.blobs.list(prefix);
+    expect(objects).toHaveLength(1);
+    const referenceBytes = (await stack.ctx.blobs.head(objects[0]))!.size;
+    console.log(`live reading on AWS: ${events.length} chunks (${(reading.length / 16_000).toFixed(1)} s of audio) followed in ${elapsed} ms; progress ${item?.progress?.length} bytes, reference ${referenceBytes} bytes`);
     await disconnect(id);
     expect(await stack.ctx.stores.liveReadings.get(id)).toBeUndefined();
     expect(await stack.ctx.blobs.list(prefix)).toEqual([]);
