@@ -4,7 +4,7 @@
  *
  *   reference  what never changes once the passage is read by the engine: each reading's features,
  *              frame indexes and character end times, the word spans and the characters. Large
- *              (about 100 KB per second of reading); written once per passage (S3).
+ *              (about 15 KB per second of reading); written once per passage (S3).
  *   progress   what every step changes: the online DTW's cost rows, the last frames, the learnt
  *              levels and statistics, the frames held back, the words read. Small (tens of KB):
  *              the DTW rows are stored only over the band the last step touched, since every

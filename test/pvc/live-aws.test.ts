@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { LIVE_ENDINGS, LIVE_READING, LiveServerMessageWire, liveMessages, type LiveServerMessage } from "../../functions/contract/pvcRecorder.js";
 import { createLiveHandler, type WebSocketEvent } from "../../functions/handlers/live.js";
-import { referencePrefix, type LiveConnections } from "../../functions/pvc/live-sessions.js";
+import { LEASE_MS, referencePrefix, type LiveConnections } from "../../functions/pvc/live-sessions.js";
 import { createTestAccount, startTestStack } from "../support/stack.js";
 import { LIVE_SCRIPT, liveReading, pcmBase64 } from "./support.js";
 
@@ -196,4 +196,26 @@ describe("live reading on AWS: following a reading", () => {
     expect(await stack.ctx.stores.liveReadings.get(id)).toBeUndefined();
     expect(await stack.ctx.blobs.list(prefix)).toEqual([]);
   }, 180_000);
+
+  it("queues chunks while another invocation holds the lease, and takes over once that lease has run out", async () => {
+    const id = await open();
+    const t0 = Date.now();
+    await send(id, { language: "en", script: "Hello there." }, t0);
+    const store = stack.ctx.stores.liveReadings;
+    // An invocation that took the lease and died.
+    expect(await store.lease(id, "dead-invocation", Date.now(), Date.now() + LEASE_MS)).toBe(true);
+    await send(id, { user_audio_chunk: pcmBase64(reading.subarray(0, 4000)) }, t0 + 100);
+    let item = await store.get(id);
+    expect(Object.keys(item!.pending)).toHaveLength(1);
+    expect(item!.lease).toBe("dead-invocation");
+    // Its time runs out: the next chunk's invocation follows both.
+    expect(await store.lease(id, "dead-invocation", Date.now(), Date.now() - 1)).toBe(false);
+    await stack.ctx.stores.tables.ledger.update({ pk: `LIVE#${id}`, sk: "SESSION" }, { UpdateExpression: "SET lease_until = :past", ExpressionAttributeValues: { ":past": Date.now() - 1 } });
+    await send(id, { user_audio_chunk: pcmBase64(reading.subarray(4000, 8000)) }, t0 + 350);
+    item = await store.get(id);
+    expect(item!.pending).toEqual({});
+    expect(item!.lease).toBeUndefined();
+    expect(item!.received).toBe(8000);
+    await disconnect(id);
+  }, 60_000);
 });
