@@ -4,6 +4,9 @@ import { LIVE_ENDINGS, LIVE_READING, LiveServerMessageWire, liveMessages, type L
 import { createLiveHandler, type WebSocketEvent } from "../../functions/handlers/live.js";
 import { LEASE_MS, referencePrefix, type LiveConnections } from "../../functions/pvc/live-sessions.js";
 import { createTestAccount, startTestStack } from "../support/stack.js";
+import { createSession } from "../../functions/domain/accounts.js";
+import { issueToken, TOKEN_TTL_SECONDS } from "../../functions/domain/tokens.js";
+import { sha256Hex } from "../../functions/adapters/ids.js";
 import { LIVE_SCRIPT, liveReading, pcmBase64 } from "./support.js";
 
 /**
@@ -16,6 +19,7 @@ import { LIVE_SCRIPT, liveReading, pcmBase64 } from "./support.js";
 let stack: EmbeddedStack;
 let apiKey: string;
 let workspaceId: string;
+let account: Awaited<ReturnType<typeof createTestAccount>>;
 let reading: Float32Array;
 let handle: ReturnType<typeof createLiveHandler>;
 
@@ -35,7 +39,7 @@ const connections: LiveConnections = {
 
 beforeAll(async () => {
   stack = await startTestStack();
-  const account = await createTestAccount(stack, "creator");
+  account = await createTestAccount(stack, "creator");
   apiKey = account.apiKey;
   workspaceId = account.workspace.workspace_id;
   handle = createLiveHandler(stack.ctx, connections);
@@ -88,6 +92,18 @@ describe("live reading on AWS: $connect", () => {
     const ok = await handle(connectEvent(id, keyProtocols()));
     expect(ok).toEqual({ statusCode: 200, headers: { "Sec-WebSocket-Protocol": LIVE_READING.subprotocol } });
     await disconnect(id);
+  });
+
+  it("admits the web app's session token as bearer.<token>, and refuses one signed with another secret", async () => {
+    const { sessionId } = await createSession(stack.ctx, account.user, "test");
+    const claims = { sid: sha256Hex(sessionId), uid: account.user.user_id, ws: workspaceId, exp: Math.floor(Date.now() / 1000) + TOKEN_TTL_SECONDS };
+    const id = newConnection();
+    const ok = await handle(connectEvent(id, [LIVE_READING.subprotocol, `${LIVE_READING.bearerPrefix}${issueToken(stack.ctx.secrets.session, claims)}`]));
+    expect(ok.statusCode).toBe(200);
+    expect((await stack.ctx.stores.liveReadings.head(id))?.workspace_id).toBe(workspaceId);
+    await disconnect(id);
+    const forged = issueToken("another secret that is long enough to look real", claims);
+    expect((await handle(connectEvent(newConnection(), [LIVE_READING.subprotocol, `${LIVE_READING.bearerPrefix}${forged}`]))).statusCode).toBe(401);
   });
 
   it("caps open sessions per workspace at two, and a disconnect frees a place", async () => {
