@@ -35,6 +35,11 @@ export interface LiveConnections {
 export const CONNECTION_MAX_MS = 2 * 60 * 60 * 1000;
 /** How long a lease holder may go without writing before another invocation takes over. */
 export const LEASE_MS = 45_000;
+/**
+ * How long one invocation follows a session before handing it on (the function's timeout is 60 s):
+ * it gives the lease up and the next chunk's invocation takes over with whatever is queued.
+ */
+export const FOLLOW_BUDGET_MS = 20_000;
 /** Audio waiting to be followed, at most (8 s of 16 kHz PCM): more means the client is far ahead. */
 export const MAX_PENDING_BYTES = 8 * LIVE_READING.sampleRate * 2;
 
@@ -167,9 +172,14 @@ export class LiveSessions {
 
   /** As the lease holder: follow queued chunks until none is left, then give the lease up. */
   private async follow(connectionId: string, me: string): Promise<void> {
+    const until = this.ctx.now() + FOLLOW_BUDGET_MS;
     for (;;) {
       const s = await this.store.get(connectionId);
       if (!s || s.lease !== me) return;
+      if (this.ctx.now() > until) {
+        await this.store.release(connectionId, me, false);
+        return;
+      }
       const queued = Object.entries(s.pending ?? {}).sort(([a, x], [b, y]) => x.t - y.t || (a < b ? -1 : 1));
       if (!s.ready || !s.progress || !s.reference_key) {
         // A passage that never got ready (its invocation failed): the next script starts afresh.
