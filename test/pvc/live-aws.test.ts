@@ -235,3 +235,20 @@ describe("live reading on AWS: following a reading", () => {
     await disconnect(id);
   }, 60_000);
 });
+
+describe("live reading on AWS: the web app", () => {
+  it("hands the recorder the websocket's URL from the configuration and lets its pages connect to that origin only", async () => {
+    const url = "wss://abc123.execute-api.eu-west-1.amazonaws.com/live";
+    const web = await startTestStack({ web: true, env: { LIVE_READING_URL: url } });
+    try {
+      const r = await fetch(new URL("/sign-in", web.url));
+      expect(r.status).toBe(200);
+      const policy = r.headers.get("content-security-policy") ?? "";
+      expect(policy).toContain("connect-src 'self' wss://abc123.execute-api.eu-west-1.amazonaws.com;");
+      // The root loader's data, serialised into the page for the recorder.
+      expect(await r.text()).toContain(url);
+    } finally {
+      await web.close();
+    }
+  }, 60_000);
+});
