@@ -37,6 +37,8 @@ describe("config", () => {
     const url = "wss://abc123.execute-api.eu-west-1.amazonaws.com/live";
     expect(parseConfig({ LIVE_READING_URL: url }).liveReadingUrl).toBe(url);
     expect(() => parseConfig({ LIVE_READING_URL: "https://abc123.execute-api.eu-west-1.amazonaws.com/live" })).toThrow(/LIVE_READING_URL: must be a wss:\/\/ URL/);
+    expect(() => parseConfig({ LIVE_READING_URL: "ws://abc123.execute-api.eu-west-1.amazonaws.com/live" })).toThrow(/LIVE_READING_URL/);
+    expect(parseConfig({ LIVE_READING_URL: "ws://127.0.0.1:4510/live" }).liveReadingUrl).toBe("ws://127.0.0.1:4510/live");
     expect(pageContentSecurityPolicy("n")).toContain("connect-src 'self';");
     expect(pageContentSecurityPolicy("n", [new URL(url).origin])).toContain("connect-src 'self' wss://abc123.execute-api.eu-west-1.amazonaws.com;");
   });

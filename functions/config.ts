@@ -39,8 +39,14 @@ const EnvSchema = z.object({
   EDGE_SECRET_ARN: optionalString.refine((v) => v === undefined || v.startsWith("arn:"), "must be a Secrets Manager ARN"),
   /** Base URL of /v1 as the web server reaches it (on AWS the API function URL, not CloudFront). */
   API_INTERNAL_URL: optionalString.refine((v) => v === undefined || /^https?:\/\/[^/]/.test(v), "must be an http(s) URL"),
-  /** On AWS: the live reading websocket (API Gateway's wss:// stage URL); unset means this origin's stream-input path. */
-  LIVE_READING_URL: optionalString.refine((v) => v === undefined || /^wss:\/\/[^/]/.test(v), "must be a wss:// URL"),
+  /**
+   * On AWS: the live reading websocket (API Gateway's wss:// stage URL); unset means this origin's
+   * stream-input path. Plain ws:// only on loopback (a local stand-in for API Gateway in tests).
+   */
+  LIVE_READING_URL: optionalString.refine(
+    (v) => v === undefined || /^wss:\/\/[^/]/.test(v) || /^ws:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(v),
+    "must be a wss:// URL (ws:// only on loopback)",
+  ),
 
   AWS_REGION: z.string().default("us-east-1"),
   TABLE_MAIN: z.string().default("timbre-main"),
