@@ -10,7 +10,7 @@ export interface WebSocketEvent {
   requestContext: {
     routeKey: string;
     connectionId: string;
-    /** Set on messages: unique per message. */
+    /** Set on messages: unique per message (not used: chunks are numbered by the session). */
     messageId?: string;
     /** When API Gateway received the message or handshake (ms). */
     requestTimeEpoch: number;
@@ -32,7 +32,7 @@ const PROTOCOL_HEADER = "sec-websocket-protocol";
 export function createLiveHandler(ctx: AppContext, connections: LiveConnections): (event: WebSocketEvent) => Promise<WebSocketResult> {
   const sessions = new LiveSessions(ctx, connections);
   return async (event): Promise<WebSocketResult> => {
-    const { routeKey, connectionId, messageId, requestTimeEpoch, identity } = event.requestContext;
+    const { routeKey, connectionId, requestTimeEpoch, identity } = event.requestContext;
     if (routeKey === "$connect") {
       // Header names keep the client's case here.
       const header = Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === PROTOCOL_HEADER)?.[1] ?? "";
@@ -48,7 +48,7 @@ export function createLiveHandler(ctx: AppContext, connections: LiveConnections)
       await sessions.disconnect(connectionId);
       return { statusCode: 200 };
     }
-    await sessions.message(connectionId, messageId ?? `${requestTimeEpoch}`, event.body ?? "", event.isBase64Encoded === true, requestTimeEpoch);
+    await sessions.message(connectionId, event.body ?? "", event.isBase64Encoded === true, requestTimeEpoch);
     return { statusCode: 200 };
   };
 }

@@ -4,14 +4,16 @@
  * (./live-reading.ts), with the session in DynamoDB (functions/adapters/dynamo/liveReadings.ts)
  * and the passage's reference features in S3 under live/{workspace}/{connection}/.
  *
- * Order: messages of one connection may run in parallel invocations. An audio chunk is queued in
- * the session item (one conditional write, keyed by API Gateway's message id, stamped with the
- * time API Gateway received it); then the invocation tries to take the session's lease. The lease
- * holder follows every queued chunk in arrival order, writes the progress and removes those chunks
- * in one write conditional on holding the lease and on the passage, and gives the lease up only
- * when the queue is empty (conditional again), so a chunk queued meanwhile is never stranded.
- * One invocation at a time follows a session and posts its transcripts, so they come in order.
- * A holder that dies leaves a lease that runs out after LEASE_MS; the next chunk takes it over.
+ * Order: messages of one connection may run in parallel invocations. An audio chunk gets the next
+ * number from the session's counter (one conditional update that also counts its samples for the
+ * bounds) and is written as an item of its own; then the invocation tries to take the session's
+ * lease. The lease holder follows the chunks after the last one followed, in number order, writes
+ * the progress and that number in one write conditional on holding the lease and on the passage,
+ * and gives the lease up only when no chunk was numbered since (conditional again), so a chunk
+ * queued meanwhile is never stranded. One invocation at a time follows a session and posts its
+ * transcripts, so they come in order. A holder that dies leaves a lease that runs out after
+ * LEASE_MS; the next chunk takes it over. A number whose chunk never arrives (its invocation died
+ * between numbering and writing it) is skipped after MISSING_CHUNK_MS.
  *
  * Replies go through a port (LiveConnections): API Gateway's @connections API on AWS, a fake in tests.
  */
@@ -20,7 +22,7 @@ import { randomUUID } from "node:crypto";
 import { feedLiveReading, openLiveReading } from "../alignment/service.js";
 import { packLiveProgress, packLiveReference, unpackLiveSession } from "../alignment/online-codec.js";
 import { LIVE_ENDINGS, LIVE_READING, liveMessages, type LiveServerMessage } from "../contract/pvcRecorder.js";
-import { LIVE_OBJECT_PREFIX, type LiveSessionRecord } from "../adapters/dynamo/liveReadings.js";
+import { LIVE_OBJECT_PREFIX, type LiveChunk, type LiveSessionRecord } from "../adapters/dynamo/liveReadings.js";
 import { admitLiveReading, audioAhead, checkScript, decodeChunk, joinSamples, parseLiveMessage, pcm16Samples, type LiveRefusal } from "./live-reading.js";
 
 /** What the server can do to a connection from outside it. */
@@ -40,8 +42,10 @@ export const LEASE_MS = 45_000;
  * it gives the lease up and the next chunk's invocation takes over with whatever is queued.
  */
 export const FOLLOW_BUDGET_MS = 20_000;
-/** Audio waiting to be followed, at most (8 s of 16 kHz PCM): more means the client is far ahead. */
-export const MAX_PENDING_BYTES = 8 * LIVE_READING.sampleRate * 2;
+/** Chunks followed in one step, at most (about 10 s of the recorder's quarter-second chunks). */
+const STEP_CHUNKS = 40;
+/** How long a holder waits for a numbered chunk that has not been written yet before skipping it. */
+export const MISSING_CHUNK_MS = 2_000;
 
 export const referencePrefix = (workspaceId: string, connectionId: string) => `${LIVE_OBJECT_PREFIX}${workspaceId}/${connectionId}/`;
 
@@ -95,10 +99,10 @@ export class LiveSessions {
   }
 
   /**
-   * $default: one message. `receivedAt` is when API Gateway received it (ms), `messageId` its id
-   * there (unique per message). Resolves when everything this message started is done.
+   * $default: one message. `receivedAt` is when API Gateway received it (ms). Resolves when
+   * everything this message started is done.
    */
-  async message(connectionId: string, messageId: string, body: string, binary: boolean, receivedAt: number): Promise<void> {
+  async message(connectionId: string, body: string, binary: boolean, receivedAt: number): Promise<void> {
     if (binary) return this.end(connectionId, LIVE_ENDINGS.binary);
     if (Buffer.byteLength(body, "utf8") > LIVE_READING.maxMessageBytes) return this.end(connectionId, LIVE_ENDINGS.tooBig);
     const head = await this.store.head(connectionId);
@@ -111,7 +115,7 @@ export class LiveSessions {
       if (m.type === "pong") return;
       if (m.script !== undefined) await this.passage(connectionId, head.workspace_id, m.language ?? head.language, m.script, m.language);
       else if (m.language) await this.store.setLanguage(connectionId, m.language);
-      if (m.user_audio_chunk !== undefined) await this.audio(connectionId, head.gen > 0 || m.script !== undefined, messageId, m.user_audio_chunk, receivedAt);
+      if (m.user_audio_chunk !== undefined) await this.audio(connectionId, head.gen > 0 || m.script !== undefined, m.user_audio_chunk, receivedAt);
     } catch (e) {
       this.ctx.log.error("live reading failed", { error: e });
       await this.end(connectionId, LIVE_ENDINGS.internal);
@@ -154,18 +158,17 @@ export class LiveSessions {
     await this.follow(connectionId, me);
   }
 
-  private async audio(connectionId: string, hasScript: boolean, messageId: string, b64: string, receivedAt: number): Promise<void> {
+  private async audio(connectionId: string, hasScript: boolean, b64: string, receivedAt: number): Promise<void> {
     const noScript = () => this.error(connectionId, "no_script", liveMessages.noScript);
     if (!hasScript) return void (await noScript());
     const samples = decodeChunk(b64);
     if (!samples) return void (await this.error(connectionId, "invalid_audio", liveMessages.badAudio));
-    const counters = await this.store.append(connectionId, messageId, { t: receivedAt, b: Buffer.from(b64, "base64") }, samples.length, receivedAt);
+    const counted = await this.store.count(connectionId, samples.length, receivedAt);
     // The session's condition is the authority: a script sent in the same message may have been refused.
-    if (!counters) return void (await noScript());
-    if (counters.received / LIVE_READING.sampleRate > LIVE_READING.maxSessionSeconds) return this.end(connectionId, LIVE_ENDINGS.tooLong);
-    if (audioAhead(counters.received, counters.first_audio_at ?? receivedAt, receivedAt) > 0 || counters.pending_bytes > MAX_PENDING_BYTES) {
-      return this.end(connectionId, LIVE_ENDINGS.tooFast);
-    }
+    if (!counted) return void (await noScript());
+    if (counted.received / LIVE_READING.sampleRate > LIVE_READING.maxSessionSeconds) return this.end(connectionId, LIVE_ENDINGS.tooLong);
+    if (audioAhead(counted.received, counted.first_audio_at ?? receivedAt, receivedAt) > 0) return this.end(connectionId, LIVE_ENDINGS.tooFast);
+    await this.store.putChunk(connectionId, { seq: counted.seq, pcm: Buffer.from(b64, "base64") }, this.ctx.now() + CONNECTION_MAX_MS);
     const me = randomUUID();
     if (await this.store.lease(connectionId, me, this.ctx.now(), this.ctx.now() + LEASE_MS)) await this.follow(connectionId, me);
   }
@@ -173,33 +176,46 @@ export class LiveSessions {
   /** As the lease holder: follow queued chunks until none is left, then give the lease up. */
   private async follow(connectionId: string, me: string): Promise<void> {
     const until = this.ctx.now() + FOLLOW_BUDGET_MS;
+    let missingSince: number | undefined;
     for (;;) {
       const s = await this.store.get(connectionId);
       if (!s || s.lease !== me) return;
-      if (this.ctx.now() > until) {
-        await this.store.release(connectionId, me, false);
+      if (this.ctx.now() > until || !s.ready || !s.progress || !s.reference_key) {
+        // Out of time, or a passage that never got ready (its invocation failed; the next script starts afresh).
+        await this.store.release(connectionId, me);
         return;
       }
-      const queued = Object.entries(s.pending ?? {}).sort(([a, x], [b, y]) => x.t - y.t || (a < b ? -1 : 1));
-      if (!s.ready || !s.progress || !s.reference_key) {
-        // A passage that never got ready (its invocation failed): the next script starts afresh.
-        await this.store.release(connectionId, me, false);
-        return;
-      }
-      if (!queued.length) {
-        if (await this.store.release(connectionId, me, true)) return;
+      if (s.seq <= s.applied) {
+        if (await this.store.release(connectionId, me, s.seq)) return;
         continue;
       }
-      if (!(await this.step(connectionId, me, s, queued))) return;
+      const run: LiveChunk[] = [];
+      for (const c of await this.store.chunks(connectionId, s.applied + 1, s.seq, STEP_CHUNKS)) {
+        if (c.seq !== s.applied + 1 + run.length) break;
+        run.push(c);
+      }
+      if (run.length) {
+        missingSince = undefined;
+        if (!(await this.step(connectionId, me, s, run))) return;
+        continue;
+      }
+      // The next chunk is numbered but not written yet: wait for it a little, then skip it.
+      missingSince ??= this.ctx.now();
+      if (this.ctx.now() - missingSince < MISSING_CHUNK_MS) {
+        await new Promise((r) => setTimeout(r, 25));
+        continue;
+      }
+      missingSince = undefined;
+      if (!(await this.store.advance(connectionId, s.gen, me, s.progress, s.words, s.applied + 1, this.ctx.now() + LEASE_MS))) return;
     }
   }
 
-  private async step(connectionId: string, me: string, s: LiveSessionRecord, queued: Array<[string, { b: Uint8Array }]>): Promise<boolean> {
+  private async step(connectionId: string, me: string, s: LiveSessionRecord, run: LiveChunk[]): Promise<boolean> {
     const session = unpackLiveSession(await reference(this.ctx, s.reference_key!), s.progress!);
-    const r = await feedLiveReading(session, joinSamples(queued.map(([, c]) => pcm16Samples(c.b))));
-    const bytes = queued.reduce((n, [, c]) => n + c.b.length, 0);
-    const written = await this.store.advance(connectionId, s.gen, me, packLiveProgress(r.session), r.words, queued.map(([k]) => k), bytes, this.ctx.now() + LEASE_MS);
-    if (!written) return false;
+    const r = await feedLiveReading(session, joinSamples(run.map((c) => pcm16Samples(c.pcm))));
+    const last = run[run.length - 1].seq;
+    if (!(await this.store.advance(connectionId, s.gen, me, packLiveProgress(r.session), r.words, last, this.ctx.now() + LEASE_MS))) return false;
+    await this.store.deleteChunks(connectionId, run.map((c) => c.seq));
     if (r.words > s.words) {
       await this.connections.post(connectionId, {
         type: "user_transcript",

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { LIVE_ENDINGS, LIVE_READING, LiveServerMessageWire, liveMessages, type LiveServerMessage } from "../../functions/contract/pvcRecorder.js";
 import { createLiveHandler, type WebSocketEvent } from "../../functions/handlers/live.js";
-import { LEASE_MS, referencePrefix, type LiveConnections } from "../../functions/pvc/live-sessions.js";
+import { LEASE_MS, MISSING_CHUNK_MS, referencePrefix, type LiveConnections } from "../../functions/pvc/live-sessions.js";
 import { createTestAccount, startTestStack } from "../support/stack.js";
 import { createSession } from "../../functions/domain/accounts.js";
 import { issueToken, TOKEN_TTL_SECONDS } from "../../functions/domain/tokens.js";
@@ -72,6 +72,7 @@ function messageEvent(connectionId: string, body: string, at = Date.now(), binar
 
 const send = (connectionId: string, m: unknown, at?: number) => handle(messageEvent(connectionId, JSON.stringify(m), at));
 const disconnect = (connectionId: string) => handle({ requestContext: { routeKey: "$disconnect", connectionId, requestTimeEpoch: Date.now() } });
+const queuedChunks = async (id: string) => (await stack.ctx.stores.tables.ledger.queryPrefix(`LIVE#${id}`, "CHUNK#")).length;
 const codes = (id: string) => (posted.get(id) ?? []).map((m) => (m.type === "error" ? m.error.code : m.type));
 
 async function open(): Promise<string> {
@@ -194,11 +195,12 @@ describe("live reading on AWS: following a reading", () => {
     expect(codes(id)).toContain("ping");
     expect(codes(id).filter((c) => c !== "ping" && c !== "user_transcript")).toEqual(["session_started"]);
 
-    // Every chunk was counted and followed; no lease is left behind.
+    // Every chunk was counted and followed, and its item removed; no lease is left behind.
     const item = await stack.ctx.stores.liveReadings.get(id);
     expect(item?.received).toBe(reading.length);
-    expect(item?.pending).toEqual({});
-    expect(item?.pending_bytes).toBe(0);
+    expect(item?.seq).toBe(events.length);
+    expect(item?.applied).toBe(events.length);
+    expect(await queuedChunks(id)).toBe(0);
     expect(item?.lease).toBeUndefined();
     expect(item?.words).toBe(transcripts.at(-1)!.words_read);
     expect(item?.progress?.length).toBeLessThan(60_000);
@@ -213,7 +215,7 @@ describe("live reading on AWS: following a reading", () => {
     expect(await stack.ctx.blobs.list(prefix)).toEqual([]);
   }, 180_000);
 
-  it("queues chunks while another invocation holds the lease, and takes over once that lease has run out", async () => {
+  it("queues chunks while another invocation holds the lease, takes over once that lease has run out, and skips a chunk that was numbered but never written", async () => {
     const id = await open();
     const t0 = Date.now();
     await send(id, { language: "en", script: "Hello there." }, t0);
@@ -222,17 +224,22 @@ describe("live reading on AWS: following a reading", () => {
     expect(await store.lease(id, "dead-invocation", Date.now(), Date.now() + LEASE_MS)).toBe(true);
     await send(id, { user_audio_chunk: pcmBase64(reading.subarray(0, 4000)) }, t0 + 100);
     let item = await store.get(id);
-    expect(Object.keys(item!.pending)).toHaveLength(1);
+    expect([item!.seq, item!.applied, await queuedChunks(id)]).toEqual([1, 0, 1]);
     expect(item!.lease).toBe("dead-invocation");
-    // Its time runs out: the next chunk's invocation follows both.
-    expect(await store.lease(id, "dead-invocation", Date.now(), Date.now() - 1)).toBe(false);
+    // Another invocation numbered a chunk and died before writing it.
+    expect((await store.count(id, 4000, t0 + 200))?.seq).toBe(2);
+    // The dead lease runs out: the next chunk's invocation follows the first, waits for the
+    // second, skips it, and follows its own.
     await stack.ctx.stores.tables.ledger.update({ pk: `LIVE#${id}`, sk: "SESSION" }, { UpdateExpression: "SET lease_until = :past", ExpressionAttributeValues: { ":past": Date.now() - 1 } });
+    const started = Date.now();
     await send(id, { user_audio_chunk: pcmBase64(reading.subarray(4000, 8000)) }, t0 + 350);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(MISSING_CHUNK_MS);
     item = await store.get(id);
-    expect(item!.pending).toEqual({});
+    expect([item!.seq, item!.applied, await queuedChunks(id)]).toEqual([3, 3, 0]);
     expect(item!.lease).toBeUndefined();
-    expect(item!.received).toBe(8000);
+    expect(item!.received).toBe(12_000);
     await disconnect(id);
+    expect(await queuedChunks(id)).toBe(0);
   }, 60_000);
 });
 

@@ -1,29 +1,25 @@
 import type { Table } from "./table.js";
 
 /**
- * Live reading sessions on AWS (functions/pvc/live-reading-aws.ts), in the ledger table with the
+ * Live reading sessions on AWS (functions/pvc/live-sessions.ts), in the ledger table with the
  * other short-lived counters. API Gateway runs one Lambda invocation per websocket message, so
  * a session lives here between messages:
  *
- *   LIVE#{connection}/SESSION  the session: workspace, passage generation, language, where its
- *                              reference features are (S3), the aligner's progress (bytes, tens of
- *                              KB), words read, audio counters for the bounds, audio chunks waiting
- *                              to be followed (a map keyed by API Gateway's message id), and a lease
- *                              naming the one invocation that follows them. TTL: the connection's
- *                              longest life (API Gateway closes every websocket after 2 hours).
- *   WS#{workspace}/LIVE        the workspace's open connections (id -> expiry ms), to cap them;
- *                              expired entries (a $disconnect that never came) are dropped on read.
+ *   LIVE#{connection}/SESSION      the session: workspace, passage generation, language, where its
+ *                                  reference features are (S3), the aligner's progress (bytes, a few
+ *                                  KB), words read, audio counters for the bounds, the number of the
+ *                                  last chunk queued (`seq`) and of the last one followed (`applied`),
+ *                                  and a lease naming the one invocation that follows them.
+ *   LIVE#{connection}/CHUNK#{seq}  one queued audio chunk (16-bit PCM, at most 48 KB), numbered by
+ *                                  the session's counter: a chunk per item, so a backlog (a passage
+ *                                  still being read by the engine) is not bounded by one item's 400 KB.
+ *   WS#{workspace}/LIVE            the workspace's open connections (id -> expiry ms), to cap them;
+ *                                  expired entries (a $disconnect that never came) are dropped on read.
  *
- * Every write is a single-item conditional update: the lease and the passage generation make
- * sure that only the lease holder writes progress, and that a new passage discards the old one.
+ * TTL on all of them: the connection's longest life (API Gateway closes every websocket after 2
+ * hours). Every write is a single-item conditional write: the lease and the passage generation
+ * make sure that only the lease holder writes progress, and that a new passage discards the old.
  */
-export interface LivePendingChunk {
-  /** When API Gateway received the message (ms): chunks are followed in this order. */
-  t: number;
-  /** 16-bit little-endian 16 kHz PCM. */
-  b: Uint8Array;
-}
-
 export interface LiveSessionRecord {
   connection_id: string;
   workspace_id: string;
@@ -39,8 +35,9 @@ export interface LiveSessionRecord {
   /** Samples received on this connection and when the first arrived (ms): the real-time bound. */
   received: number;
   first_audio_at?: number;
-  pending: Record<string, LivePendingChunk>;
-  pending_bytes: number;
+  /** The last chunk number given out, and the last one followed (or skipped). */
+  seq: number;
+  applied: number;
   lease?: string;
   lease_until?: number;
   ping_id: number;
@@ -49,13 +46,21 @@ export interface LiveSessionRecord {
 }
 
 /** The fields every message needs, without the chunks and the progress. */
-const HEAD = ["connection_id", "workspace_id", "gen", "language", "ready", "received", "first_audio_at", "ping_id", "last_ping_at", "version"] as const;
+const HEAD = ["connection_id", "workspace_id", "gen", "language", "ready", "received", "first_audio_at", "ping_id", "last_ping_at", "version", "seq", "applied"] as const;
 export type LiveSessionHead = Pick<LiveSessionRecord, (typeof HEAD)[number]>;
 
 /** Where live readings keep their passages' reference features in the bucket (a lifecycle rule expires them). */
 export const LIVE_OBJECT_PREFIX = "live/";
 
 const sessionKey = (connectionId: string) => ({ pk: `LIVE#${connectionId}`, sk: "SESSION" });
+const pad = (n: number) => String(n).padStart(10, "0");
+const chunkKey = (connectionId: string, seq: number) => ({ pk: `LIVE#${connectionId}`, sk: `CHUNK#${pad(seq)}` });
+
+export interface LiveChunk {
+  seq: number;
+  /** 16-bit little-endian 16 kHz PCM. */
+  pcm: Uint8Array;
+}
 const workspaceKey = (workspaceId: string) => ({ pk: `WS#${workspaceId}`, sk: "LIVE" });
 const ttlOf = (ms: number) => Math.ceil(ms / 1000);
 
@@ -101,8 +106,8 @@ export class LiveReadings {
       words: 0,
       words_total: 0,
       received: 0,
-      pending: {},
-      pending_bytes: 0,
+      seq: 0,
+      applied: 0,
       ping_id: 0,
       last_ping_at: now,
       version: 0,
@@ -118,7 +123,10 @@ export class LiveReadings {
     return this.ledger.get<LiveSessionRecord>(sessionKey(connectionId));
   }
 
+  /** The session and any chunk still queued. */
   async remove(connectionId: string): Promise<void> {
+    const chunks = await this.ledger.queryPrefix<{ pk: string; sk: string }>(`LIVE#${connectionId}`, "CHUNK#");
+    await this.ledger.batchDelete(chunks.map(({ pk, sk }) => ({ pk, sk })));
     await this.ledger.delete(sessionKey(connectionId));
   }
 
@@ -127,18 +135,19 @@ export class LiveReadings {
   }
 
   /**
-   * A new passage: the next generation, nothing read, no chunks waiting, and the lease to the
-   * invocation that prepares it (whoever held it stops at its next write). Returns the generation.
+   * A new passage: the next generation, nothing read, and the lease to the invocation that
+   * prepares it (whoever held it stops at its next write). Chunks queued so far stay queued and
+   * are followed in the new passage, as the embedded session does. Returns the generation.
    */
   async newPassage(connectionId: string, language: string, owner: string, leaseUntil: number): Promise<number | undefined> {
     const r = await this.ledger.update<{ gen: number }>(
       sessionKey(connectionId),
       {
         UpdateExpression:
-          "SET gen = gen + :one, #language = :l, ready = :f, words = :z, words_total = :z, pending = :empty, pending_bytes = :z, lease = :me, lease_until = :u, version = version + :one REMOVE progress, reference_key",
+          "SET gen = gen + :one, #language = :l, ready = :f, words = :z, words_total = :z, lease = :me, lease_until = :u, version = version + :one REMOVE progress, reference_key",
         ConditionExpression: "attribute_exists(pk)",
         ExpressionAttributeNames: { "#language": "language" },
-        ExpressionAttributeValues: { ":one": 1, ":l": language, ":f": false, ":z": 0, ":empty": {}, ":me": owner, ":u": leaseUntil },
+        ExpressionAttributeValues: { ":one": 1, ":l": language, ":f": false, ":z": 0, ":me": owner, ":u": leaseUntil },
       },
       "UPDATED_NEW",
     );
@@ -157,20 +166,38 @@ export class LiveReadings {
   }
 
   /**
-   * Queues an audio chunk (only once a script was sent) and counts it. Returns the counters after
-   * it, or undefined when no script was sent yet.
+   * Numbers and counts an audio chunk (only once a script was sent). Returns its number and the
+   * counters after it, or undefined when no script was sent yet. The chunk itself follows (putChunk).
    */
-  async append(connectionId: string, messageId: string, chunk: LivePendingChunk, samples: number, now: number) {
-    return this.ledger.update<Pick<LiveSessionRecord, "received" | "first_audio_at" | "pending_bytes">>(
+  async count(connectionId: string, samples: number, now: number) {
+    return this.ledger.update<Pick<LiveSessionRecord, "seq" | "received" | "first_audio_at">>(
       sessionKey(connectionId),
       {
-        UpdateExpression: "SET pending.#m = :c, received = received + :n, pending_bytes = pending_bytes + :b, first_audio_at = if_not_exists(first_audio_at, :now), version = version + :one",
+        UpdateExpression: "SET seq = seq + :one, received = received + :n, first_audio_at = if_not_exists(first_audio_at, :now), version = version + :one",
         ConditionExpression: "gen > :z",
-        ExpressionAttributeNames: { "#m": messageId },
-        ExpressionAttributeValues: { ":c": chunk, ":n": samples, ":b": chunk.b.length, ":now": now, ":one": 1, ":z": 0 },
+        ExpressionAttributeValues: { ":n": samples, ":now": now, ":one": 1, ":z": 0 },
       },
       "UPDATED_NEW",
     );
+  }
+
+  async putChunk(connectionId: string, chunk: LiveChunk, expiresAt: number): Promise<void> {
+    await this.ledger.put({ ...chunkKey(connectionId, chunk.seq), ...chunk, ttl: ttlOf(expiresAt) });
+  }
+
+  /** Queued chunks numbered from..to, in order, at most `limit`. */
+  async chunks(connectionId: string, from: number, to: number, limit: number): Promise<LiveChunk[]> {
+    const r = await this.ledger.query<LiveChunk>({
+      KeyConditionExpression: "pk = :p AND sk BETWEEN :a AND :b",
+      ExpressionAttributeValues: { ":p": `LIVE#${connectionId}`, ":a": chunkKey(connectionId, from).sk, ":b": chunkKey(connectionId, to).sk },
+      ConsistentRead: true,
+      limit,
+    });
+    return r.items.map((c) => ({ seq: c.seq, pcm: c.pcm }));
+  }
+
+  async deleteChunks(connectionId: string, seqs: number[]): Promise<void> {
+    await this.ledger.batchDelete(seqs.map((seq) => chunkKey(connectionId, seq)));
   }
 
   /** The lease to follow the queued chunks, when nobody holds it (or its holder's time ran out). */
@@ -184,21 +211,24 @@ export class LiveReadings {
     );
   }
 
-  /** Progress after following `applied` chunks: they leave the queue in the same write. */
-  advance(connectionId: string, gen: number, owner: string, progress: Uint8Array, words: number, applied: string[], appliedBytes: number, leaseUntil: number): Promise<boolean> {
-    const names = Object.fromEntries(applied.map((k, i) => [`#a${i}`, k]));
+  /** Progress after following the chunks up to `applied` (their items can go after this). */
+  advance(connectionId: string, gen: number, owner: string, progress: Uint8Array, words: number, applied: number, leaseUntil: number): Promise<boolean> {
     return this.write(
       connectionId,
-      { set: ["progress = :p", "words = :w", "pending_bytes = pending_bytes - :b", "lease_until = :u"], remove: applied.map((_, i) => `pending.#a${i}`) },
+      { set: ["progress = :p", "words = :w", "applied = :a", "lease_until = :u"] },
       "gen = :g AND lease = :me",
-      names,
-      { ":p": progress, ":w": words, ":b": appliedBytes, ":u": leaseUntil, ":g": gen, ":me": owner },
+      {},
+      { ":p": progress, ":w": words, ":a": applied, ":u": leaseUntil, ":g": gen, ":me": owner },
     );
   }
 
-  /** Gives the lease up; with `ifIdle`, only when no chunk is waiting (else the holder goes on). */
-  release(connectionId: string, owner: string, ifIdle: boolean): Promise<boolean> {
-    return this.write(connectionId, { remove: ["lease", "lease_until"] }, `lease = :me${ifIdle ? " AND size(pending) = :z" : ""}`, {}, { ":me": owner, ...(ifIdle ? { ":z": 0 } : {}) });
+  /**
+   * Gives the lease up; with `ifIdleAt`, only when no chunk was numbered after that one (else the
+   * holder goes on with it).
+   */
+  release(connectionId: string, owner: string, ifIdleAt?: number): Promise<boolean> {
+    const idle = ifIdleAt !== undefined;
+    return this.write(connectionId, { remove: ["lease", "lease_until"] }, `lease = :me${idle ? " AND seq = :a" : ""}`, {}, { ":me": owner, ...(idle ? { ":a": ifIdleAt } : {}) });
   }
 
   /** The next ping's id when one is due (one invocation wins it), else undefined. */
