@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig, parseFlags, ConfigError } from "./config.js";
+import { pageContentSecurityPolicy } from "./http/security-headers.js";
 
 describe("config", () => {
   it("has working defaults for the embedded stack", () => {
@@ -29,6 +30,17 @@ describe("config", () => {
     const c = parseConfig({ TIMBRE_MODE: "aws", STATE_MACHINES: '{"voice-purge":"arn:aws:states:us-east-1:1:stateMachine:x"}' });
     expect(c.aws.s3Endpoint).toBeUndefined();
     expect(c.aws.stateMachines["voice-purge"]).toMatch(/^arn:aws:states/);
+  });
+
+  it("takes the live reading websocket's URL on AWS only as wss://, and lets the pages connect to its origin", () => {
+    expect(parseConfig({}).liveReadingUrl).toBeUndefined();
+    const url = "wss://abc123.execute-api.eu-west-1.amazonaws.com/live";
+    expect(parseConfig({ LIVE_READING_URL: url }).liveReadingUrl).toBe(url);
+    expect(() => parseConfig({ LIVE_READING_URL: "https://abc123.execute-api.eu-west-1.amazonaws.com/live" })).toThrow(/LIVE_READING_URL: must be a wss:\/\/ URL/);
+    expect(() => parseConfig({ LIVE_READING_URL: "ws://abc123.execute-api.eu-west-1.amazonaws.com/live" })).toThrow(/LIVE_READING_URL/);
+    expect(parseConfig({ LIVE_READING_URL: "ws://127.0.0.1:4510/live" }).liveReadingUrl).toBe("ws://127.0.0.1:4510/live");
+    expect(pageContentSecurityPolicy("n")).toContain("connect-src 'self';");
+    expect(pageContentSecurityPolicy("n", [new URL(url).origin])).toContain("connect-src 'self' wss://abc123.execute-api.eu-west-1.amazonaws.com;");
   });
 
   it("parses feature flags, including switching one off", () => {

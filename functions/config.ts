@@ -39,6 +39,14 @@ const EnvSchema = z.object({
   EDGE_SECRET_ARN: optionalString.refine((v) => v === undefined || v.startsWith("arn:"), "must be a Secrets Manager ARN"),
   /** Base URL of /v1 as the web server reaches it (on AWS the API function URL, not CloudFront). */
   API_INTERNAL_URL: optionalString.refine((v) => v === undefined || /^https?:\/\/[^/]/.test(v), "must be an http(s) URL"),
+  /**
+   * On AWS: the live reading websocket (API Gateway's wss:// stage URL); unset means this origin's
+   * stream-input path. Plain ws:// only on loopback (a local stand-in for API Gateway in tests).
+   */
+  LIVE_READING_URL: optionalString.refine(
+    (v) => v === undefined || /^wss:\/\/[^/]/.test(v) || /^ws:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(v),
+    "must be a wss:// URL (ws:// only on loopback)",
+  ),
 
   AWS_REGION: z.string().default("us-east-1"),
   TABLE_MAIN: z.string().default("timbre-main"),
@@ -96,6 +104,8 @@ export interface Config {
   edgeSecretArn: string | undefined;
   /** Base URL of /v1 for the web server when it is not on the same process (aws mode). */
   apiInternalUrl: string | undefined;
+  /** Where the recorder opens the live reading websocket, when not on the page's own origin (aws mode). */
+  liveReadingUrl: string | undefined;
   aws: {
     region: string;
     tables: { main: string; history: string; ledger: string; library: string };
@@ -174,6 +184,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     sessionSecretArn: e.SESSION_SECRET_ARN,
     edgeSecretArn: e.EDGE_SECRET_ARN,
     apiInternalUrl: e.API_INTERNAL_URL?.replace(/\/+$/, ""),
+    liveReadingUrl: e.LIVE_READING_URL,
     aws: {
       region: e.AWS_REGION,
       tables: { main: e.TABLE_MAIN, history: e.TABLE_HISTORY, ledger: e.TABLE_LEDGER, library: e.TABLE_LIBRARY },

@@ -9,6 +9,7 @@ import { alignRecording, fitLoss, synthesizeReferences, wordSpans, type Referenc
 import { alignSequences } from "./dtw.js";
 import { ALIGN_DIM } from "./features.js";
 import { liveSession, liveStep, transcriptOf } from "./online.js";
+import { packLiveProgress, packLiveReference, unpackLiveSession } from "./online-codec.js";
 
 /**
  * Alignment by synthesis, measured on voices and passages the references never use: held-out
@@ -100,4 +101,28 @@ describe("live reading", () => {
       expect(transcriptOf(session, 3)).toBe(text.split(" ").slice(0, 3).join(" "));
     }
   }, 180_000);
+
+  it("steps the same through bytes as in memory: a session packed and unpacked after every chunk follows exactly as one kept whole", async () => {
+    const text = texts[0];
+    const readings = await synthesizeReferences(engine, text, "en");
+    const r = await read(readers()[0], text);
+    const x = toAnalysisRate(r.samples, r.rate);
+    const kept = liveSession(readings);
+    const reference = packLiveReference(kept);
+    let progress = packLiveProgress(kept);
+    let maxProgress = 0;
+    const chunk = 4000;
+    for (let i = 0; i < x.length; i += chunk) {
+      const words = liveStep(kept, x.subarray(i, i + chunk));
+      const revived = unpackLiveSession(reference, progress);
+      expect(liveStep(revived, x.subarray(i, i + chunk))).toBe(words);
+      progress = packLiveProgress(revived);
+      maxProgress = Math.max(maxProgress, progress.length);
+      expect(Buffer.from(progress).equals(Buffer.from(packLiveProgress(kept)))).toBe(true);
+    }
+    expect(kept.words).toBeGreaterThanOrEqual(text.split(" ").length - 1);
+    // The per-step part stays small (DynamoDB items hold 400 KB); the reference is the big part.
+    expect(maxProgress).toBeLessThan(40_000);
+    expect(reference.length).toBeGreaterThan(4 * maxProgress);
+  }, 120_000);
 });

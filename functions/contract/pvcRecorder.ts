@@ -54,6 +54,20 @@ export const liveMessages = {
   badLanguage: "language must be a language code such as en.",
 } as const;
 
+/**
+ * Why the server ends a session where it cannot choose the close code (API Gateway on AWS closes
+ * with its own): an error message with one of these codes comes first, then the close. Embedded
+ * mode closes with LIVE_CLOSE codes instead.
+ */
+export const LIVE_ENDINGS = {
+  tooBig: { code: "message_too_big", message: `A message may be at most ${LIVE_READING.maxMessageBytes / 1024} KB.` },
+  binary: { code: "unsupported_data", message: liveMessages.binary },
+  tooFast: { code: "too_fast", message: liveMessages.tooFast },
+  tooLong: { code: "too_long", message: liveMessages.tooLong },
+  internal: { code: "internal_error", message: liveMessages.internal },
+} as const;
+export const LIVE_ENDING_CODES: ReadonlySet<string> = new Set(Object.values(LIVE_ENDINGS).map((e) => e.code));
+
 /** Client -> server. */
 export const LiveClientMessage = z
   .object({

@@ -20,6 +20,8 @@ export interface WebLoadContext {
   defaultFlags: Record<string, boolean>;
   /** This response's Content-Security-Policy nonce (entry.server.tsx puts it on inline scripts). */
   cspNonce: string;
+  /** The live reading websocket's URL when it is not on this origin (AWS), for the recorder. */
+  liveReadingUrl: string | undefined;
 }
 
 type RemixHandler = (request: Request, loadContext: WebLoadContext) => Promise<Response>;
@@ -114,6 +116,8 @@ export function refuseUnsafeRequest(request: Request): Response | undefined {
 export function createWebStreamingHandler(ctx: AppContext, remix: RemixHandler, apiBase: string): StreamingHandler {
   const proof = internalProof(ctx.secrets.session);
   const defaultFlags = resolveFlags(ctx.config.featureFlags);
+  const liveReadingUrl = ctx.config.liveReadingUrl;
+  const connect = liveReadingUrl ? [new URL(liveReadingUrl).origin] : [];
   return async (event, responseStream) => {
     const request = eventToFetchRequest(event);
     const nonce = randomBytes(16).toString("base64");
@@ -126,6 +130,7 @@ export function createWebStreamingHandler(ctx: AppContext, remix: RemixHandler, 
       signupEnabled: ctx.config.signupEnabled,
       defaultFlags,
       cspNonce: nonce,
+      liveReadingUrl,
     };
     let response: Response;
     const refused = refuseUnsafeRequest(request);
@@ -140,7 +145,7 @@ export function createWebStreamingHandler(ctx: AppContext, remix: RemixHandler, 
     }
     // Pages get a policy with this response's nonce; anything else may not run at all.
     if (!headersWritable(response)) response = new Response(response.body, response);
-    response.headers.set("content-security-policy", (response.headers.get("content-type") ?? "").startsWith("text/html") ? pageContentSecurityPolicy(nonce) : RESOURCE_CONTENT_SECURITY_POLICY);
+    response.headers.set("content-security-policy", (response.headers.get("content-type") ?? "").startsWith("text/html") ? pageContentSecurityPolicy(nonce, connect) : RESOURCE_CONTENT_SECURITY_POLICY);
     await pipeResponse(response, responseStream);
   };
 }

@@ -19,15 +19,18 @@ export const STATIC_SECURITY_HEADERS = {
 export const HSTS_MAX_AGE_SECONDS = 31_536_000;
 export const HSTS = `max-age=${HSTS_MAX_AGE_SECONDS}; includeSubDomains`;
 
-/** The policy of the web app's HTML pages. */
-export function pageContentSecurityPolicy(nonce: string): string {
+/**
+ * The policy of the web app's HTML pages. `connect` adds origins the page may open connections
+ * to besides its own (on AWS the live reading websocket's API Gateway origin).
+ */
+export function pageContentSecurityPolicy(nonce: string, connect: readonly string[] = []): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob: data:",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...connect].join(" "),
     "font-src 'self' data:",
     "worker-src 'self' blob:",
     "frame-ancestors 'none'",

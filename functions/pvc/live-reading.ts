@@ -13,7 +13,10 @@
 import type { AppContext } from "../context.js";
 import { feedLiveReading, openLiveReading } from "../alignment/service.js";
 import type { LiveSession } from "../alignment/online.js";
-import { LIVE_CLOSE, LIVE_READING, LiveClientMessage, liveMessages, type LiveServerMessage } from "../contract/pvcRecorder.js";
+import { LIVE_CLOSE, LIVE_READING, LiveClientMessage, credentialFromProtocols, liveMessages, type LiveServerMessage } from "../contract/pvcRecorder.js";
+import { authenticateRequest } from "../http/auth.js";
+import { ApiError } from "../http/errors.js";
+import { eventToRequest, newRequestId } from "../http/lambda.js";
 
 export interface LiveTransport {
   send(m: LiveServerMessage): void;
@@ -27,9 +30,98 @@ export function decodeChunk(b64: string): Float32Array | null {
   if (b64.length % 4 !== 0 || !BASE64.test(b64)) return null;
   const bytes = Buffer.from(b64, "base64");
   if (bytes.length % 2 !== 0) return null;
-  const out = new Float32Array(bytes.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = bytes.readInt16LE(2 * i) / 32768;
+  return pcm16Samples(bytes);
+}
+
+/** Chunks one after the other. */
+export function joinSamples(parts: Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
+}
+
+/** 16-bit little-endian PCM bytes -> samples in [-1, 1). */
+export function pcm16Samples(bytes: Uint8Array): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Float32Array(bytes.byteLength >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = view.getInt16(2 * i, true) / 32768;
+  return out;
+}
+
+/** Why an opening handshake is refused: a plain HTTP answer in the API's error shape. */
+export interface LiveRefusal {
+  status: number;
+  reason: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * Who opens a live reading: the subprotocols the client offered must include `pvc-stt`, and one of
+ * them must carry valid credentials (`xi-api-key.<key>` or `bearer.<token>`); the same check in
+ * embedded mode (the upgrade) and on AWS (the $connect route).
+ */
+export async function admitLiveReading(ctx: AppContext, offered: readonly string[], sourceIp: string): Promise<{ workspaceId: string } | LiveRefusal> {
+  if (!offered.includes(LIVE_READING.subprotocol)) {
+    return { status: 400, reason: "Bad Request", code: "invalid_subprotocol", message: `Offer the ${LIVE_READING.subprotocol} subprotocol.` };
+  }
+  const credential = credentialFromProtocols(offered);
+  const headers: Record<string, string> = {};
+  if (credential.apiKey) headers["xi-api-key"] = credential.apiKey;
+  if (credential.bearer) headers.authorization = `Bearer ${credential.bearer}`;
+  const path = LIVE_READING.path;
+  try {
+    const probe = eventToRequest({
+      version: "2.0",
+      rawPath: path,
+      rawQueryString: "",
+      headers,
+      requestContext: { requestId: newRequestId(), timeEpoch: Date.now(), http: { method: "GET", path, sourceIp } },
+      isBase64Encoded: false,
+    });
+    const caller = await authenticateRequest(ctx, probe);
+    await caller.user();
+    return { workspaceId: caller.workspaceId };
+  } catch (e) {
+    if (e instanceof ApiError) return { status: 401, reason: "Unauthorized", code: "invalid_api_key", message: e.message };
+    ctx.log.error("live reading upgrade failed", { error: e });
+    return { status: 500, reason: "Internal Server Error", code: "internal_error", message: "We are sorry, something went wrong." };
+  }
+}
+
+export interface LiveError {
+  code: string;
+  message: string;
+}
+
+/** A client's text message, or the error message it earns (the session stays open). */
+export function parseLiveMessage(text: string): { message: LiveClientMessage } | LiveError {
+  try {
+    const parsed = LiveClientMessage.safeParse(JSON.parse(text));
+    if (parsed.success) return { message: parsed.data };
+    const bad = parsed.error.issues.some((i) => i.path[0] === "language");
+    return bad ? { code: "invalid_language", message: liveMessages.badLanguage } : { code: "invalid_message", message: liveMessages.badJson };
+  } catch {
+    return { code: "invalid_message", message: liveMessages.badJson };
+  }
+}
+
+/** A script passage as the session follows it (spaces collapsed), with the language it is read in. */
+export function checkScript(language: string | undefined, rawScript: string): { script: string; language: string } | LiveError {
+  const script = rawScript.replace(/\s+/g, " ").trim();
+  if (!script) return { code: "empty_script", message: liveMessages.emptyScript };
+  if ([...script].length > LIVE_READING.maxScriptChars) return { code: "script_too_long", message: liveMessages.scriptTooLong };
+  if (!language) return { code: "invalid_language", message: liveMessages.badLanguage };
+  return { script, language };
+}
+
+/** Seconds of audio past what a client may have sent by now (a burst, then 1.5x real time); > 0 is too fast. */
+export function audioAhead(receivedSamples: number, firstAudioAt: number, now: number): number {
+  return receivedSamples / LIVE_READING.sampleRate - LIVE_READING.burstSeconds - ((now - firstAudioAt) / 1000) * LIVE_READING.maxRealTimeFactor;
 }
 
 export class LiveReadingConnection {
@@ -53,17 +145,9 @@ export class LiveReadingConnection {
   /** A text message from the client. */
   async message(text: string): Promise<void> {
     if (this.closed) return;
-    let m: LiveClientMessage;
-    try {
-      const parsed = LiveClientMessage.safeParse(JSON.parse(text));
-      if (!parsed.success) {
-        const bad = parsed.error.issues.some((i) => i.path[0] === "language");
-        return this.error(bad ? "invalid_language" : "invalid_message", bad ? liveMessages.badLanguage : liveMessages.badJson);
-      }
-      m = parsed.data;
-    } catch {
-      return this.error("invalid_message", liveMessages.badJson);
-    }
+    const parsed = parseLiveMessage(text);
+    if ("code" in parsed) return this.error(parsed.code, parsed.message);
+    const m = parsed.message;
     if (m.type === "pong") return;
     if (m.language !== undefined || m.script !== undefined) this.configure(m.language, m.script);
     if (m.user_audio_chunk !== undefined) this.audio(m.user_audio_chunk);
@@ -94,12 +178,10 @@ export class LiveReadingConnection {
   private configure(lang: string | undefined, rawScript: string | undefined): void {
     if (lang) this.language = lang;
     if (rawScript === undefined) return;
-    const script = rawScript.replace(/\s+/g, " ").trim();
-    if (!script) return this.error("empty_script", liveMessages.emptyScript);
-    if ([...script].length > LIVE_READING.maxScriptChars) return this.error("script_too_long", liveMessages.scriptTooLong);
-    if (!this.language) return this.error("invalid_language", liveMessages.badLanguage);
+    const checked = checkScript(this.language, rawScript);
+    if ("code" in checked) return this.error(checked.code, checked.message);
+    const { script, language } = checked;
     const generation = ++this.generation;
-    const language = this.language;
     this.session = undefined;
     this.words = 0;
     void (async () => {
@@ -124,7 +206,7 @@ export class LiveReadingConnection {
     this.received += samples.length;
     const seconds = this.received / LIVE_READING.sampleRate;
     if (seconds > LIVE_READING.maxSessionSeconds) return this.close(LIVE_CLOSE.policy, liveMessages.tooLong);
-    if (seconds > LIVE_READING.burstSeconds + ((now - this.firstAudioAt) / 1000) * LIVE_READING.maxRealTimeFactor) return this.close(LIVE_CLOSE.policy, liveMessages.tooFast);
+    if (audioAhead(this.received, this.firstAudioAt, now) > 0) return this.close(LIVE_CLOSE.policy, liveMessages.tooFast);
     this.pending.push(samples);
     void this.pump().catch((e: unknown) => {
       if (this.closed) return;
@@ -137,13 +219,7 @@ export class LiveReadingConnection {
     while (!this.busy && !this.closed && this.session && this.pending.length) {
       this.busy = true;
       try {
-        const parts = this.pending.splice(0);
-        const samples = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-        let at = 0;
-        for (const p of parts) {
-          samples.set(p, at);
-          at += p.length;
-        }
+        const samples = joinSamples(this.pending.splice(0));
         const generation = this.generation;
         const r = await feedLiveReading(this.session, samples);
         if (this.closed || generation !== this.generation) continue;

@@ -2,6 +2,7 @@ import { RemovalPolicy, Duration } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
+import { LIVE_OBJECT_PREFIX } from "../../functions/adapters/dynamo/liveReadings.js";
 import { LIBRARY_INDEXES, LIBRARY_SORT_ATTRIBUTE, libraryIndexKey } from "../../functions/adapters/dynamo/libraryIndexes.js";
 
 /**
@@ -19,7 +20,9 @@ import { LIBRARY_INDEXES, LIBRARY_SORT_ATTRIBUTE, libraryIndexKey } from "../../
  *         gsi2: the webhook queue, sparse: WHQ#{shard} -> {due ms}#{id} on events waiting to be fanned
  *               out and deliveries waiting for an attempt (functions/adapters/dynamo/webhooks.ts)
  * history pk WS#{id}, sk H#{time}#{id}: generations newest first; gsi1 by history item id
- * ledger  pk WS#{id}/USAGE (credits), WS#{id}/CHARGE#{key} (idempotency), RL#{scope}#{id}/W#{start} (rate windows)
+ * ledger  pk WS#{id}/USAGE (credits), WS#{id}/CHARGE#{key} (idempotency), RL#{scope}#{id}/W#{start} (rate windows),
+ *         LIVE#{connection}/SESSION (a live reading on AWS, TTL 2 h) and WS#{id}/LIVE (its open connections):
+ *         functions/adapters/dynamo/liveReadings.ts
  * main also: WS#{id}/VOICESLOTS (voice slot counters), WS#{id}/COLL#{c} (a voice collection),
  *         WS#{id}/COLLV#{c}#{voice} (a voice in a collection), WS#{id}/EVENT#{time}#{id} (an event
  *         for webhooks, listed by time), WS#{id}/WEBHOOK#{id}, WS#{id}/WHD#{webhook}#{time}#{id}
@@ -104,6 +107,8 @@ export class TimbreData extends Construct {
       lifecycleRules: [
         { id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) },
         { id: "expire-temporary-uploads", prefix: "tmp/", expiration: Duration.days(2) },
+        // Live readings' reference features (the websocket on AWS); $disconnect deletes them, this catches the rest.
+        { id: "expire-live-readings", prefix: LIVE_OBJECT_PREFIX, expiration: Duration.days(1) },
       ],
     });
   }

@@ -11,6 +11,7 @@ export const LAMBDA_ENTRY = {
   web: join(ROOT, "functions", "handlers", "lambda", "web.ts"),
   steps: join(ROOT, "functions", "handlers", "lambda", "steps.ts"),
   seed: join(ROOT, "functions", "handlers", "lambda", "seed.ts"),
+  live: join(ROOT, "functions", "handlers", "lambda", "live.ts"),
 } as const;
 
 /** Stands in for the Remix server build when `npm run build` has not run (see docs/decisions). */

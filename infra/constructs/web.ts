@@ -22,6 +22,8 @@ export interface TimbreWebProps {
   edgeSecret: secretsmanager.ISecret;
   /** /v1 as the web server reaches it: the API function URL (CloudFront would make a cycle). */
   apiUrl: string;
+  /** The live reading websocket (wss://), which the pages' recorder opens and their policy allows. */
+  liveReadingUrl?: string;
   build: WebBuild;
 }
 
@@ -48,7 +50,7 @@ export class TimbreWeb extends Construct {
       aliases: { [SERVER_BUILD_IMPORT]: build.server ?? MISSING_WEB_BUILD },
       // Remix's default entry.server probes isbot's exports behind a guard, which esbuild flags.
       quietWarnings: ["import-is-undefined"],
-      environment: { API_INTERNAL_URL: props.apiUrl, SECURE_COOKIES: "true" },
+      environment: { API_INTERNAL_URL: props.apiUrl, SECURE_COOKIES: "true", ...(props.liveReadingUrl ? { LIVE_READING_URL: props.liveReadingUrl } : {}) },
     }).bindSecret(props.sessionSecret, "SESSION_SECRET_ARN")
       .bindSecret(props.edgeSecret, "EDGE_SECRET_ARN");
     if (!build.server) {

@@ -2,11 +2,8 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { AppContext } from "../../functions/context.js";
-import { authenticateRequest } from "../../functions/http/auth.js";
-import { eventToRequest, newRequestId } from "../../functions/http/lambda.js";
-import { ApiError } from "../../functions/http/errors.js";
-import { LIVE_CLOSE, LIVE_READING, credentialFromProtocols, liveMessages } from "../../functions/contract/pvcRecorder.js";
-import { LiveReadingConnection, LiveReadingRegistry } from "../../functions/pvc/live-reading.js";
+import { LIVE_CLOSE, LIVE_READING, liveMessages } from "../../functions/contract/pvcRecorder.js";
+import { admitLiveReading, LiveReadingConnection, LiveReadingRegistry } from "../../functions/pvc/live-reading.js";
 
 /**
  * The live reading websocket in embedded mode, on the product's one HTTP server (what an API
@@ -45,31 +42,9 @@ export function attachLiveReading(server: Server, ctx: AppContext): LiveSocket {
     }
     if (path !== LIVE_READING.path) return refuseUpgrade(socket, 404, "Not Found", "not_found", "No websocket is served on this path.");
     const offered = (req.headers["sec-websocket-protocol"] ?? "").split(",").map((p) => p.trim()).filter(Boolean);
-    if (!offered.includes(LIVE_READING.subprotocol)) {
-      return refuseUpgrade(socket, 400, "Bad Request", "invalid_subprotocol", `Offer the ${LIVE_READING.subprotocol} subprotocol.`);
-    }
-    const credential = credentialFromProtocols(offered);
-    const headers: Record<string, string> = {};
-    if (credential.apiKey) headers["xi-api-key"] = credential.apiKey;
-    if (credential.bearer) headers.authorization = `Bearer ${credential.bearer}`;
-    let workspaceId: string;
-    try {
-      const probe = eventToRequest({
-        version: "2.0",
-        rawPath: path,
-        rawQueryString: "",
-        headers,
-        requestContext: { requestId: newRequestId(), timeEpoch: Date.now(), http: { method: "GET", path, sourceIp: req.socket.remoteAddress ?? "" } },
-        isBase64Encoded: false,
-      });
-      const caller = await authenticateRequest(ctx, probe);
-      await caller.user();
-      workspaceId = caller.workspaceId;
-    } catch (e) {
-      if (e instanceof ApiError) return refuseUpgrade(socket, 401, "Unauthorized", "invalid_api_key", e.message);
-      ctx.log.error("live reading upgrade failed", { error: e });
-      return refuseUpgrade(socket, 500, "Internal Server Error", "internal_error", "We are sorry, something went wrong.");
-    }
+    const admitted = await admitLiveReading(ctx, offered, req.socket.remoteAddress ?? "");
+    if ("status" in admitted) return refuseUpgrade(socket, admitted.status, admitted.reason, admitted.code, admitted.message);
+    const { workspaceId } = admitted;
     if (socket.destroyed) return;
     wss.handleUpgrade(req, socket, head, (ws) => serve(ws, workspaceId));
   };

@@ -5,6 +5,7 @@ import { ENGINE_RUNTIME_PACKAGES, TimbreApi } from "../constructs/api.js";
 import { TimbreData } from "../constructs/data.js";
 import { TimbreEdge } from "../constructs/edge.js";
 import { TimbreFunction } from "../constructs/function.js";
+import { TimbreLiveReading } from "../constructs/live.js";
 import { findWebBuild, LAMBDA_ENTRY, type WebBuild } from "../constructs/paths.js";
 import { TimbreSeed } from "../constructs/seed.js";
 import { TimbreWeb } from "../constructs/web.js";
@@ -31,6 +32,7 @@ export class TimbreStack extends Stack {
   /** workflow name -> the function that runs its steps. */
   readonly stepFunctions = new Map<string, TimbreFunction>();
   readonly api: TimbreApi;
+  readonly live: TimbreLiveReading;
   readonly web: TimbreWeb;
   readonly seed: TimbreSeed;
   readonly edge: TimbreEdge;
@@ -75,11 +77,14 @@ export class TimbreStack extends Stack {
       edgeSecret: this.edgeSecret,
       machines: this.workflows.machines,
     });
+    // The recorder's live reading websocket: API Gateway, since Function URLs and CloudFront-to-Lambda carry no websockets.
+    this.live = new TimbreLiveReading(this, "LiveReading", { data: this.data, sessionSecret: this.sessionSecret });
     this.web = new TimbreWeb(this, "Web", {
       data: this.data,
       sessionSecret: this.sessionSecret,
       edgeSecret: this.edgeSecret,
       apiUrl: this.api.url.url,
+      liveReadingUrl: this.live.stage.url,
       build: props.webBuild ?? findWebBuild(),
     });
     this.seed = new TimbreSeed(this, "Seed", { data: this.data });
@@ -92,6 +97,7 @@ export class TimbreStack extends Stack {
     });
 
     new CfnOutput(this, "Url", { value: `https://${this.edge.distribution.distributionDomainName}`, description: "Timbre (web app, /v1 and /v2)" });
+    new CfnOutput(this, "LiveReadingUrl", { value: this.live.stage.url, description: "The PVC recorder's live reading websocket (API Gateway)" });
     new CfnOutput(this, "ApiFunctionUrl", { value: this.api.url.url, description: "The API function URL (direct, without CloudFront)" });
   }
 }

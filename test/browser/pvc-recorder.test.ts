@@ -12,6 +12,8 @@ import { BACKUP_KEY, passagesOf, pvcMessages, recorderText } from "../../web/app
 import { startTestStack } from "../support/stack.js";
 import { closeBrowserStack, closeContext, reload, launchChromium } from "./helpers.js";
 import { openRecorder, openVoiceData, topDialogFits } from "./pvc-helpers.js";
+import { startApiGatewayStandIn, type ApiGatewayStandIn } from "../support/api-gateway-websocket.js";
+import { createLiveHandler } from "../../functions/handlers/live.js";
 
 /**
  * The PVC recorder in a real Chromium whose fake microphone plays the engine reading the first
@@ -144,3 +146,49 @@ describe("recovering a recording", () => {
     await closeContext(page.context());
   }, 180_000);
 });
+
+describe("the recorder with the websocket on AWS", () => {
+  // A second stack configured as on AWS: its pages get the websocket's URL from LIVE_READING_URL,
+  // served by the Lambda handler behind a loopback stand-in for API Gateway.
+  let aws: EmbeddedStack;
+  let gateway: ApiGatewayStandIn;
+  const accepted: string[] = [];
+  beforeAll(async () => {
+    gateway = await startApiGatewayStandIn();
+    aws = await startTestStack({ web: true, env: { LIVE_READING_URL: gateway.url } });
+    const handle = createLiveHandler(aws.ctx, gateway.connections);
+    gateway.bind(async (event) => {
+      const r = await handle(event);
+      if (event.requestContext.routeKey === "$connect" && r.statusCode === 200) accepted.push(event.requestContext.connectionId);
+      return r;
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await gateway?.close();
+    await aws?.close();
+  });
+
+  for (const width of [390, 1280]) {
+    it(`lights up the script as it is read through the Lambda handler, at ${width} px`, async () => {
+      const { page, data, errors } = await openVoiceData(browser, aws, { width });
+      const rec = await openRecorder(page, data);
+      await rec.getByLabel("Script", { exact: true }).selectOption("narrative");
+      await expect.poll(() => rec.getByRole("region", { name: recorderText.scriptText }).textContent(), { timeout: 10_000 }).toContain(PASSAGE.slice(0, 40));
+      const before = accepted.length;
+      await rec.getByRole("button", { name: recorderText.start }).click();
+      await rec.getByRole("timer").waitFor({ timeout: 15_000 });
+      const read = rec.getByTestId("pvc-script-read");
+      await expect.poll(async () => (await read.textContent())?.length ?? 0, { timeout: 45_000 }).toBeGreaterThan(10);
+      expect(PASSAGE.startsWith((await read.textContent())!)).toBe(true);
+      await expect
+        .poll(async () => (await rec.textContent())!.includes("Passage 2 of") || ((await read.textContent())?.length ?? 0) >= 0.8 * PASSAGE.length, { timeout: 45_000 })
+        .toBe(true);
+      expect(accepted.length).toBe(before + 1);
+      expect(await topDialogFits(page)).toBe(true);
+      // The page's policy let it connect to the other origin; nothing failed.
+      expect(errors.pageErrors).toEqual([]);
+      await closeContext(page.context());
+    }, 120_000);
+  }
+});
+

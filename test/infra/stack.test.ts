@@ -120,8 +120,8 @@ describe("functions", () => {
   it("runs every Timbre function on Node.js 22 (arm64), logging to its own group with a finite retention", () => {
     const functions = ofType("AWS::Lambda::Function");
     const ours = functions.filter(([id]) => !isBucketDeploymentHandler(id));
-    // api, web, seed, and one per workflow
-    expect(ours).toHaveLength(3 + WORKFLOWS.length);
+    // api, web, seed, live reading, and one per workflow
+    expect(ours).toHaveLength(4 + WORKFLOWS.length);
     for (const [id, fn] of ours) {
       expect(fn.Properties.Runtime, id).toBe("nodejs22.x");
       expect(fn.Properties.Architectures, id).toEqual(["arm64"]);
@@ -249,8 +249,8 @@ describe("functions", () => {
     const readers = ofType("AWS::IAM::Policy")
       .filter(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.some((s) => list(s.Action).includes("secretsmanager:GetSecretValue")))
       .map(([, p]) => p.Properties.Roles);
-    // The API, the web, and the webhook dispatcher (it decrypts webhook signing secrets).
-    expect(readers).toHaveLength(3);
+    // The API, the web, the live reading (it checks session tokens), and the webhook dispatcher (it decrypts webhook signing secrets).
+    expect(readers).toHaveLength(4);
     const dispatcher = stack.stepFunctions.get("webhook-dispatch")!;
     expect(readers.some((r) => refersTo(r, idOf(dispatcher.role)))).toBe(true);
     const dispatcherEnv = (resources[idOf(dispatcher.fn)].Properties.Environment as { Variables: Json }).Variables;
@@ -282,7 +282,7 @@ describe("least privilege", () => {
   });
 
   it("gives Timbre's own functions exact actions only, and no managed policies", () => {
-    const ours = [stack.api.function, stack.web.function, stack.seed.function, ...stack.stepFunctions.values()];
+    const ours = [stack.api.function, stack.web.function, stack.seed.function, stack.live.function, ...stack.stepFunctions.values()];
     for (const fn of ours) {
       for (const a of actionsOf(fn.role)) expect(a, idOf(fn.role)).not.toContain("*");
       expect(resources[idOf(fn.role)].Properties.ManagedPolicyArns).toBeUndefined();
@@ -390,6 +390,68 @@ describe("edge", () => {
     const outputs = Template.fromStack(stack).toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(refersTo(outputs.Url.Value, idOf(stack.edge.distribution))).toBe(true);
     expect(refersTo(outputs.ApiFunctionUrl.Value, idOf(stack.api.url))).toBe(true);
+  });
+});
+
+describe("live reading websocket", () => {
+  it("is a WebSocket API whose $connect, $disconnect and $default routes invoke the live function, on an auto-deployed stage", () => {
+    const [[apiId, api], ...more] = ofType("AWS::ApiGatewayV2::Api");
+    expect(more).toEqual([]);
+    expect(api.Properties.ProtocolType).toBe("WEBSOCKET");
+    const fnId = idOf(stack.live.function.fn);
+    const routes = ofType("AWS::ApiGatewayV2::Route").filter(([, r]) => refersTo(r.Properties.ApiId, apiId));
+    expect(routes.map(([, r]) => r.Properties.RouteKey).sort()).toEqual(["$connect", "$default", "$disconnect"]);
+    for (const [, route] of routes) {
+      const integrationId = (route.Properties.Target as { "Fn::Join": [string, unknown[]] })["Fn::Join"][1].map((p) => (p as { Ref?: string }).Ref).find(Boolean)!;
+      const integration = resources[integrationId].Properties;
+      expect(integration.IntegrationType).toBe("AWS_PROXY");
+      expect(refersTo(integration.IntegrationUri, fnId)).toBe(true);
+    }
+    const [[, stage]] = ofType("AWS::ApiGatewayV2::Stage");
+    expect(stage.Properties).toMatchObject({ StageName: "live", AutoDeploy: true });
+    const invoke = ofType("AWS::Lambda::Permission").filter(([, p]) => refersTo(p.Properties.FunctionName, fnId));
+    expect(invoke.length).toBeGreaterThanOrEqual(1);
+    for (const [, p] of invoke) expect(p.Properties.Principal).toBe("apigateway.amazonaws.com");
+  });
+
+  it("lets the live function read credentials, touch only API key items, keep sessions in the ledger, use live/ objects, and manage its own API's connections", () => {
+    const statements = statementsOf(stack.live.function.role);
+    const table = (t: IConstruct) => statements.filter((s) => refersTo(s.Resource, idOf(t)));
+    // Tables by ARN only: never "*", never another table.
+    for (const s of statements.filter((x) => list(x.Action).some((a) => a.startsWith("dynamodb:")))) {
+      expect(JSON.stringify(s.Resource)).not.toContain('"*"');
+      expect(refersTo(s.Resource, idOf(stack.data.main)) || refersTo(s.Resource, idOf(stack.data.ledger))).toBe(true);
+    }
+    for (const other of [stack.data.history, stack.data.library]) expect(table(other)).toEqual([]);
+    const main = table(stack.data.main);
+    expect(main.flatMap((s) => list(s.Action)).sort()).toEqual(["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem"]);
+    const touch = main.find((s) => list(s.Action).includes("dynamodb:UpdateItem"))!;
+    expect(touch.Condition).toEqual({ "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["APIKEY#*"] } });
+    expect(table(stack.data.ledger).flatMap((s) => list(s.Action))).toContain("dynamodb:UpdateItem");
+
+    const objects = statements.filter((s) => list(s.Action).some((a) => a.startsWith("s3:")));
+    for (const s of objects) {
+      if (list(s.Action).includes("s3:ListBucket")) expect(s.Condition).toEqual({ StringLike: { "s3:prefix": ["live/*"] } });
+      else expect(JSON.stringify(s.Resource)).toContain('"/live/*"');
+    }
+
+    const manage = statements.filter((s) => list(s.Action).includes("execute-api:ManageConnections"));
+    expect(manage).toHaveLength(1);
+    const [[apiId]] = ofType("AWS::ApiGatewayV2::Api");
+    expect(refersTo(manage[0].Resource, apiId)).toBe(true);
+    expect(JSON.stringify(manage[0].Resource)).toContain("@connections");
+  });
+
+  it("expires live/ objects, tells the web function where the websocket is, and outputs its URL", () => {
+    const [[, bucket]] = ofType("AWS::S3::Bucket");
+    const rules = (bucket.Properties.LifecycleConfiguration as { Rules: Array<{ Prefix?: string; ExpirationInDays?: number; Status: string }> }).Rules;
+    expect(rules).toContainEqual(expect.objectContaining({ Prefix: "live/", ExpirationInDays: 1, Status: "Enabled" }));
+    const [[apiId]] = ofType("AWS::ApiGatewayV2::Api");
+    const env = (resources[idOf(stack.web.function.fn)].Properties.Environment as { Variables: Json }).Variables;
+    expect(JSON.stringify(env.LIVE_READING_URL)).toContain("wss://");
+    expect(refersTo(env.LIVE_READING_URL, apiId)).toBe(true);
+    const outputs = Template.fromStack(stack).toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(refersTo(outputs.LiveReadingUrl.Value, apiId)).toBe(true);
   });
 });
 

@@ -1,22 +1,22 @@
 import { toAnalysisRate } from "../../functions/audio/decode/rate.js";
 import { floatToInt16 } from "../../functions/audio/resample.js";
 import { encodeWav } from "../../functions/audio/wav.js";
-import type { EspeakEngine } from "../../functions/engine/espeak/engine.js";
 import type { VoiceProfile } from "../../functions/engine/port.js";
 import { hashSeed, prng } from "../../functions/engine/prng.js";
 import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
-import { speak } from "../../functions/voice-analysis/fixtures/voices.js";
+import { premadeVoices, speak } from "../../functions/voice-analysis/fixtures/voices.js";
+import { EspeakEngine as Engine } from "../../functions/engine/espeak/engine.js";
 
 /**
  * Engine speech as sample files: `seconds` of the voice reading the English passages in an
  * order and with seeds of their own (so every sample's bytes differ), with short pauses, as a
  * 16 kHz WAV. A faint noise floor keeps it from being digitally silent between sentences.
  */
-export async function speechWav(engine: EspeakEngine, voice: VoiceProfile, seconds: number, seed: number): Promise<Uint8Array> {
+export async function speechWav(engine: Engine, voice: VoiceProfile, seconds: number, seed: number): Promise<Uint8Array> {
   return encodeWav(floatToInt16(await speech(engine, voice, seconds, seed)), 16_000);
 }
 
-export async function speech(engine: EspeakEngine, voice: VoiceProfile, seconds: number, seed: number): Promise<Float32Array> {
+export async function speech(engine: Engine, voice: VoiceProfile, seconds: number, seed: number): Promise<Float32Array> {
   const rand = prng(hashSeed("pvc-sample", seed));
   const texts = [...PASSAGES.en.tuning, ...PASSAGES.en.heldOut];
   const parts: Float32Array[] = [];
@@ -37,4 +37,36 @@ export async function speech(engine: EspeakEngine, voice: VoiceProfile, seconds:
   }
   for (let i = 0; i < out.length; i++) out[i] += 0.0005 * (rand() * 2 - 1);
   return out;
+}
+
+/** The script the live reading tests read: the held-out English passages but the first. */
+export const LIVE_SCRIPT = PASSAGES.en.heldOut.slice(1).join(" ");
+
+/**
+ * A premade voice the aligner's references do not use reading LIVE_SCRIPT a little slowly, at
+ * 16 kHz, with half a second of faint room noise before and after, as a microphone gives.
+ */
+export async function liveReading(): Promise<Float32Array> {
+  const engine = new Engine();
+  try {
+    const voice = premadeVoices().find((v) => v.name === "Marcus")!.profile;
+    const speech = toAnalysisRate(await speak(engine, voice, LIVE_SCRIPT, { seed: 7, settings: { speed: 0.95 } }), 22_050);
+    const reading = new Float32Array(speech.length + 16_000);
+    reading.set(speech, 8000);
+    let s = 12345;
+    for (let i = 0; i < reading.length; i++) {
+      s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+      reading[i] += 0.0005 * (s / 2 ** 31 - 1);
+    }
+    return reading;
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Samples as the recorder sends them: base64 of 16-bit little-endian PCM. */
+export function pcmBase64(x: Float32Array): string {
+  const b = Buffer.alloc(x.length * 2);
+  for (let i = 0; i < x.length; i++) b.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(x[i] * 32767))), 2 * i);
+  return b.toString("base64");
 }

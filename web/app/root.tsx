@@ -22,7 +22,8 @@ export const meta: MetaFunction = () => [{ title: "Timbre" }, { name: "descripti
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { token, setCookie } = await csrfForBrowser(request, context);
   const cookie = request.headers.get("cookie");
-  const payload = { csrf: token, theme: themeFromCookie(cookie), sidebarPinned: pinnedFromCookie(cookie) };
+  // The recorder's live reading websocket: on AWS an API Gateway URL, otherwise this origin (null).
+  const payload = { csrf: token, theme: themeFromCookie(cookie), sidebarPinned: pinnedFromCookie(cookie), liveReadingUrl: context.liveReadingUrl ?? null };
   return data(payload, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 

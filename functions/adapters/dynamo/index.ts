@@ -16,6 +16,7 @@ import { Invites } from "./invites.js";
 import { Webhooks } from "./webhooks.js";
 import { Engagement } from "./engagement.js";
 import { ManualVerifications } from "./manualVerifications.js";
+import { LiveReadings } from "./liveReadings.js";
 
 /** Every entity store, bound to the configured tables. */
 export interface Stores {
@@ -37,6 +38,7 @@ export interface Stores {
   webhooks: Webhooks;
   engagement: Engagement;
   manualVerifications: ManualVerifications;
+  liveReadings: LiveReadings;
 }
 
 export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string; library: string }): Stores {
@@ -63,5 +65,6 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     webhooks: new Webhooks(main),
     engagement: new Engagement(main),
     manualVerifications: new ManualVerifications(main),
+    liveReadings: new LiveReadings(ledger),
   };
 }

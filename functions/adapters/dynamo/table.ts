@@ -31,8 +31,11 @@ export class Table {
     readonly name: string,
   ) {}
 
-  async get<T extends object>(key: Key, consistent = true): Promise<T | undefined> {
-    const r = await this.doc.send(new GetCommand({ TableName: this.name, Key: key, ConsistentRead: consistent }));
+  async get<T extends object>(key: Key, consistent = true, projection?: string[]): Promise<T | undefined> {
+    const names = projection ? Object.fromEntries(projection.map((a, i) => [`#p${i}`, a])) : undefined;
+    const r = await this.doc.send(
+      new GetCommand({ TableName: this.name, Key: key, ConsistentRead: consistent, ProjectionExpression: names && Object.keys(names).join(", "), ExpressionAttributeNames: names }),
+    );
     return r.Item as T | undefined;
   }
 
@@ -59,9 +62,10 @@ export class Table {
   async update<T extends object>(
     key: Key,
     input: Pick<UpdateCommandInput, "UpdateExpression" | "ConditionExpression" | "ExpressionAttributeNames" | "ExpressionAttributeValues">,
+    returnValues: "ALL_NEW" | "UPDATED_NEW" = "ALL_NEW",
   ): Promise<T | undefined> {
     try {
-      const r = await this.doc.send(new UpdateCommand({ TableName: this.name, Key: key, ReturnValues: "ALL_NEW", ...input }));
+      const r = await this.doc.send(new UpdateCommand({ TableName: this.name, Key: key, ReturnValues: returnValues, ...input }));
       return r.Attributes as T;
     } catch (e) {
       if (input.ConditionExpression && isConditionalFailure(e)) return undefined;

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useRouteLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Dialog } from "../Dialog.js";
 import { Icon } from "../Icon.js";
 import { apiToken, v1Json } from "../../lib/tts-client.js";
-import { LiveServerMessageWire } from "../../../../functions/contract/pvcRecorder.js";
+import { LIVE_ENDING_CODES, LiveServerMessageWire } from "../../../../functions/contract/pvcRecorder.js";
 import { PVC_LANGUAGES } from "./wizard.js";
 import {
   LIVE_READING,
@@ -81,6 +82,8 @@ export function RecorderDialog({ voiceId, language, onRecorded, onClose }: { voi
   const [passage, setPassage] = useState(0);
   const [transcript, setTranscript] = useState("");
   const [live, setLive] = useState<Live>("off");
+  // On AWS the websocket is API Gateway's (the root loader says where); elsewhere this origin serves it.
+  const liveReadingUrl = useRouteLoaderData<{ liveReadingUrl: string | null }>("root")?.liveReadingUrl ?? null;
   const [backupNote, setBackupNote] = useState<string | null>(null);
   const [mismatch, setMismatch] = useState<{ script: Script; detected: string } | null>(null);
   const [recovery, setRecovery] = useState<RecordingBackup | null>(null);
@@ -176,7 +179,7 @@ export function RecorderDialog({ voiceId, language, onRecorded, onClose }: { voi
     try {
       const token = await apiToken();
       if (t.cancelled) return;
-      const url = `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}${LIVE_READING.path}`;
+      const url = liveReadingUrl ?? `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}${LIVE_READING.path}`;
       const socket = new WebSocket(url, [LIVE_READING.subprotocol, `${LIVE_READING.bearerPrefix}${token}`]);
       t.socket = socket;
       socket.onopen = () => socket.send(JSON.stringify({ language: latest.current.language, script: latest.current.passages[latest.current.passage] }));
@@ -188,7 +191,11 @@ export function RecorderDialog({ voiceId, language, onRecorded, onClose }: { voi
         else if (m.type === "user_transcript") setTranscript(m.user_transcription_event.user_transcript);
         else if (m.type === "ping") socket.send(JSON.stringify({ type: "pong", event_id: m.ping_event.event_id }));
         // Recognition errors are reported (§8), not shown: the recording goes on.
-        else if (m.type === "error") console.warn("live reading:", m.error.code, m.error.message);
+        else if (m.type === "error") {
+          console.warn("live reading:", m.error.code, m.error.message);
+          // On AWS the close that follows carries API Gateway's code, not ours: this says the session ends.
+          if (LIVE_ENDING_CODES.has(m.error.code)) setLive("failed");
+        }
       };
       socket.onclose = (e) => {
         if (!t.cancelled && e.code !== 1000) setLive("failed");
