@@ -11,6 +11,10 @@
  * fresh challenge sentence at a different pace with 25 dB of white noise, denoised like the
  * server does. An impostor is another speaker of the set reading the same sentence; a wrong text
  * is the genuine speaker reading another sentence.
+ *
+ * Two speaker scores are calibrated: the mean of the two cosines (a fitted voice: instant clones,
+ * professional clones after fine-tuning) and the cosine to the samples alone (a professional clone
+ * before fine-tuning, whose engine reading is not its speaker yet).
  */
 import { EspeakEngine } from "../functions/engine/espeak/engine.js";
 import { analyzeVoice } from "../functions/voice-analysis/analyze.js";
@@ -23,7 +27,7 @@ import { denoise } from "../functions/audio/denoise/index.js";
 import { fitProfile } from "../functions/voice-clone/fit.js";
 import { calibrationPassage } from "../functions/voice-clone/passages.js";
 import { challengeLanguage, decoysFor, newChallenge } from "../functions/voice-verification/challenge.js";
-import { SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../functions/voice-verification/scoring.js";
+import { SAMPLES_ONLY_THRESHOLD, SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../functions/voice-verification/scoring.js";
 import type { VoiceProfile } from "../functions/engine/port.js";
 
 const N = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 24);
@@ -76,6 +80,10 @@ interface Scores {
   genuine: number[];
   impostor: number[];
   hardImpostor: number[];
+  /** The cosine to the samples alone. */
+  genuineSamples: number[];
+  impostorSamples: number[];
+  hardImpostorSamples: number[];
   margins: number[];
   wrongText: number[];
 }
@@ -83,7 +91,7 @@ interface Scores {
 async function scoreSet(seed: number): Promise<Scores> {
   const speakers: Speaker[] = [];
   for (const v of designedVoices(N, seed)) speakers.push(await enrol(v));
-  const out: Scores = { genuine: [], impostor: [], hardImpostor: [], margins: [], wrongText: [] };
+  const out: Scores = { genuine: [], impostor: [], hardImpostor: [], genuineSamples: [], impostorSamples: [], hardImpostorSamples: [], margins: [], wrongText: [] };
   for (const [i, s] of speakers.entries()) {
     const lang = challengeLanguage(s.language);
     const text = newChallenge(lang);
@@ -92,18 +100,25 @@ async function scoreSet(seed: number): Promise<Scores> {
     const sentenceEmbedding = analyzeVoice(readings[0], RATE).embedding;
     const score = (rec: Float32Array) => {
       const e = analyzeVoice(rec, RATE).embedding;
-      return speakerScore(similarity(e, s.samplesEmbedding), similarity(e, sentenceEmbedding));
+      const toSamples = similarity(e, s.samplesEmbedding);
+      return { fitted: speakerScore(toSamples, similarity(e, sentenceEmbedding)), samplesOnly: toSamples };
     };
     const own = await reading(s.voice.profile, text, 500 + i);
-    out.genuine.push(score(own));
+    const g = score(own);
+    out.genuine.push(g.fitted);
+    out.genuineSamples.push(g.samplesOnly);
     out.margins.push(sentenceMargin(sentenceCosts(own, RATE, readings, RATE)).margin);
     const other = await reading(s.voice.profile, newChallenge(lang), 600 + i);
     out.wrongText.push(sentenceMargin(sentenceCosts(other, RATE, readings, RATE)).margin);
     for (const [j, t] of speakers.entries()) {
       if (i === j) continue;
       const sc = score(await reading(t.voice.profile, text, 700 + j));
-      out.impostor.push(sc);
-      if (t.language === s.language && t.voice.profile.gender === s.voice.profile.gender) out.hardImpostor.push(sc);
+      out.impostor.push(sc.fitted);
+      out.impostorSamples.push(sc.samplesOnly);
+      if (t.language === s.language && t.voice.profile.gender === s.voice.profile.gender) {
+        out.hardImpostor.push(sc.fitted);
+        out.hardImpostorSamples.push(sc.samplesOnly);
+      }
     }
   }
   return out;
@@ -112,18 +127,30 @@ async function scoreSet(seed: number): Promise<Scores> {
 const rate = (xs: number[], pass: (x: number) => boolean) => (xs.length ? xs.filter(pass).length / xs.length : NaN);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
+let suggested: { speaker: number; samplesOnly: number } | undefined;
 if (!HELD_OUT_ONLY) {
   const tune = await scoreSet(31_337);
   const speakerEer = equalErrorRate(tune.genuine, tune.impostor);
+  const samplesOnlyEer = equalErrorRate(tune.genuineSamples, tune.impostorSamples);
   const gapLow = Math.max(...tune.wrongText);
   const gapHigh = Math.min(...tune.margins);
-  console.log("tuning set:", { speakerEer, sentenceGap: [gapLow, gapHigh], suggestedSpeakerThreshold: speakerEer.threshold, suggestedMargin: (gapLow + gapHigh) / 2 });
+  suggested = { speaker: speakerEer.threshold, samplesOnly: samplesOnlyEer.threshold };
+  console.log("tuning set:", { speakerEer, samplesOnlyEer, sentenceGap: [gapLow, gapHigh], suggestedSpeakerThreshold: speakerEer.threshold, suggestedMargin: (gapLow + gapHigh) / 2 });
 }
 
 const test = await scoreSet(27_182);
 console.log(`held-out set (${N} speakers), thresholds in use: speaker ${SPEAKER_THRESHOLD}, sentence margin ${SENTENCE_MARGIN_THRESHOLD}`);
 console.log("speaker score genuine", summary(test.genuine), "impostor", summary(test.impostor), "same language and gender", test.hardImpostor.length ? summary(test.hardImpostor) : "none");
 console.log("speaker: false reject", pct(rate(test.genuine, (x) => x < SPEAKER_THRESHOLD)), "false accept", pct(rate(test.impostor, (x) => x >= SPEAKER_THRESHOLD)), "false accept (same language and gender)", pct(rate(test.hardImpostor, (x) => x >= SPEAKER_THRESHOLD)), `(${test.hardImpostor.length} pairs)`);
+console.log(`samples only (professional clones before fine-tuning), threshold ${SAMPLES_ONLY_THRESHOLD}: genuine`, summary(test.genuineSamples), "impostor", summary(test.impostorSamples));
+console.log("samples only: false reject", pct(rate(test.genuineSamples, (x) => x < SAMPLES_ONLY_THRESHOLD)), "false accept", pct(rate(test.impostorSamples, (x) => x >= SAMPLES_ONLY_THRESHOLD)), "false accept (same language and gender)", pct(rate(test.hardImpostorSamples, (x) => x >= SAMPLES_ONLY_THRESHOLD)));
+if (suggested) {
+  const at = suggested;
+  console.log(`held-out at the suggested thresholds (speaker ${at.speaker.toFixed(3)}, samples only ${at.samplesOnly.toFixed(3)}):`, {
+    speaker: { falseReject: pct(rate(test.genuine, (x) => x < at.speaker)), falseAccept: pct(rate(test.impostor, (x) => x >= at.speaker)), sameLanguageAndGender: pct(rate(test.hardImpostor, (x) => x >= at.speaker)) },
+    samplesOnly: { falseReject: pct(rate(test.genuineSamples, (x) => x < at.samplesOnly)), falseAccept: pct(rate(test.impostorSamples, (x) => x >= at.samplesOnly)), sameLanguageAndGender: pct(rate(test.hardImpostorSamples, (x) => x >= at.samplesOnly)) },
+  });
+}
 console.log("sentence margin genuine", summary(test.margins), "wrong text", summary(test.wrongText));
 console.log("sentence: false reject", pct(rate(test.margins, (x) => x < SENTENCE_MARGIN_THRESHOLD)), "false accept", pct(rate(test.wrongText, (x) => x >= SENTENCE_MARGIN_THRESHOLD)));
 await engine.close();

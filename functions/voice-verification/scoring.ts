@@ -12,6 +12,11 @@
  */
 export const SPEAKER_THRESHOLD = 0.61;
 export const SENTENCE_MARGIN_THRESHOLD = 0.21;
+/**
+ * A professional clone before fine-tuning: the engine's reading is not its speaker yet, so the
+ * cosine to its samples alone decides, against a threshold calibrated for that score.
+ */
+export const SAMPLES_ONLY_THRESHOLD = 0.54;
 
 export function speakerScore(toSamples: number, toSentenceReading: number): number {
   return (toSamples + toSentenceReading) / 2;

@@ -11,7 +11,7 @@ import { VERIFICATION_RECORDING_MAX_SECONDS, verificationMessages } from "../con
 import { speakPcm } from "../voice-clone/render.js";
 import { analyseVoice, SAMPLE_RATE } from "../voice-clone/samples.js";
 import { decoysFor, levenshtein } from "../voice-verification/challenge.js";
-import { SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../voice-verification/scoring.js";
+import { SAMPLES_ONLY_THRESHOLD, SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../voice-verification/scoring.js";
 import { similarLibraryVoices } from "../voice-verification/alternatives.js";
 import type { StepHandlers } from "./types.js";
 import { emitEvent } from "../events/index.js";
@@ -95,11 +95,13 @@ export const voiceVerificationSteps: StepHandlers = {
     const toSamples = samples ? similarity(rec.embedding, samples) : similarity(rec.embedding, reading.embedding);
     const toReading = similarity(rec.embedding, reading.embedding);
     // A professional clone's profile is fitted by fine-tuning, which comes after verification: until
-    // then the engine's reading is not its speaker, and the samples alone decide (uncalibrated
-    // against the mean of the two: functions/engine/README.md).
+    // then the engine's reading is not its speaker, and the samples alone decide, against their own
+    // calibrated threshold (functions/engine/README.md).
     const fitted = voice.category !== "professional" || voice.high_quality_base_model_ids.length > 0;
-    const score = Math.round((fitted || !samples ? speakerScore(toSamples, toReading) : toSamples) * 1000) / 1000;
-    return { similarity: score, to_samples: Math.round(toSamples * 1000) / 1000, to_reading: Math.round(toReading * 1000) / 1000, threshold: SPEAKER_THRESHOLD, accepted: score >= SPEAKER_THRESHOLD };
+    const samplesOnly = !fitted && samples !== null;
+    const score = Math.round((samplesOnly ? toSamples : speakerScore(toSamples, toReading)) * 1000) / 1000;
+    const threshold = samplesOnly ? SAMPLES_ONLY_THRESHOLD : SPEAKER_THRESHOLD;
+    return { similarity: score, to_samples: Math.round(toSamples * 1000) / 1000, to_reading: Math.round(toReading * 1000) / 1000, threshold, accepted: score >= threshold };
   },
 
   async sentence(raw, ctx) {
