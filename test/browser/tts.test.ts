@@ -246,9 +246,12 @@ describe("Text to Speech page", () => {
     await expect.poll(() => page.getByText("Generation stopped.").isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: "Generate speech" }).isEnabled()).toBe(true);
     expect(await page.getByTestId("regeneration-counter").count()).toBe(0);
-    // The server stopped too: no finished generation reached the history.
-    const history = await (await apiFetch(stack, account.apiKey, "/v1/history")).json();
-    expect(history.history).toEqual([]);
+    // The server stopped too: the whole text never reached the history. What was synthesised
+    // before Stop is paid for and kept as a partial item (test/speech/billing.test.ts), written
+    // once the server has settled, so it may or may not be there yet.
+    const history = (await (await apiFetch(stack, account.apiKey, "/v1/history")).json()) as { history: Array<{ character_count_change_from: number; character_count_change_to: number }> };
+    expect(history.history.length).toBeLessThanOrEqual(1);
+    for (const h of history.history) expect(h.character_count_change_to - h.character_count_change_from).toBeLessThan(text.length);
     await closeContext(page.context());
   });
 
