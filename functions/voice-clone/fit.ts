@@ -45,6 +45,9 @@ export interface FitTarget {
   seed: number;
 }
 
+/** What choosing a base needs of a target: its median F0 and pace, besides the labels. */
+export type BaseTarget = Omit<FitTarget, "analysis"> & { analysis: Pick<VoiceAnalysis, "f0MedianHz" | "speakingRate"> };
+
 export interface FitReport {
   renders: number;
   base: { gender: Gender; age: Age; similarity: number }[];
@@ -86,7 +89,7 @@ function formantRatio(target: VoiceAnalysis, got: VoiceAnalysis): number | null 
 }
 
 /** Bases in order of plausibility for a target F0 (and the user's labels when given). */
-export function candidateBases(target: FitTarget, count = 3): Array<{ gender: Gender; age: Age; pitch: number }> {
+export function candidateBases(target: BaseTarget, count = 3): Array<{ gender: Gender; age: Age; pitch: number }> {
   const f0 = target.analysis.f0MedianHz ?? 120;
   const all = GENDERS.flatMap((gender) => AGES.map((age) => ({ gender, age, pitch: pitchFor(gender, age, f0) })))
     .filter((b) => (!target.gender || b.gender === target.gender) && (!target.age || b.age === target.age));
@@ -101,18 +104,10 @@ function smoothEnvelope(e: number[]): number[] {
   });
 }
 
-export async function fitProfile(target: FitTarget, renderer: Renderer): Promise<{ profile: VoiceProfile; report: FitReport }> {
-  const t = target.analysis;
-  let renders = 0;
-  const render = async (p: VoiceProfile) => {
-    renders++;
-    return renderer.render(p);
-  };
-  const targetF0 = (t.f0MedianHz ?? 120) / STABILITY_ALLOWANCE.f0;
-  const measuredSt = semitones(t);
-  const targetSt = measuredSt === null ? null : Math.max(0.5, measuredSt - STABILITY_ALLOWANCE.rangeSemitones);
-  const targetRate = t.speakingRate / STABILITY_ALLOWANCE.rate;
-  const start = (gender: Gender, age: Age, pitch: number): VoiceProfile => ({
+/** The profile a fit starts from: a base at the pitch of the target's median F0 and its pace. */
+function startProfile(target: BaseTarget, gender: Gender, age: Age, pitch: number): VoiceProfile {
+  const targetRate = target.analysis.speakingRate / STABILITY_ALLOWANCE.rate;
+  return {
     language: target.language,
     accent: target.accent,
     gender,
@@ -124,7 +119,31 @@ export async function fitProfile(target: FitTarget, renderer: Renderer): Promise
     timbre: 0,
     breathiness: 0,
     seed: target.seed >>> 0,
-  });
+  };
+}
+
+/**
+ * A profile near the target without rendering anything: the most plausible base at its median
+ * F0 and pace. What a voice that is not fitted yet (a professional clone before fine-tuning)
+ * reads a verification sentence with, so the alignment compares like with like.
+ */
+export function estimateProfile(target: BaseTarget): VoiceProfile {
+  const [b] = candidateBases(target, 1);
+  return startProfile(target, b.gender, b.age, b.pitch);
+}
+
+export async function fitProfile(target: FitTarget, renderer: Renderer): Promise<{ profile: VoiceProfile; report: FitReport }> {
+  const t = target.analysis;
+  let renders = 0;
+  const render = async (p: VoiceProfile) => {
+    renders++;
+    return renderer.render(p);
+  };
+  const targetF0 = (t.f0MedianHz ?? 120) / STABILITY_ALLOWANCE.f0;
+  const measuredSt = semitones(t);
+  const targetSt = measuredSt === null ? null : Math.max(0.5, measuredSt - STABILITY_ALLOWANCE.rangeSemitones);
+  const targetRate = t.speakingRate / STABILITY_ALLOWANCE.rate;
+  const start = (gender: Gender, age: Age, pitch: number) => startProfile(target, gender, age, pitch);
 
   // 1. The base: render the most plausible ones, keep the nearest.
   const bases = candidateBases(target);

@@ -9,6 +9,11 @@ import { sentenceCosts, utteranceFeatures, dtwCost } from "../voice-analysis/ali
 import { EspeakEngine } from "../engine/espeak/engine.js";
 import { speak } from "../voice-analysis/fixtures/voices.js";
 import { profileFromLabels } from "../engine/espeak/voices.js";
+import { premadeVoices } from "../voice-analysis/fixtures/voices.js";
+import { PASSAGES } from "../voice-analysis/fixtures/texts.js";
+import { analyzeVoice } from "../voice-analysis/analyze.js";
+import { estimateProfile } from "../voice-clone/fit.js";
+import type { VoiceProfile } from "../engine/port.js";
 
 describe("the sentence to read", () => {
   it("is six distinct words of the voice's language, new every time", () => {
@@ -108,6 +113,25 @@ describe("alignment by synthesis", () => {
     const other = await speak(engine, reader, "Tomorrow we will paint the fence and plant tulips.", { seed: 7 });
     expect(sentenceMargin(sentenceCosts(other, 22050, readings, 22050)).margin).toBeLessThan(SENTENCE_MARGIN_THRESHOLD);
   });
+
+  it("reads with a profile estimated from the samples when the voice is not fitted yet (a deep old voice, three sentences)", async () => {
+    const desmond = premadeVoices().find((v) => v.name === "Desmond")!.profile;
+    const samples = await speak(engine, desmond, PASSAGES.en.tuning[0], { seed: 100 });
+    const estimate = estimateProfile({ analysis: analyzeVoice(samples, 22050), language: "en", seed: 5 });
+    expect(estimate.gender).toBe("male");
+    // What a professional clone without labels starts with (functions/pvc/records.ts).
+    const fallback = profileFromLabels({ language: "en", gender: "neutral", age: "middle_aged" }, 5);
+    for (let k = 0; k < 3; k++) {
+      // A fixed sentence of six list words (decoys are seeded by the id).
+      const text = decoysFor("Apple.", "en", `estimate-${k}`)[0];
+      const candidates = [text, ...decoysFor(text, "en", `estimate-decoys-${k}`)];
+      const recording = await speak(engine, desmond, text, { seed: 40 + k });
+      const margin = async (p: VoiceProfile) => sentenceMargin(sentenceCosts(recording, 22050, await Promise.all(candidates.map((c) => speak(engine, p, c, { seed: 1 }))), 22050)).margin;
+      const [withEstimate, withDefault] = [await margin(estimate), await margin(fallback)];
+      expect(withEstimate).toBeGreaterThan(SENTENCE_MARGIN_THRESHOLD);
+      expect(withEstimate).toBeGreaterThan(withDefault);
+    }
+  }, 60_000);
 
   it("cuts silence around the speech and refuses utterances of wildly different length", async () => {
     const speech = await speak(engine, speaker, "Silver, window.", { seed: 1 });

@@ -9,6 +9,9 @@ import { EMBEDDING_VERSION } from "../voice-analysis/embedding.js";
 import { similarity } from "../voice-analysis/search.js";
 import { VERIFICATION_RECORDING_MAX_SECONDS, verificationMessages } from "../contract/voiceCreation.js";
 import { speakPcm } from "../voice-clone/render.js";
+import { estimateProfile } from "../voice-clone/fit.js";
+import type { VoiceProfile } from "../engine/port.js";
+import type { VoiceAnalysis } from "../voice-analysis/port.js";
 import { analyseVoice, SAMPLE_RATE } from "../voice-clone/samples.js";
 import { decoysFor, levenshtein } from "../voice-verification/challenge.js";
 import { SAMPLES_ONLY_THRESHOLD, SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../voice-verification/scoring.js";
@@ -42,9 +45,9 @@ async function loadPcm(ctx: AppContext, key: string): Promise<Float32Array> {
   return decodeWav(o.bytes).pcm;
 }
 
-/** The voice's samples as one embedding: the stored analysis, or (older voices, professional drafts) analysed now. */
-async function samplesEmbedding(ctx: AppContext, v: VoiceRecord): Promise<number[] | null> {
-  if (v.analysis && v.analysis.embedding_version === EMBEDDING_VERSION) return v.analysis.summary.embedding;
+/** The voice's samples as one analysis: the stored one, or (older voices, professional drafts) analysed now. */
+async function samplesAnalysis(ctx: AppContext, v: VoiceRecord): Promise<Omit<VoiceAnalysis, "segments"> | null> {
+  if (v.analysis && v.analysis.embedding_version === EMBEDDING_VERSION) return v.analysis.summary;
   const pieces: Float32Array[] = [];
   let seconds = 0;
   for (const s of v.samples) {
@@ -57,7 +60,36 @@ async function samplesEmbedding(ctx: AppContext, v: VoiceRecord): Promise<number
   }
   if (!pieces.length) return null;
   const a = await analyseVoice(ctx, pieces);
-  return a.speechSecs > 0 ? a.embedding : null;
+  return a.speechSecs > 0 ? a : null;
+}
+
+/** A professional clone's profile is fitted by fine-tuning, which comes after verification. */
+const isFitted = (v: VoiceRecord) => v.category !== "professional" || v.high_quality_base_model_ids.length > 0;
+
+/**
+ * What a recording is compared with, worked out once in the prepare step and handed to both
+ * checks: the samples' embedding, and the profile the engine reads the sentences with. A voice
+ * that is not fitted yet reads them with a profile estimated from its samples (pitch, pace,
+ * gender): with its default profile a genuine reading's sentence margin fell below the threshold
+ * for one in eight readings (docs/decisions/2026-11-27-verification-reading-profile.md).
+ */
+const Reference = z.object({ embedding: z.array(z.number()).nullable(), reading_profile: z.record(z.unknown()).nullable() });
+type Reference = { embedding: number[] | null; reading_profile: VoiceProfile | null };
+
+async function referenceFor(ctx: AppContext, v: VoiceRecord): Promise<Reference> {
+  const a = await samplesAnalysis(ctx, v);
+  if (!a) return { embedding: null, reading_profile: null };
+  if (isFitted(v)) return { embedding: a.embedding, reading_profile: null };
+  const gender = v.labels.gender === "male" || v.labels.gender === "female" ? v.labels.gender : undefined;
+  const age = v.labels.age === "young" || v.labels.age === "middle_aged" || v.labels.age === "old" ? v.labels.age : undefined;
+  const profile = estimateProfile({ analysis: a, language: v.profile.language, accent: v.profile.accent, gender, age, seed: v.profile.seed });
+  return { embedding: a.embedding, reading_profile: profile };
+}
+
+/** The prepared reference a check step receives (the prepare step's output in the state). */
+function preparedReference(raw: unknown, v: VoiceRecord): { embedding: number[] | null; profile: VoiceProfile } {
+  const r = z.object({ prepared: z.object({ reference: Reference }) }).parse(raw).prepared.reference;
+  return { embedding: r.embedding, profile: (r.reading_profile as VoiceProfile | null) ?? v.profile };
 }
 
 export const voiceVerificationSteps: StepHandlers = {
@@ -80,25 +112,25 @@ export const voiceVerificationSteps: StepHandlers = {
     const speechSecs = speech.reduce((n, s) => n + s.end - s.start, 0);
     if (speechSecs < MIN_SPEECH_SECONDS) return { ok: false, reasons: [speechSecs > 0 ? verificationMessages.tooShort : verificationMessages.noSpeech] };
     await ctx.blobs.put(pcmKey(workspace_id, voice_id, attempt_id), encodeWav(floatToInt16(clean), SAMPLE_RATE), "audio/wav");
-    return { ok: true, reasons: [], speech_secs: Math.round(speechSecs * 100) / 100 };
+    const { voice } = await load(ctx, workspace_id, voice_id, attempt_id);
+    return { ok: true, reasons: [], speech_secs: Math.round(speechSecs * 100) / 100, reference: await referenceFor(ctx, voice) };
   },
 
   async speaker(raw, ctx) {
     const { workspace_id, voice_id, attempt_id } = Input.parse(raw);
     const { voice, attempt } = await load(ctx, workspace_id, voice_id, attempt_id);
     const recording = await loadPcm(ctx, pcmKey(workspace_id, voice_id, attempt_id));
-    const [rec, reading, samples] = await Promise.all([
+    const ref = preparedReference(raw, voice);
+    const samples = ref.embedding;
+    const [rec, reading] = await Promise.all([
       ctx.analyzer().analyzeSamples(recording, SAMPLE_RATE),
-      speakPcm(ctx, voice.profile, attempt.text).then((r) => ctx.analyzer().analyzeSamples(r.samples, r.sampleRate)),
-      samplesEmbedding(ctx, voice),
+      speakPcm(ctx, ref.profile, attempt.text).then((r) => ctx.analyzer().analyzeSamples(r.samples, r.sampleRate)),
     ]);
     const toSamples = samples ? similarity(rec.embedding, samples) : similarity(rec.embedding, reading.embedding);
     const toReading = similarity(rec.embedding, reading.embedding);
-    // A professional clone's profile is fitted by fine-tuning, which comes after verification: until
-    // then the engine's reading is not its speaker, and the samples alone decide, against their own
-    // calibrated threshold (functions/engine/README.md).
-    const fitted = voice.category !== "professional" || voice.high_quality_base_model_ids.length > 0;
-    const samplesOnly = !fitted && samples !== null;
+    // Until a professional clone is fine-tuned the engine's reading is not its speaker, and the
+    // samples alone decide, against their own calibrated threshold (functions/engine/README.md).
+    const samplesOnly = !isFitted(voice) && samples !== null;
     const score = Math.round((samplesOnly ? toSamples : speakerScore(toSamples, toReading)) * 1000) / 1000;
     const threshold = samplesOnly ? SAMPLES_ONLY_THRESHOLD : SPEAKER_THRESHOLD;
     return { similarity: score, to_samples: Math.round(toSamples * 1000) / 1000, to_reading: Math.round(toReading * 1000) / 1000, threshold, accepted: score >= threshold };
@@ -109,7 +141,8 @@ export const voiceVerificationSteps: StepHandlers = {
     const { voice, attempt } = await load(ctx, workspace_id, voice_id, attempt_id);
     const recording = await loadPcm(ctx, pcmKey(workspace_id, voice_id, attempt_id));
     const candidates = [attempt.text, ...decoysFor(attempt.text, language, attempt_id)];
-    const readings = await Promise.all(candidates.map((c) => speakPcm(ctx, voice.profile, c)));
+    const { profile } = preparedReference(raw, voice);
+    const readings = await Promise.all(candidates.map((c) => speakPcm(ctx, profile, c)));
     const costs = await ctx.analyzer().sentenceCosts(recording, SAMPLE_RATE, readings.map((r) => r.samples), readings[0].sampleRate);
     const m = sentenceMargin(costs);
     const best = costs.indexOf(Math.min(...costs));
