@@ -25,7 +25,7 @@ export function alignFeatures(x16k: Float32Array): AlignFeatures {
   const f = frameFeatures(x16k, { pitch: false });
   const threshold = f.count ? activityThreshold(f.energyDb) : 0;
   const keep: number[] = [];
-  for (let i = 0; i < f.count; i++) if (f.energyDb[i] > threshold && f.energyDb[i] > -100) keep.push(i);
+  for (let i = 0; i < f.count; i++) if (f.energyDb[i] > threshold) keep.push(i);
   const stat = new Float32Array(f.count * STATIC);
   for (let i = 0; i < f.count; i++) for (let k = 0; k < STATIC; k++) stat[i * STATIC + k] = f.ceps[i * CEPS + k];
   return normalise(stat, keep, f.count);

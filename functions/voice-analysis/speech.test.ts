@@ -130,4 +130,13 @@ describe("recording quality", () => {
     expect(after.length).toBeGreaterThan(0);
     expect(after[after.length - 1].end).toBeGreaterThan(x.length / RATE - 0.5);
   });
+
+  it("voice activity finds nothing under the absolute floor: the same reading 52 dB down", async () => {
+    const x = await speak(engine, voices.Marcus, "The first sentence is here.");
+    expect(detectSpeech(x, RATE).length).toBeGreaterThan(0);
+    const quiet = x.map((v) => v * 10 ** (-52 / 20));
+    expect(detectSpeech(quiet, RATE)).toEqual([]);
+    // 30 dB down is still a quiet reading, not silence.
+    expect(detectSpeech(x.map((v) => v * 10 ** (-30 / 20)), RATE).length).toBeGreaterThan(0);
+  });
 });

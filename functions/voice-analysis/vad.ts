@@ -1,6 +1,7 @@
 /**
  * Voice activity from frame energies: a frame is active when it rises clearly above the
- * recording's own noise floor (its quietest frames) and within 40 dB of its loud frames; short
+ * recording's own noise floor (its quietest frames), within 40 dB of its loud frames and above
+ * an absolute floor (SPEECH_FLOOR_DB); short
  * gaps are bridged, blips dropped and segments padded, so a segment is a stretch of speech
  * between pauses. Segments are what speaker separation clusters and what the durations count.
  */
@@ -23,14 +24,23 @@ export interface VadOptions {
 
 export const VAD_DEFAULTS: Required<VadOptions> = { bridge: 0.3, minSpeech: 0.1, pad: 0.05 };
 
+/**
+ * Nothing quieter than this is speech (frame mean square, dB of full scale): a recording of a
+ * room with the microphone's gain down (around -70 dB) has no speech however its own levels
+ * spread. Speech at a normal distance and gain is 30 dB or more above it; on the analysis
+ * fixtures (engine speech, denoised or not) the relative threshold is -54 dB at the lowest, so
+ * the floor changes nothing for them.
+ */
+export const SPEECH_FLOOR_DB = -60;
+
 /** Energy threshold (dB) between the noise floor and the speech level of these frames. */
 export function activityThreshold(energyDb: Float64Array): number {
   const floor = quantile(energyDb, 0.1);
   const loud = quantile(energyDb, 0.98);
-  // A steady signal (one level throughout) is all activity if it is audible at all.
-  if (loud - floor < 10) return loud > -70 ? floor - 10 : loud + 1;
+  // A steady signal (one level throughout) is all activity if it is loud enough to be speech.
+  if (loud - floor < 10) return Math.max(floor - 10, SPEECH_FLOOR_DB);
   // Halfway up the floor-to-speech span on noisy audio; on clean audio, 40 dB under the loud frames.
-  return Math.max(floor + Math.max(6, 0.35 * (loud - floor)), loud - 40);
+  return Math.max(floor + Math.max(6, 0.35 * (loud - floor)), loud - 40, SPEECH_FLOOR_DB);
 }
 
 /** Per-frame activity and the segments it makes; `hop` is the frame step in seconds. */
@@ -39,8 +49,7 @@ export function segmentsFrom(energyDb: Float64Array, hop: number, frameLength: n
   const active = new Uint8Array(energyDb.length);
   if (energyDb.length === 0) return { active, segments: [], threshold: 0 };
   const threshold = activityThreshold(energyDb);
-  // Digital silence never counts, whatever the threshold.
-  for (let i = 0; i < energyDb.length; i++) active[i] = energyDb[i] > threshold && energyDb[i] > -100 ? 1 : 0;
+  for (let i = 0; i < energyDb.length; i++) active[i] = energyDb[i] > threshold ? 1 : 0;
   const runs: Array<[number, number]> = [];
   for (let i = 0; i < active.length; ) {
     if (!active[i]) {
