@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { concatBytes } from "./bytes.js";
 import { createEncoder, encodeAll } from "./encoder.js";
+import { Mp3Stream } from "./mp3.js";
 import { OUTPUT_FORMATS, parseOutputFormat, type OutputFormatId } from "./formats.js";
 
 // ffmpeg/ffprobe are the referee here (Debian package `ffmpeg`).
@@ -121,5 +122,28 @@ describe("streaming encoders", () => {
     const file = join(dir, "interleaved.ogg");
     writeFileSync(file, outA);
     expect(toneMatch(ffmpegDecode(file, "opus_48000_32"), 48000)).toBeGreaterThan(0.9);
+  });
+});
+
+describe("MP3 against native LAME", () => {
+  // The bench compares CPU per request with `ffmpeg … -c:a libmp3lame`: that comparison is fair only
+  // if both do the same work. LAME is deterministic, so the same 16-bit input at the same settings
+  // (its default quality, CBR) must give the same frames, byte for byte.
+  it.each([
+    [44100, 128],
+    [22050, 32],
+  ])("writes exactly the frames ffmpeg's libmp3lame writes at %i Hz, %i kbps", (rate, kbps) => {
+    let seed = 3;
+    const pcm = Int16Array.from({ length: rate * 3 }, (_, i) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return Math.round(9000 * Math.sin(i / 9) * Math.sin(i / 3000) + 1500 * (seed / 2 ** 32 - 0.5));
+    });
+    const file = join(dir, `lame-${rate}.s16`);
+    writeFileSync(file, pcm);
+    const native = execFileSync("ffmpeg", ["-v", "error", "-f", "s16le", "-ar", String(rate), "-ac", "1", "-i", file, "-c:a", "libmp3lame", "-b:a", `${kbps}k`, "-write_xing", "0", "-id3v2_version", "0", "-fflags", "+bitexact", "-f", "mp3", "-"]);
+    const enc = new Mp3Stream(rate, kbps);
+    const ours = Buffer.from(concatBytes([enc.encode(Float32Array.from(pcm, (v) => v / 32768)), enc.finish()]));
+    expect(ours.length).toBe(native.length);
+    expect(ours.equals(native)).toBe(true);
   });
 });
