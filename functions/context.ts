@@ -10,6 +10,8 @@ import type { VoiceAnalyzer } from "./voice-analysis/port.js";
 import { createVoiceAnalyzer } from "./voice-analysis/analyzer.js";
 import type { VoiceConverter } from "./voice-conversion/port.js";
 import { createVoiceConverter } from "./voice-conversion/converter.js";
+import { cryptoUniform } from "./voice-verification/challenge.js";
+import { hashSeed, prng } from "./engine/prng.js";
 
 /**
  * Everything a handler needs, built once per process (a Lambda container or the embedded
@@ -26,6 +28,8 @@ export interface AppContext {
   /** Milliseconds since the epoch; replaced in tests that move time. */
   now: () => number;
   secrets: { session: string };
+  /** Where verification sentences draw their words: node:crypto, or a seeded source in tests. */
+  challengeRandom: () => number;
   /** The speech engine, created on first use (its workers cost memory and start-up time). */
   engine(): Promise<SpeechEngine>;
   /**
@@ -58,6 +62,11 @@ export interface ContextOptions {
   /** The analyzer to create on first use; default: classical DSP on a worker pool (functions/voice-analysis). */
   analyzer?: () => VoiceAnalyzer;
   mailer?: Mailer;
+  /**
+   * Draw verification sentences from a PRNG with this seed instead of node:crypto (tests only:
+   * predictable sentences are no check at all in production).
+   */
+  challengeSeed?: number;
 }
 
 export function createContext(cfg: Config, opts: ContextOptions): AppContext {
@@ -76,6 +85,7 @@ export function createContext(cfg: Config, opts: ContextOptions): AppContext {
     log: opts.log ?? createLogger(cfg.logLevel),
     now: opts.now ?? Date.now,
     secrets: { session: opts.sessionSecret },
+    challengeRandom: opts.challengeSeed === undefined ? cryptoUniform : prng(hashSeed("verification-challenges", opts.challengeSeed)),
     engine: () => (engine ??= factory(cfg)),
     // Creating the analyzer only builds its pool object: workers start on its first job.
     analyzer: () => (analyzer ??= (opts.analyzer ?? createVoiceAnalyzer)()),

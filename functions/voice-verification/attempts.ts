@@ -66,7 +66,7 @@ export async function verificationState(ctx: AppContext, caller: Caller, voiceId
     if (needsSentence) {
       let language = challengeLanguage(ver.language ?? v.labels.language ?? v.profile.language);
       if (opts.captcha && !canDraw(wordsFor(language).join(" "))) language = "en";
-      challenge = { text: newChallenge(language), language, issued_at_unix: unixSeconds(ctx) };
+      challenge = { text: newChallenge(language, ctx.challengeRandom), language, issued_at_unix: unixSeconds(ctx) };
       if (!(await ctx.stores.voices.casVerification(caller.workspaceId, voiceId, v.verification_rev ?? 0, { ...ver, challenge }))) continue;
     }
     const last = ver.attempts.at(-1) ?? null;

@@ -2,7 +2,7 @@
  * What the user reads to verify a voice: six random words in the voice's language, new for every
  * attempt, and the decoys the recording is also aligned with (other words from the same list, so
  * a recording of anything else fits a decoy as well as the sentence). Randomness comes from
- * node:crypto for the sentence and from the attempt id for the decoys (replayable checks).
+ * node:crypto for the sentence (a seeded source in tests) and from the attempt id for the decoys (replayable checks).
  */
 import { randomInt } from "node:crypto";
 import { hashSeed, prng } from "../engine/prng.js";
@@ -33,11 +33,18 @@ export function challengeLanguage(language: string | null | undefined): string {
   return language && WORDS[language] ? language : "en";
 }
 
-/** A new sentence for an attempt. */
-export function newChallenge(language: string): string {
+/** Uniform in [0, 1) from node:crypto: what a user cannot predict. */
+export const cryptoUniform = (): number => randomInt(0, 2 ** 47) / 2 ** 47;
+
+/**
+ * A new sentence for an attempt. `random` is node:crypto's unless the context was built with a
+ * seeded source (the embedded stack under test: the same sentences on every run, so a test's
+ * outcome does not depend on which words it drew).
+ */
+export function newChallenge(language: string, random: () => number = cryptoUniform): string {
   const words = [...wordsFor(language)];
   const picked: string[] = [];
-  for (let i = 0; i < WORDS_PER_CHALLENGE; i++) picked.push(words.splice(randomInt(0, words.length), 1)[0]);
+  for (let i = 0; i < WORDS_PER_CHALLENGE; i++) picked.push(words.splice(Math.floor(random() * words.length), 1)[0]);
   return format(picked);
 }
 

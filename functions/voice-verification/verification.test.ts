@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { challengeLanguage, decoysFor, levenshtein, newChallenge, wordsFor, WORDS_PER_CHALLENGE, DECOYS } from "./challenge.js";
 import { attemptWindow } from "./attempts.js";
+import { hashSeed, prng } from "../engine/prng.js";
 import { sentenceMargin, SENTENCE_MARGIN_THRESHOLD } from "./scoring.js";
 import { PNG } from "pngjs";
 import { CAPTCHA_MAX_WIDTH, canDraw, captchaPng, glyphsOf } from "./captcha.js";
@@ -25,6 +26,15 @@ describe("the sentence to read", () => {
     expect(new Set(Array.from({ length: 20 }, () => newChallenge("de"))).size).toBeGreaterThan(15);
     expect(challengeLanguage("fr")).toBe("fr");
     expect(challengeLanguage("fi")).toBe("en");
+  });
+
+  it("draws the same sentences from the same seeded source (tests), unpredictable ones from node:crypto", () => {
+    const seeded = () => prng(hashSeed("verification-challenges", 1));
+    const [a, b] = [seeded(), seeded()];
+    const first = Array.from({ length: 5 }, () => newChallenge("en", a));
+    expect(Array.from({ length: 5 }, () => newChallenge("en", b))).toEqual(first);
+    expect(new Set(first).size).toBe(5);
+    expect(new Set(Array.from({ length: 5 }, () => newChallenge("en"))).size).toBe(5);
   });
 
   it("has decoys that share no word with it and are the same for the same attempt", () => {

@@ -9,7 +9,7 @@ import { createVoice } from "../../functions/voices/records.js";
 
 /** A fresh in-memory embedded stack on a random port; close it in afterAll. */
 export async function startTestStack(
-  opts: { env?: Record<string, string>; web?: boolean; now?: () => number; previews?: boolean; frontLimits?: Partial<FrontLimits>; scheduleMs?: number } = {},
+  opts: { env?: Record<string, string>; web?: boolean; now?: () => number; previews?: boolean; frontLimits?: Partial<FrontLimits>; scheduleMs?: number; challengeSeed?: number } = {},
 ): Promise<EmbeddedStack> {
   const config: Config = parseConfig({ PORT: "0", LOG_LEVEL: "warn", ...opts.env });
   return startEmbedded({
@@ -23,6 +23,9 @@ export async function startTestStack(
     frontLimits: opts.frontLimits,
     // Tests that need the webhook schedule ask for it; the others drive dispatch themselves.
     scheduleMs: opts.scheduleMs ?? 0,
+    // The same verification sentences on every run: whether a test's reading passes must not
+    // depend on the words it drew (the rates over many sentences are the calibration's to measure).
+    challengeSeed: opts.challengeSeed ?? 1,
   });
 }
 
