@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EspeakEngine } from "./espeak/engine.js";
-import { ENVELOPE_BANDS_HZ, envelopeFir } from "./espeak/dsp.js";
+import { applyEnvelope, ENVELOPE_BANDS_HZ, envelopeFir } from "./espeak/dsp.js";
 import type { VoiceProfile } from "./port.js";
 import { analyzeVoice } from "../voice-analysis/analyze.js";
 import { LTAS_BANDS_HZ } from "../voice-analysis/analyze.js";
@@ -38,6 +38,32 @@ describe("spectral envelope correction", () => {
     expect(at(centre(7))).toBeGreaterThan(4.5);
     expect(at(centre(14))).toBeLessThan(-4.5);
     expect(Math.abs(at(centre(3)))).toBeLessThan(1.5);
+  });
+
+  it("filters exactly as the FIR's direct convolution (delay removed), two blocks per FFT, odd and even block counts", () => {
+    const gains = [3, 2, 0, -1, -4, 0, 6, 6, 2, 0, -2, 0, -6, -6, 1, 4];
+    const h = envelopeFir(gains, 22050);
+    const mid = (h.length - 1) / 2;
+    let seed = 5;
+    // 770 input samples per block: 3 blocks (one pair and one alone) and 4 blocks (two pairs), and a short tail.
+    for (const n of [2000, 3000, 100]) {
+      const x = Float64Array.from({ length: n }, () => {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        return seed / 2 ** 32 - 0.5;
+      });
+      const y = Float64Array.from(x);
+      applyEnvelope(y, gains, 22050);
+      let worst = 0;
+      for (let i = 0; i < n; i++) {
+        let s = 0;
+        for (let k = 0; k < h.length; k++) {
+          const j = i + mid - k;
+          if (j >= 0 && j < n) s += h[k] * x[j];
+        }
+        worst = Math.max(worst, Math.abs(s - y[i]));
+      }
+      expect(worst).toBeLessThan(1e-9);
+    }
   });
 
   it("moves the measured log spectrum by about its gains, deterministically", async () => {

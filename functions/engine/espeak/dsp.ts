@@ -153,49 +153,67 @@ export function envelopeFir(gainsDb: readonly number[], fs: number, taps = FIR_T
   return h;
 }
 
-/** In-place iterative radix-2 FFT (n a power of two); `inverse` conjugates the twiddles and divides by n. */
+const FFT_SIZE = 1024;
+/** e^(-2 pi i k / FFT_SIZE) for k < FFT_SIZE / 2, and the bit-reversal permutation: computed once. */
+const TWIDDLE_RE = new Float64Array(FFT_SIZE / 2);
+const TWIDDLE_IM = new Float64Array(FFT_SIZE / 2);
+const BIT_REVERSED = new Uint16Array(FFT_SIZE);
+for (let k = 0; k < FFT_SIZE / 2; k++) {
+  TWIDDLE_RE[k] = Math.cos((-2 * Math.PI * k) / FFT_SIZE);
+  TWIDDLE_IM[k] = Math.sin((-2 * Math.PI * k) / FFT_SIZE);
+}
+for (let i = 1, j = 0; i < FFT_SIZE; i++) {
+  let bit = FFT_SIZE >> 1;
+  for (; j & bit; bit >>= 1) j ^= bit;
+  j ^= bit;
+  BIT_REVERSED[i] = j;
+}
+
+/**
+ * In-place iterative radix-2 FFT of FFT_SIZE points; `inverse` conjugates the twiddles and does
+ * not divide by the size (the envelope's spectrum carries that factor).
+ */
 function fft(re: Float64Array, im: Float64Array, inverse: boolean): void {
-  const n = re.length;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
+  const n = FFT_SIZE;
+  for (let i = 1; i < n; i++) {
+    const j = BIT_REVERSED[i];
     if (i < j) {
-      [re[i], re[j]] = [re[j], re[i]];
-      [im[i], im[j]] = [im[j], im[i]];
+      const r = re[i];
+      re[i] = re[j];
+      re[j] = r;
+      const m = im[i];
+      im[i] = im[j];
+      im[j] = m;
     }
   }
-  for (let len = 2; len <= n; len <<= 1) {
-    const ang = ((inverse ? 2 : -2) * Math.PI) / len;
-    const wr = Math.cos(ang);
-    const wi = Math.sin(ang);
+  const sign = inverse ? -1 : 1;
+  for (let len = 2, step = n >> 1; len <= n; len <<= 1, step >>= 1) {
+    const half = len >> 1;
     for (let i = 0; i < n; i += len) {
-      let cr = 1, ci = 0;
-      for (let k = 0; k < len / 2; k++) {
-        const a = i + k, b = a + len / 2;
-        const tr = re[b] * cr - im[b] * ci;
-        const ti = re[b] * ci + im[b] * cr;
+      for (let k = 0, t = 0; k < half; k++, t += step) {
+        const wr = TWIDDLE_RE[t];
+        const wi = sign * TWIDDLE_IM[t];
+        const a = i + k, b = a + half;
+        const tr = re[b] * wr - im[b] * wi;
+        const ti = re[b] * wi + im[b] * wr;
         re[b] = re[a] - tr;
         im[b] = im[a] - ti;
         re[a] += tr;
         im[a] += ti;
-        const nr = cr * wr - ci * wi;
-        ci = cr * wi + ci * wr;
-        cr = nr;
       }
     }
   }
-  if (inverse) for (let i = 0; i < n; i++) (re[i] /= n), (im[i] /= n);
 }
 
-const FFT_SIZE = 1024;
 const firCache = new Map<string, { re: Float64Array; im: Float64Array; taps: number }>();
 
 /**
  * Convolves in place with the envelope FIR (overlap-add over 1024-point FFTs, linear in the
- * length), delay removed, so times (alignment) are unchanged.
+ * length), delay removed, so times (alignment) are unchanged. The filter is real, so two blocks
+ * go through one complex FFT, one as its real part and the next as its imaginary part: the
+ * convolution of each comes back in the same part.
  */
-function applyEnvelope(x: Float64Array, gainsDb: readonly number[], fs: number): void {
+export function applyEnvelope(x: Float64Array, gainsDb: readonly number[], fs: number): void {
   const key = `${fs}:${gainsDb.map((g) => g.toFixed(3)).join(",")}`;
   let H = firCache.get(key);
   if (!H) {
@@ -204,6 +222,11 @@ function applyEnvelope(x: Float64Array, gainsDb: readonly number[], fs: number):
     const im = new Float64Array(FFT_SIZE);
     re.set(h);
     fft(re, im, false);
+    // The inverse transform's 1/N, once here instead of on every block.
+    for (let k = 0; k < FFT_SIZE; k++) {
+      re[k] /= FFT_SIZE;
+      im[k] /= FFT_SIZE;
+    }
     H = { re, im, taps: h.length };
     if (firCache.size > 64) firCache.clear();
     firCache.set(key, H);
@@ -213,11 +236,14 @@ function applyEnvelope(x: Float64Array, gainsDb: readonly number[], fs: number):
   const out = new Float64Array(x.length + H.taps);
   const re = new Float64Array(FFT_SIZE);
   const im = new Float64Array(FFT_SIZE);
-  for (let start = 0; start < x.length; start += block) {
+  for (let start = 0; start < x.length; start += 2 * block) {
+    const second = start + block;
     re.fill(0);
     im.fill(0);
-    const n = Math.min(block, x.length - start);
-    for (let i = 0; i < n; i++) re[i] = x[start + i];
+    const n1 = Math.min(block, x.length - start);
+    const n2 = Math.max(0, Math.min(block, x.length - second));
+    for (let i = 0; i < n1; i++) re[i] = x[start + i];
+    for (let i = 0; i < n2; i++) im[i] = x[second + i];
     fft(re, im, false);
     for (let k = 0; k < FFT_SIZE; k++) {
       const r = re[k] * H.re[k] - im[k] * H.im[k];
@@ -225,8 +251,12 @@ function applyEnvelope(x: Float64Array, gainsDb: readonly number[], fs: number):
       re[k] = r;
     }
     fft(re, im, true);
-    const m = Math.min(FFT_SIZE, out.length - start);
-    for (let i = 0; i < m; i++) out[start + i] += re[i];
+    const m1 = Math.min(FFT_SIZE, out.length - start);
+    for (let i = 0; i < m1; i++) out[start + i] += re[i];
+    if (n2 > 0) {
+      const m2 = Math.min(FFT_SIZE, out.length - second);
+      for (let i = 0; i < m2; i++) out[second + i] += im[i];
+    }
   }
   for (let i = 0; i < x.length; i++) x[i] = out[i + delay];
 }
