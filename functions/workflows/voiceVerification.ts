@@ -95,7 +95,7 @@ function preparedReference(raw: unknown, v: VoiceRecord): { embedding: number[] 
 export const voiceVerificationSteps: StepHandlers = {
   async prepare(raw, ctx) {
     const { workspace_id, voice_id, attempt_id } = Input.parse(raw);
-    const { attempt } = await load(ctx, workspace_id, voice_id, attempt_id);
+    const { voice, attempt } = await load(ctx, workspace_id, voice_id, attempt_id);
     const o = attempt.recording ? await ctx.blobs.getBytes(attempt.recording.object_key) : undefined;
     if (!o) return { ok: false, reasons: [verificationMessages.unknownError] };
     let samples: Float32Array;
@@ -112,7 +112,6 @@ export const voiceVerificationSteps: StepHandlers = {
     const speechSecs = speech.reduce((n, s) => n + s.end - s.start, 0);
     if (speechSecs < MIN_SPEECH_SECONDS) return { ok: false, reasons: [speechSecs > 0 ? verificationMessages.tooShort : verificationMessages.noSpeech] };
     await ctx.blobs.put(pcmKey(workspace_id, voice_id, attempt_id), encodeWav(floatToInt16(clean), SAMPLE_RATE), "audio/wav");
-    const { voice } = await load(ctx, workspace_id, voice_id, attempt_id);
     return { ok: true, reasons: [], speech_secs: Math.round(speechSecs * 100) / 100, reference: await referenceFor(ctx, voice) };
   },
 
