@@ -178,12 +178,8 @@ function fft(re: Float64Array, im: Float64Array, inverse: boolean): void {
   for (let i = 1; i < n; i++) {
     const j = BIT_REVERSED[i];
     if (i < j) {
-      const r = re[i];
-      re[i] = re[j];
-      re[j] = r;
-      const m = im[i];
-      im[i] = im[j];
-      im[j] = m;
+      [re[i], re[j]] = [re[j], re[i]];
+      [im[i], im[j]] = [im[j], im[i]];
     }
   }
   const sign = inverse ? -1 : 1;
