@@ -50,16 +50,19 @@ describe("alignment tracker", () => {
       run(t, 100);
       return performance.now() - t0;
     };
-    const [small, large] = [text(5_000), text(40_000)];
+    const [small, large] = [text(1_000), text(64_000)];
     once(text(2_000));
-    // Interleaved, best of five: a busy machine's pauses hit both sizes alike.
+    // Interleaved, best of seven: a busy machine's pauses hit both sizes alike.
     let bestSmall = Infinity;
     let bestLarge = Infinity;
-    for (let k = 0; k < 5; k++) {
+    for (let k = 0; k < 7; k++) {
       bestSmall = Math.min(bestSmall, once(small));
       bestLarge = Math.min(bestLarge, once(large));
     }
-    // 8x the text in 8x the chunks: ~8x the time when linear, ~64x when every chunk re-projects everything.
-    expect(bestLarge / bestSmall).toBeLessThan(24);
+    // 64x the text in 64x the chunks: ~64x the time when linear, ~4096x when every chunk
+    // re-projects everything. The bound sits at their geometric mean: 8x of noise either way
+    // cannot flip it. Measured 98-123 here; 8x the text with a bound of 24 measured 6 to 37 and
+    // failed a full run.
+    expect(bestLarge / bestSmall).toBeLessThan(512);
   });
 });
