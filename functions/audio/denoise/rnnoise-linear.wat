@@ -125,32 +125,39 @@
       (local.set $a1 (v128.const i32x4 0 0 0 0))
       (local.set $a2 (v128.const i32x4 0 0 0 0))
       (local.set $a3 (v128.const i32x4 0 0 0 0))
-      ;; n blocks of 4 columns: all of them (dense) or the listed ones (sparse).
       (if (local.get $idx)
         (then
+          ;; sparse: a count, then the first column of each 4-column block present
           (local.set $n (i32.load (local.get $idx)))
-          (local.set $idx (i32.add (local.get $idx) (i32.const 4))))
-        (else (local.set $n (i32.shr_u (local.get $cols) (i32.const 2)))))
-      (local.set $k (i32.const 0))
-      (block $blocksdone
-        (loop $block
-          (br_if $blocksdone (i32.ge_s (local.get $k) (local.get $n)))
-          (if (local.get $idx)
+          (local.set $k (i32.add (local.get $idx) (i32.const 4)))
+          (local.set $idx (i32.add (local.get $k) (i32.shl (local.get $n) (i32.const 2))))
+          (if (local.get $n)
             (then
-              (local.set $c (i32.load (local.get $idx)))
-              (local.set $idx (i32.add (local.get $idx) (i32.const 4))))
-            (else (local.set $c (i32.shl (local.get $k) (i32.const 2)))))
-          ;; the 4 quantised inputs twice, as 16-bit lanes: x0 x1 x2 x3 x0 x1 x2 x3
-          (local.set $x (i16x8.extend_low_i8x16_s (v128.load32_splat (i32.add (local.get $q) (local.get $c)))))
-          (local.set $wv (v128.load (local.get $w)))
-          (local.set $a0 (i32x4.add (local.get $a0) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $wv)) (local.get $x))))
-          (local.set $a1 (i32x4.add (local.get $a1) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $wv)) (local.get $x))))
-          (local.set $wv (v128.load offset=16 (local.get $w)))
-          (local.set $a2 (i32x4.add (local.get $a2) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $wv)) (local.get $x))))
-          (local.set $a3 (i32x4.add (local.get $a3) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $wv)) (local.get $x))))
-          (local.set $w (i32.add (local.get $w) (i32.const 32)))
-          (local.set $k (i32.add (local.get $k) (i32.const 1)))
-          (br $block)))
+              (loop $sparse
+                (local.set $x (i16x8.extend_low_i8x16_s (v128.load32_splat (i32.add (local.get $q) (i32.load (local.get $k))))))
+                (local.set $wv (v128.load (local.get $w)))
+                (local.set $a0 (i32x4.add (local.get $a0) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $wv)) (local.get $x))))
+                (local.set $a1 (i32x4.add (local.get $a1) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $wv)) (local.get $x))))
+                (local.set $wv (v128.load offset=16 (local.get $w)))
+                (local.set $a2 (i32x4.add (local.get $a2) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $wv)) (local.get $x))))
+                (local.set $a3 (i32x4.add (local.get $a3) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $wv)) (local.get $x))))
+                (local.set $w (i32.add (local.get $w) (i32.const 32)))
+                (local.set $k (i32.add (local.get $k) (i32.const 4)))
+                (br_if $sparse (i32.lt_u (local.get $k) (local.get $idx)))))))
+        (else
+          ;; dense: every block, columns 0, 4, 8, ...
+          (local.set $c (i32.const 0))
+          (loop $dense
+            (local.set $x (i16x8.extend_low_i8x16_s (v128.load32_splat (i32.add (local.get $q) (local.get $c)))))
+            (local.set $wv (v128.load (local.get $w)))
+            (local.set $a0 (i32x4.add (local.get $a0) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $wv)) (local.get $x))))
+            (local.set $a1 (i32x4.add (local.get $a1) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $wv)) (local.get $x))))
+            (local.set $wv (v128.load offset=16 (local.get $w)))
+            (local.set $a2 (i32x4.add (local.get $a2) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $wv)) (local.get $x))))
+            (local.set $a3 (i32x4.add (local.get $a3) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $wv)) (local.get $x))))
+            (local.set $w (i32.add (local.get $w) (i32.const 32)))
+            (local.set $c (i32.add (local.get $c) (i32.const 4)))
+            (br_if $dense (i32.lt_s (local.get $c) (local.get $cols))))))
       (local.set $p (i32.shl (local.get $r) (i32.const 2)))
       (call $store8 (local.get $a0) (local.get $a1) (local.get $a2) (local.get $a3)
         (i32.add (local.get $out) (local.get $p))
