@@ -3,8 +3,14 @@
  * rational ratio L/M. The cutoff sits below the lower of the two Nyquist rates, so it
  * anti-aliases on the way down and removes images on the way up. Arithmetic is plain
  * float math in a fixed order, so the output is deterministic and streaming in pieces gives
- * exactly the samples of one call.
+ * exactly the samples of one call. The inner loops run in WebAssembly SIMD when it is there
+ * (./resample-wasm.ts), with the same bits.
  */
+import { halfbandRunSimd, polyphaseRun } from "./resample-wasm.js";
+
+/** Below this many outputs a call stays in JavaScript (copying in and out would not pay). */
+const SIMD_MIN_OUTPUTS = 64;
+
 export interface ResamplerOptions {
   /** Stopband attenuation in dB (default 80 down, 70 up). */
   attenuationDb?: number;
@@ -106,6 +112,7 @@ function halfbandPairs(): Float64Array {
  * `x` is float64 so each sample is converted once rather than at each of its 22 reads.
  */
 function halfbandRun(c: Float64Array, x: Float64Array, offset: number, count: number, out: Float32Array, outOffset = 0): void {
+  if (count >= SIMD_MIN_OUTPUTS && halfbandRunSimd(c, x, offset, count, out, outOffset)) return;
   const pairs = c.length;
   const end = outOffset + 2 * count;
   if (pairs === 11) {
@@ -334,6 +341,15 @@ export class Resampler {
     const buf = this.buf;
     let k = this.k;
     let phase = this.phase;
+    if (out.length >= SIMD_MIN_OUTPUTS) {
+      const state = { k, phase };
+      const n = polyphaseRun(buf.subarray(0, this.bufLen), coeffs, taps, out, state, up, down, this.bufStart, half, lastKnown);
+      if (n >= 0) {
+        o = n;
+        k = state.k;
+        phase = state.phase;
+      }
+    }
     while (o < out.length && this.produced + o < target && k + half <= lastKnown) {
       const base = k - half + 1 - this.bufStart;
       const c = phase * taps;

@@ -1,6 +1,7 @@
 /** Our hand-written WebAssembly: the text source, the generated module, the constant it exports. */
 export const GENERATED_WASM = [
   { wat: "functions/audio/denoise/rnnoise-linear.wat", out: "functions/audio/denoise/rnnoise-linear.wasm.ts", name: "RNNOISE_LINEAR_WASM" },
+  { wat: "functions/audio/resample-kernels.wat", out: "functions/audio/resample-kernels.wasm.ts", name: "RESAMPLE_KERNELS_WASM" },
 ];
 
 /** Assembles WebAssembly text (SIMD included) with wabt, a development dependency. */
