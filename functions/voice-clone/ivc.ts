@@ -71,21 +71,32 @@ export function cloneLabels(labels: Record<string, string> | null | undefined): 
 interface Built {
   profile: VoiceProfile;
   analysis: StoredVoiceAnalysis;
-  decoded: DecodedSample[];
+  /** The uploads (and their denoised audio), stored. */
+  samples: VoiceSampleRecord[];
 }
 
 /** Decodes, denoises, analyses and fits: the CPU work of a clone, all of it in workers. */
-async function buildClone(ctx: AppContext, files: MultipartFile[], kept: VoiceSampleRecord[], steer: CloneLabels, denoise: boolean, seed: number): Promise<Built> {
+async function buildClone(ctx: AppContext, files: MultipartFile[], kept: VoiceSampleRecord[], steer: CloneLabels, denoise: boolean, seed: number, store: { workspaceId: string; folder: string[] }): Promise<Built> {
   const keptSeconds = kept.reduce((n, s) => n + (s.duration_secs ?? 0), 0);
   const decoded = await decodeUploads(ctx, files, keptSeconds, { denoise });
-  const keptAudio = await Promise.all(kept.map((s) => keptSampleAudio(ctx, s)));
-  const summary = await analyseVoice(ctx, [...keptAudio, ...decoded.map((d) => d.samples)]);
-  if (!summary.speechSecs || summary.f0MedianHz === null) throw new ApiError(400, "no_speech_in_samples", verificationMessages.noSpeech);
-  const { profile, report } = await fitProfile({ analysis: summary, language: steer.language, accent: steer.accent, gender: steer.gender, age: steer.age, seed }, engineRenderer(ctx, steer.language));
+  // The samples are written while the voice is analysed and fitted; a failed fit deletes them.
+  const stored = storeDecoded(ctx, store.workspaceId, store.folder, decoded);
+  stored.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+  let fitted;
+  try {
+    const keptAudio = await Promise.all(kept.map((s) => keptSampleAudio(ctx, s)));
+    const summary = await analyseVoice(ctx, [...keptAudio, ...decoded.map((d) => d.samples)]);
+    if (!summary.speechSecs || summary.f0MedianHz === null) throw new ApiError(400, "no_speech_in_samples", verificationMessages.noSpeech);
+    fitted = { summary, ...(await fitProfile({ analysis: summary, language: steer.language, accent: steer.accent, gender: steer.gender, age: steer.age, seed }, engineRenderer(ctx, steer.language))) };
+  } catch (e) {
+    await stored.then((samples) => ctx.blobs.deleteMany(sampleKeys(samples))).catch(() => undefined);
+    throw e;
+  }
+  const { summary, profile, report } = fitted;
   const { segments: _segments, ...rest } = summary;
   return {
     profile,
-    decoded,
+    samples: await stored,
     analysis: {
       embedding_version: summary.embeddingVersion,
       analysed_at_unix: unixSeconds(ctx),
@@ -137,6 +148,11 @@ async function storeDecoded(ctx: AppContext, ws: string, folder: string[], decod
   );
 }
 
+/** Every object a sample record names: the upload and its denoised copy. */
+function sampleKeys(samples: VoiceSampleRecord[]): string[] {
+  return samples.flatMap((s) => [s.object_key, ...(s.isolated_object_key ? [s.isolated_object_key] : [])]);
+}
+
 function withSampleList(analysis: StoredVoiceAnalysis, samples: VoiceSampleRecord[]): StoredVoiceAnalysis {
   return { ...analysis, samples: samples.map((s) => ({ sample_id: s.sample_id, duration_secs: s.duration_secs ?? 0, denoised: s.isolated_object_key !== null })) };
 }
@@ -186,8 +202,8 @@ export async function instantClone(ctx: AppContext, caller: Caller, input: Insta
   if (!input.files.length) throw new ApiError(400, "too_little_audio", cloneMessages.tooLittleAudio);
   const steer = cloneLabels(input.labels);
   const voiceId = newId();
-  const built = await buildClone(ctx, input.files, [], steer, input.removeBackgroundNoise, seedOf(voiceId));
-  const samples = await storeDecoded(ctx, caller.workspaceId, ["voices", voiceId], built.decoded);
+  const built = await buildClone(ctx, input.files, [], steer, input.removeBackgroundNoise, seedOf(voiceId), { workspaceId: caller.workspaceId, folder: ["voices", voiceId] });
+  const samples = built.samples;
   const previewKey = workspaceKey(caller.workspaceId, "voices", voiceId, "preview.mp3");
   const preview = await speakEncoded(ctx, built.profile, clonePreviewText(steer.language), PREVIEW_FORMAT);
   await ctx.blobs.put(previewKey, preview.audio, PREVIEW_FORMAT.contentType);
@@ -195,7 +211,7 @@ export async function instantClone(ctx: AppContext, caller: Caller, input: Insta
   try {
     return await createVoice(ctx, await caller.tier(), voice);
   } catch (e) {
-    await ctx.blobs.deleteMany([previewKey, ...samples.flatMap((s) => [s.object_key, ...(s.isolated_object_key ? [s.isolated_object_key] : [])])]).catch(() => undefined);
+    await ctx.blobs.deleteMany([previewKey, ...sampleKeys(samples)]).catch(() => undefined);
     throw e;
   }
 }
@@ -235,8 +251,8 @@ export async function clonePreview(ctx: AppContext, caller: Caller, input: Clone
   if (!input.files.length && !kept.length) throw new ApiError(400, "too_little_audio", cloneMessages.tooLittleAudio);
   const steer = cloneLabels(steerLabels);
   const id = newId();
-  const built = await buildClone(ctx, input.files, kept, steer, input.removeBackgroundNoise, seedOf(input.voiceId ?? id));
-  const samples = await storeDecoded(ctx, caller.workspaceId, ["generated", id], built.decoded);
+  const built = await buildClone(ctx, input.files, kept, steer, input.removeBackgroundNoise, seedOf(input.voiceId ?? id), { workspaceId: caller.workspaceId, folder: ["generated", id] });
+  const samples = built.samples;
   const text = clonePreviewText(steer.language);
   const preview = await speakEncoded(ctx, built.profile, text, PREVIEW_FORMAT);
   const audioKey = workspaceKey(caller.workspaceId, "generated", `${id}.mp3`);
@@ -305,14 +321,14 @@ export async function saveClonePreview(ctx: AppContext, caller: Caller, input: S
     try {
       saved = await createVoice(ctx, await caller.tier(), voice);
     } catch (e) {
-      await ctx.blobs.deleteMany([previewKey, ...samples.flatMap((s) => [s.object_key, ...(s.isolated_object_key ? [s.isolated_object_key] : [])])]).catch(() => undefined);
+      await ctx.blobs.deleteMany([previewKey, ...sampleKeys(samples)]).catch(() => undefined);
       throw e;
     }
   } else {
     saved = await applyEdit(ctx, caller, g, input);
   }
   await ctx.stores.generatedVoices.delete(ws, g.generated_voice_id).catch(() => undefined);
-  await ctx.blobs.deleteMany([g.audio_object_key, ...g.clone.samples.flatMap((s) => [s.object_key, ...(s.isolated_object_key ? [s.isolated_object_key] : [])])]).catch(() => undefined);
+  await ctx.blobs.deleteMany([g.audio_object_key, ...sampleKeys(g.clone.samples)]).catch(() => undefined);
   return saved;
 }
 
@@ -346,7 +362,7 @@ async function applyEdit(ctx: AppContext, caller: Caller, g: GeneratedVoiceRecor
       verification: reverify ? { ...v.verification, is_verified: false } : v.verification,
     };
     if (await ctx.stores.voices.replace(next, v.version)) {
-      await ctx.blobs.deleteMany(dropped.flatMap((s) => [s.object_key, ...(s.isolated_object_key ? [s.isolated_object_key] : [])])).catch(() => undefined);
+      await ctx.blobs.deleteMany(sampleKeys(dropped)).catch(() => undefined);
       return next;
     }
   }

@@ -213,6 +213,18 @@ describe("plans and limits of the samples", () => {
     const lying = await errorOf(client.voices.ivc.create({ name: "Lying", files: [new Blob([new Uint8Array(wav)], { type: "audio/wav" }), tone(9)] }));
     expect(lying.detail.message).toBe(voiceMessages.sampleTooShort("blob"));
   });
+
+  it("refuses samples without speech and keeps none of them (they are stored while the fit runs)", async () => {
+    const a = await createTestAccount(stack, "creator");
+    const c = new ElevenLabsClient({ baseUrl: stack.url, apiKey: a.apiKey, maxRetries: 0 });
+    // Faint hiss, 70 dB under full scale: audio, but nothing the analysis takes for speech.
+    let seed = 3;
+    const hiss = () => new Blob([new Uint8Array(encodeWav(Int16Array.from({ length: 16000 * 6 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) % 21) - 10), 16000))], { type: "audio/wav" });
+    const e = await errorOf(c.voices.ivc.create({ name: "Hiss", files: [hiss(), hiss()] }));
+    expect(e.status).toBe(400);
+    expect(e.detail.message).toBe(verificationMessages.noSpeech);
+    expect(await stack.ctx.blobs.list(`ws/${a.workspace.workspace_id}/`)).toEqual([]);
+  });
 });
 
 describe("the dialog's preview-first flow", () => {
