@@ -66,3 +66,20 @@ describe("resampling kernels in WebAssembly SIMD", () => {
     }
   });
 });
+
+describe("YIN's difference function in WebAssembly SIMD", () => {
+  it("gives the JavaScript loop's pitch track to the bit, to the last window", async () => {
+    const { YinTracker, PITCH_RATE } = await import("../voice-analysis/pitch.js");
+    const x = signal(PITCH_RATE * 3);
+    const track = () => {
+      const t = new YinTracker(x);
+      const f0: number[] = [];
+      for (let s = -1; s < x.length; s += 80) f0.push(t.at(s));
+      return f0;
+    };
+    const [js, simd] = both(track);
+    expect(simd).toEqual(js);
+    expect(js.filter((f) => f > 0).length).toBeGreaterThan(js.length / 3); // periodic windows found
+    expect(js.at(-1)).toBe(0); // past the end
+  });
+});

@@ -6,48 +6,24 @@
  * loader returns null and the JavaScript loops run.
  */
 import { RESAMPLE_KERNELS_WASM } from "./resample-kernels.wasm.js";
+import { align16 as align, lazyKernel, reserve, type KernelModule } from "./wasm/kernels.js";
 
-interface Exports {
-  memory: WebAssembly.Memory;
+export { setSimdKernels } from "./wasm/kernels.js";
+
+interface Exports extends KernelModule {
   k: WebAssembly.Global;
   phase: WebAssembly.Global;
   polyphase(buf: number, coeffs: number, taps: number, out: number, n: number, k: number, phase: number, up: number, down: number, bufStart: number, half: number, last: number): number;
   halfband(c: number, pairs: number, x: number, offset: number, count: number, out: number): void;
 }
 
-let loaded: Exports | null | undefined;
-let enabled = true;
-
-/** Tests compare the two paths: false makes every call take the JavaScript loops. */
-export function setSimdKernels(on: boolean): void {
-  enabled = on;
-}
+const kernels = lazyKernel<Exports>(RESAMPLE_KERNELS_WASM);
 
 /** The kernels load here (WebAssembly SIMD is available). */
 export function simdKernelsAvailable(): boolean {
   return kernels() !== null;
 }
 
-function kernels(): Exports | null {
-  if (!enabled) return null;
-  if (loaded === undefined) {
-    try {
-      const bytes = Uint8Array.from(atob(RESAMPLE_KERNELS_WASM), (ch) => ch.charCodeAt(0));
-      loaded = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as unknown as Exports;
-    } catch {
-      loaded = null;
-    }
-  }
-  return loaded;
-}
-
-/** Makes the kernels' memory at least `bytes` long. */
-function reserve(k: Exports, bytes: number): void {
-  const have = k.memory.buffer.byteLength;
-  if (bytes > have) k.memory.grow(Math.ceil((bytes - have) / 65_536));
-}
-
-const align = (n: number) => (n + 15) & ~15;
 /** The coefficient table now at offset 0, so a resampler called chunk after chunk copies it once. */
 let coeffsLoaded: Float32Array | null = null;
 
@@ -78,8 +54,7 @@ export function polyphaseRun(
   const cAt = 0;
   const bufAt = align(coeffs.byteLength);
   const outAt = align(bufAt + buf.byteLength);
-  reserve(k, outAt + out.byteLength);
-  const mem = k.memory.buffer;
+  const mem = reserve(k, outAt + out.byteLength);
   if (coeffsLoaded !== coeffs) {
     new Float32Array(mem, cAt, coeffs.length).set(coeffs);
     coeffsLoaded = coeffs;
@@ -107,8 +82,7 @@ export function halfbandRunSimd(c: Float64Array, x: Float64Array, offset: number
   const cAt = 0;
   const xAt = align(c.byteLength);
   const outAt = align(xAt + 8 * xLen);
-  reserve(k, outAt + 8 * count);
-  const mem = k.memory.buffer;
+  const mem = reserve(k, outAt + 8 * count);
   new Float64Array(mem, cAt, pairs).set(c);
   const xs = new Float64Array(mem, xAt, xLen);
   xs.set(x);

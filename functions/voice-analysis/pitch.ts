@@ -4,6 +4,17 @@
  * 8 kHz copy of the signal (voice pitch lives far below 4 kHz), which quarters the work.
  */
 import { Resampler } from "../audio/resample.js";
+import { align16, lazyKernel, reserve, type KernelModule } from "../audio/wasm/kernels.js";
+import { PITCH_KERNELS_WASM } from "./pitch-kernels.wasm.js";
+
+interface PitchKernels extends KernelModule {
+  difference(x: number, start: number, window: number, lags: number, d: number): void;
+}
+const kernels = lazyKernel<PitchKernels>(PITCH_KERNELS_WASM);
+/** The tracker whose signal is in the kernels' memory (copied once per tracker, not per window). */
+let signalLoaded: YinTracker | null = null;
+/** Samples past a signal's end that the kernel's spare lanes may read. */
+const SPARE = 4;
 
 export const PITCH_RATE = 8000;
 export const MIN_F0_HZ = 50;
@@ -32,7 +43,26 @@ export class YinTracker {
   private readonly d = new Float64Array(MAX_LAG + 2);
   private readonly cmnd = new Float64Array(MAX_LAG + 2);
 
+  /** `x` must not change while the tracker is in use (the kernel works on a copy). */
   constructor(private readonly x: Float32Array) {}
+
+  /** d[1 .. MAX_LAG + 1] by the kernel; false when it is not available. */
+  private differenceSimd(start: number): boolean {
+    const k = kernels();
+    if (!k) return false;
+    const { x, d } = this;
+    const dAt = 0;
+    const xAt = align16(8 * d.length + 32);
+    const mem = reserve(k, xAt + 4 * (x.length + SPARE));
+    if (signalLoaded !== this) {
+      new Float32Array(mem, xAt, x.length).set(x);
+      new Float32Array(mem, xAt + 4 * x.length, SPARE).fill(0);
+      signalLoaded = this;
+    }
+    k.difference(xAt, start, WINDOW, MAX_LAG + 1, dAt);
+    d.set(new Float64Array(mem, dAt + 8, MAX_LAG + 1), 1);
+    return true;
+  }
 
   /** F0 in Hz of the window starting at `start` (8 kHz samples), or 0 when it is not periodic. */
   at(start: number): number {
@@ -40,8 +70,9 @@ export class YinTracker {
     if (start < 0 || start + WINDOW + MAX_LAG + 1 > x.length) return 0;
     // Four lags per pass over the window: each x[i] is loaded once for all four, and each lag's
     // sum still adds its terms in the same order, so the values are exactly the one-lag loop's.
+    // The SIMD kernel (pitch-kernels.wat) computes the same values, two lags per instruction.
     const end = start + WINDOW;
-    let lag = 1;
+    let lag = this.differenceSimd(start) ? MAX_LAG + 2 : 1;
     for (; lag + 3 <= MAX_LAG + 1; lag += 4) {
       let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
       for (let i = start; i < end; i++) {
