@@ -1,24 +1,29 @@
+import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LineBuilder } from "./espeak/line.js";
-import { MAX_LINE_BYTES, runEspeak, type LineJob, type LineResult } from "./espeak/runtime.js";
-import { EventType, compileEspeak } from "./espeak/wasm.js";
+import { MAX_LINE_BYTES, runEspeak, type LineJob, type LineResult, type RunOptions } from "./espeak/runtime.js";
+import { EventType, compileEspeak, espeakWasmPath, findBreakAddress, type EspeakBuild } from "./espeak/wasm.js";
 
-let module: WebAssembly.Module;
+let build: EspeakBuild;
 beforeAll(async () => {
-  module = await compileEspeak();
+  build = await compileEspeak();
 });
 
 const voiceFile = (extra = "") => `name timbre\nlanguage en-us 2\nphonemes en-us\ndictrules 3 6\n${extra}`;
 const line = (text: string) => `<speak><voice name="timbre">${text}</voice></speak>`;
 
 /** Runs the lines through one instance, in order, on this thread. */
-async function runLines(jobs: LineJob[]): Promise<LineResult[]> {
+async function runLines(jobs: LineJob[], opts?: RunOptions): Promise<LineResult[]> {
   const out: LineResult[] = [];
   let i = 0;
-  await runEspeak(module, (previous) => {
-    if (previous) out.push(previous);
-    return jobs[i++] ?? null;
-  });
+  await runEspeak(
+    build,
+    (previous) => {
+      if (previous) out.push(previous);
+      return jobs[i++] ?? null;
+    },
+    opts,
+  );
   return out;
 }
 
@@ -33,6 +38,48 @@ describe("eSpeak runtime", () => {
     expect(same(a1.pcm, a2.pcm)).toBe(true);
     expect(same(a1.pcm, a3.pcm)).toBe(true);
     expect(same(a1.pcm, b1.pcm)).toBe(false);
+  });
+
+  it("resets only the heap in use, and leaves all of memory as it was at the snapshot", async () => {
+    expect(build.breakAddress).not.toBeNull();
+    const en = { line: line("The quick brown fox jumps over the lazy dog."), voiceFile: voiceFile() };
+    // Loading the Russian dictionary moves the program break up by ~8 MB.
+    const ru = { line: line("Съешь же ещё этих мягких французских булок, да выпей чаю."), voiceFile: "name timbre\nlanguage ru\n" };
+    const cheap: number[] = [];
+    await runLines([en, en, ru, en, en], { checkReset: true, onReset: (bytes) => cheap.push(bytes) });
+    const full: number[] = [];
+    await runLines([en, en], { fullReset: true, checkReset: true, onReset: (bytes) => full.push(bytes) });
+    // Before each line: stack and static data (~1.2 MB) instead of all 15.5 MB outside the data files.
+    expect(full[1]).toBeGreaterThan(15_000_000);
+    for (const i of [1, 2, 4]) expect(cheap[i]).toBeLessThan(2_000_000);
+    // After the Russian line the restore covers the heap it grew, and zeroes it.
+    expect(cheap[3]).toBeGreaterThan(cheap[2] + 4_000_000);
+  });
+
+  it("gives a line after one that grew the heap the samples and events of a fresh instance", async () => {
+    const short = { line: line("Short, but not empty."), voiceFile: voiceFile() };
+    const long = { line: line("Съешь же ещё этих мягких французских булок, да выпей чаю. ".repeat(8)), voiceFile: "name timbre\nlanguage ru\n" };
+    const grown: number[] = [];
+    const [, after] = await runLines([long, short], { onReset: (bytes) => grown.push(bytes) });
+    const [fresh] = await runLines([short]);
+    expect(grown[1]).toBeGreaterThan(grown[0] + 4_000_000);
+    expect(after.pcm.length).toBeGreaterThan(0);
+    expect(same(after.pcm, fresh.pcm)).toBe(true);
+    expect(after.events).toEqual(fresh.events);
+  });
+
+  it("finds sbrk's break in the module, and no break in a module whose sbrk differs", async () => {
+    const bytes = new Uint8Array(await readFile(espeakWasmPath()));
+    const at = findBreakAddress(bytes);
+    expect(at).toBe(build.breakAddress);
+    // Change the break's address in sbrk's store only: load and store no longer agree.
+    const leb = [0xe4, 0xa7, 0xd9, 0x08]; // 18240484, the address in the pinned build
+    expect(at).toBe(18240484);
+    const store = bytes.findIndex((_, i) => bytes[i] === 0x36 && bytes[i + 1] === 0x02 && leb.every((v, k) => bytes[i + 2 + k] === v));
+    expect(store).toBeGreaterThan(0);
+    const changed = bytes.slice();
+    changed[store + 2] ^= 0x04;
+    expect(findBreakAddress(changed)).toBeNull();
   });
 
   it("applies the voice file of each line (a female pitch line raises the pitch)", async () => {

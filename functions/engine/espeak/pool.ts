@@ -11,7 +11,7 @@ import { SynthesisAbortedError } from "../port.js";
 import type { ChunkAlignment } from "./alignment.js";
 import type { ChunkJob } from "./plan.js";
 import { isFromWorker, type FromWorker, type ToWorker, type WorkerInit } from "./protocol.js";
-import { compileEspeak } from "./wasm.js";
+import { compileEspeak, type EspeakBuild } from "./wasm.js";
 
 export interface SynthResult {
   /** Empty when the chunk was encoded as a segment. */
@@ -52,10 +52,16 @@ interface Slot {
 export interface PoolOptions {
   /** Number of workers; defaults to the available cores. */
   size?: number;
+  /**
+   * Restore all of eSpeak's memory before every line instead of the heap in use (runtime.ts);
+   * the same output, kept as the bench's same-run baseline.
+   */
+  fullReset?: boolean;
 }
 
 export class EspeakPool {
   readonly size: number;
+  private readonly fullReset: boolean;
   private slots: Slot[] = [];
   private queue: Job[] = [];
   private seq = 0;
@@ -66,13 +72,14 @@ export class EspeakPool {
 
   constructor(opts: PoolOptions = {}) {
     this.size = Math.max(1, opts.size ?? availableParallelism());
+    this.fullReset = opts.fullReset ?? false;
   }
 
   start(): Promise<void> {
     if (this.closed) return Promise.reject(new Error("engine pool closed"));
     this.started ??= (async () => {
-      const module = await compileEspeak();
-      for (let i = 0; i < this.size; i++) this.slots.push(this.spawn(module));
+      const build = await compileEspeak();
+      for (let i = 0; i < this.size; i++) this.slots.push(this.spawn(build));
       await Promise.all(this.slots.map((s) => s.ready));
     })().catch(async (e: unknown) => {
       // A failed start can be retried by the next call.
@@ -203,10 +210,10 @@ export class EspeakPool {
     Atomics.notify(slot.wake, 0);
   }
 
-  private spawn(module: WebAssembly.Module): Slot {
+  private spawn(build: EspeakBuild): Slot {
     const { port1, port2 } = new MessageChannel();
     const wakeBuffer = new SharedArrayBuffer(4);
-    const init: WorkerInit = { module, port: port2, wake: wakeBuffer };
+    const init: WorkerInit = { build, fullReset: this.fullReset, port: port2, wake: wakeBuffer };
     const worker = startWorker(init, [port2]);
     let markReady!: () => void;
     let failReady!: (e: Error) => void;
@@ -250,7 +257,7 @@ export class EspeakPool {
       slot.port.close();
       // Replace only workers that had worked: one that dies while starting would die again.
       if (!this.closed && slot.isReady) {
-        const fresh = this.spawn(module);
+        const fresh = this.spawn(build);
         this.slots.push(fresh);
         fresh.ready.then(() => this.pump(), () => {});
       }

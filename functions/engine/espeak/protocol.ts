@@ -2,9 +2,12 @@
 import type { OutputFormatId } from "../../audio/formats.js";
 import type { ChunkAlignment } from "./alignment.js";
 import type { ChunkJob } from "./plan.js";
+import type { EspeakBuild } from "./wasm.js";
 
 export interface WorkerInit {
-  module: WebAssembly.Module;
+  build: EspeakBuild;
+  /** Restore all of eSpeak's memory before every line (PoolOptions.fullReset). */
+  fullReset: boolean;
   /** Jobs arrive here; the worker reads it synchronously while eSpeak waits for input. */
   port: import("node:worker_threads").MessagePort;
   /** Int32 counter bumped (and notified) after every message, so the worker can sleep on it. */

@@ -12,13 +12,27 @@
  *   flutter, caches), which otherwise makes the same sentence differ by history; restoring makes
  *   output a pure function of the line, whichever worker runs it and whatever ran before.
  *
- * Instantiation (~100 ms) is paid once per worker; a line then costs the restore (~1 ms) plus
- * synthesis (a few ms per sentence).
+ * What the restore must cover (32 MiB of memory, fixed size): the stack and static data below
+ * the embedded data files ([0, files.start), ~200 KB), not the files (read-only, ~18 MB), then
+ * static data and the malloc heap up to the program break (~0.95 MB at the snapshot). Memory
+ * above the break is written by nothing: the program allocates it only through sbrk, and sbrk
+ * never moves the break down (see SBRK_BODY in wasm.ts), so the break after a line is the
+ * highest it reached during the line and [files.end, break now) covers every byte the line
+ * wrote; restoring that range from the snapshot (zeros above the snapshot's break) also puts the
+ * break back. A line that loads a large dictionary (Russian: +8 MB) pays for what it took. If
+ * the break's address was not recognised in the module or a check fails, all of memory is
+ * restored, as before: the same result, 15.5 MB per line instead of ~1.2 MB.
+ *
+ * Instantiation (~100 ms) is paid once per worker; a line then costs the restore (~1.2 MB,
+ * ~0.02 ms to copy; the full 15.5 MB took ~0.5 ms to copy and ~1.2 ms of CPU per line in all,
+ * the rest presumably the synthesis after it starting on evicted caches) plus synthesis (a few
+ * ms per sentence).
  */
 import { concatInt16 } from "../../audio/bytes.js";
 import ESpeakNg, { type EspeakModule } from "espeak-ng";
 import {
   ESPEAK_DATA,
+  type EspeakBuild,
   EVENT_ID,
   EVENT_LENGTH,
   EVENT_SAMPLE,
@@ -66,16 +80,112 @@ export const MAX_LINE_BYTES = 990;
 export const SLOT_VOICE = "timbre";
 const SLOT_PATH = `${ESPEAK_DATA}voices/${SLOT_VOICE}`;
 
+export interface RunOptions {
+  /** Restore all of memory before every line, never just the heap in use (the bench's same-run baseline). */
+  fullReset?: boolean;
+  /** Called after each restore with the bytes it copied or zeroed. */
+  onReset?: (bytes: number) => void;
+  /**
+   * Tests: keep a copy of all of memory and, after every restore, check that memory outside the
+   * data files is byte for byte the snapshot (throws on a difference). Costs ~33 MB per line.
+   */
+  checkReset?: boolean;
+}
+
 interface EspeakExports {
   memory: WebAssembly.Memory;
   __indirect_function_table: WebAssembly.Table;
   __emscripten_embedded_file_data: WebAssembly.Global;
   stackSave(): number;
+  emscripten_stack_get_base(): number;
+  emscripten_stack_get_end(): number;
+}
+
+interface Snapshot {
+  /** [0, files.start): stack and static data. */
+  low: Uint8Array;
+  /** files.end: static data, then the heap. */
+  highFrom: number;
+  /** Memory from highFrom: up to the break if all above it was zero, else to the end. */
+  high: Uint8Array;
+  /** The break's address and value at the snapshot, or null for a full restore every line. */
+  brk: { at: number; value: number } | null;
+  /** checkReset: all of memory. */
+  whole: Uint8Array | null;
 }
 
 const utf8 = new TextEncoder();
 
-export async function runEspeak(module: WebAssembly.Module, nextLine: NextLine): Promise<void> {
+function isZero(mem: Uint8Array, from: number): boolean {
+  let i = from;
+  for (; i < mem.length && i % 4 !== 0; i++) if (mem[i] !== 0) return false;
+  const words = new Uint32Array(mem.buffer, mem.byteOffset + i, (mem.length - i) >> 2);
+  for (let k = 0; k < words.length; k++) if (words[k] !== 0) return false;
+  for (i += words.length * 4; i < mem.length; i++) if (mem[i] !== 0) return false;
+  return true;
+}
+
+function takeSnapshot(ex: EspeakExports, breakAddress: number | null, opts: RunOptions): Snapshot {
+  const files = embeddedFilesSpan(ex.memory, ex.__emscripten_embedded_file_data.value as number);
+  const mem = new Uint8Array(ex.memory.buffer);
+  const value = breakAddress === null ? 0 : new DataView(ex.memory.buffer).getUint32(breakAddress, true);
+  const usable =
+    !opts.fullReset &&
+    breakAddress !== null &&
+    // The break lies above the files, inside memory, and is itself in the restored range.
+    files.end <= value &&
+    value <= mem.length &&
+    ((breakAddress >= files.end && breakAddress + 4 <= value) || breakAddress + 4 <= files.start) &&
+    // The stack (which grows down from its base) lies in the low range, restored in full.
+    ex.emscripten_stack_get_end() <= ex.emscripten_stack_get_base() &&
+    ex.emscripten_stack_get_base() <= files.start &&
+    // Nothing above the break yet, so restoring above it means zeroing.
+    isZero(mem, value);
+  return {
+    low: mem.slice(0, files.start),
+    highFrom: files.end,
+    high: mem.slice(files.end, usable ? value : mem.length),
+    brk: usable ? { at: breakAddress, value } : null,
+    whole: opts.checkReset ? mem.slice() : null,
+  };
+}
+
+/** Puts memory back as it was at the snapshot; returns the bytes written. */
+function restoreSnapshot(ex: EspeakExports, snap: Snapshot): number {
+  const mem = new Uint8Array(ex.memory.buffer);
+  const highEnd = snap.highFrom + snap.high.length;
+  mem.set(snap.low, 0);
+  // Up to `to`: the snapshot's bytes, then zeros (memory above the break at the snapshot, and
+  // any pages grown since, were zero). `to` is never below highEnd.
+  let to = mem.length;
+  if (snap.brk) {
+    const now = new DataView(ex.memory.buffer).getUint32(snap.brk.at, true);
+    // sbrk never lowers the break; a lower one means something else wrote it: restore it all.
+    if (now >= snap.brk.value && now <= mem.length) to = now;
+  }
+  mem.set(snap.high, snap.highFrom);
+  if (to > highEnd) mem.fill(0, highEnd, to);
+  if (snap.whole) checkRestored(mem, snap);
+  return snap.low.length + (to - snap.highFrom);
+}
+
+function checkRestored(mem: Uint8Array, snap: Snapshot): void {
+  const whole = snap.whole!;
+  const same = (from: number, to: number) => Buffer.from(mem.buffer, mem.byteOffset + from, to - from).equals(Buffer.from(whole.buffer, from, to - from));
+  const ranges: Array<[number, number]> = [
+    [0, snap.low.length],
+    [snap.highFrom, whole.length],
+  ];
+  for (const [from, to] of ranges) {
+    if (same(from, to)) continue;
+    let at = from;
+    while (mem[at] === whole[at]) at++;
+    throw new Error(`eSpeak memory differs from the snapshot after the reset at ${at} (break now ${snap.brk ? new DataView(mem.buffer).getUint32(snap.brk.at, true) : "unknown"})`);
+  }
+  if (mem.length > whole.length && !isZero(mem, whole.length)) throw new Error("eSpeak memory grown since the snapshot is not zero after the reset");
+}
+
+export async function runEspeak(build: EspeakBuild, nextLine: NextLine, opts: RunOptions = {}): Promise<void> {
   let fs: EspeakModule["FS"] | null = null;
   let exports: EspeakExports | null = null;
   let input = new Uint8Array(0);
@@ -83,7 +193,7 @@ export async function runEspeak(module: WebAssembly.Module, nextLine: NextLine):
   let samples: Int16Array[] = [];
   let events: EspeakEvent[] = [];
   let lineInFlight = false;
-  let snapshot: { low: Uint8Array; highFrom: number; high: Uint8Array } | null = null;
+  let snapshot: Snapshot | null = null;
   let signature = "";
   const errors: string[] = [];
 
@@ -113,18 +223,6 @@ export async function runEspeak(module: WebAssembly.Module, nextLine: NextLine):
     return 0;
   };
 
-  const takeSnapshot = (ex: EspeakExports) => {
-    const files = embeddedFilesSpan(ex.memory, ex.__emscripten_embedded_file_data.value as number);
-    const mem = new Uint8Array(ex.memory.buffer);
-    snapshot = { low: mem.slice(0, files.start), highFrom: files.end, high: mem.slice(files.end) };
-  };
-
-  const restoreSnapshot = (ex: EspeakExports) => {
-    const mem = new Uint8Array(ex.memory.buffer);
-    mem.set(snapshot!.low, 0);
-    mem.set(snapshot!.high, snapshot!.highFrom);
-  };
-
   const finishedLine = (): LineResult => {
     const result = { pcm: concatInt16(samples), events };
     samples = [];
@@ -141,11 +239,12 @@ export async function runEspeak(module: WebAssembly.Module, nextLine: NextLine):
     try {
       const job = nextLine(previous, host);
       if (!job) return;
-      const bytes = utf8.encode(job.line.replace(/[\r\n]/g, " ") + "\n");
-      if (bytes.length > MAX_LINE_BYTES) throw new Error(`SSML line of ${bytes.length} bytes exceeds ${MAX_LINE_BYTES}`);
+      const line = utf8.encode(job.line.replace(/[\r\n]/g, " ") + "\n");
+      if (line.length > MAX_LINE_BYTES) throw new Error(`SSML line of ${line.length} bytes exceeds ${MAX_LINE_BYTES}`);
       fs!.writeFile(SLOT_PATH, job.voiceFile);
-      restoreSnapshot(ex);
-      input = bytes;
+      const bytes = restoreSnapshot(ex, snapshot!);
+      opts.onReset?.(bytes);
+      input = line;
       inputPos = 0;
       lineInFlight = true;
     } catch (e) {
@@ -181,7 +280,7 @@ export async function runEspeak(module: WebAssembly.Module, nextLine: NextLine):
           const ex = exports!;
           const sig = `${ex.stackSave()}:${iov}:${iovcnt}:${pnum}`;
           if (!snapshot) {
-            takeSnapshot(ex);
+            snapshot = takeSnapshot(ex, build.breakAddress, opts);
             signature = sig;
           } else if (sig !== signature) {
             // Restoring memory is only sound at the very same call site with the same stack.
@@ -191,10 +290,10 @@ export async function runEspeak(module: WebAssembly.Module, nextLine: NextLine):
         }
         return fdRead(fd, iov, iovcnt, pnum);
       };
-      const instance = new WebAssembly.Instance(module, imports as WebAssembly.Imports);
+      const instance = new WebAssembly.Instance(build.module, imports as WebAssembly.Imports);
       exports = instance.exports as unknown as EspeakExports;
       exports.__indirect_function_table.set(SYNTH_CALLBACK_SLOT, wasmCallback(onSynth));
-      return done(instance, module);
+      return done(instance, build.module);
     },
   });
   // eSpeak sets process.exitCode on some errors (an unknown voice); it must not leak into the host.

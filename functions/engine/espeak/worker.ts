@@ -168,5 +168,5 @@ function nextLine(previous: LineResult | null, host: EspeakHost): LineJob | null
   }
 }
 
-await runEspeak(init.module, nextLine);
+await runEspeak(init.build, nextLine, { fullReset: init.fullReset });
 init.port.close();
