@@ -68,6 +68,11 @@ export async function ensureServerBundle() {
     target: "node20",
     // Dependencies load from node_modules as they are: some read their own files at run time.
     packages: "external",
+    // Dynamic imports become chunks loaded when first used. Without this esbuild hoists the
+    // external imports of lazily imported code to the top of the bundle, so every start loaded
+    // aws-cdk-lib (~670 files) for the workflow definitions, which are cached after one render.
+    splitting: true,
+    chunkNames: "chunk-[name]-[hash]", // beside the entries: code finds files relative to its own folder
     sourcemap: "linked",
     logLevel: "error",
   });
