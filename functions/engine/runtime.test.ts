@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { LineBuilder } from "./espeak/line.js";
 import { MAX_LINE_BYTES, runEspeak, type LineJob, type LineResult, type RunOptions } from "./espeak/runtime.js";
 import { EventType, compileEspeak, espeakWasmPath, findBreakAddress, type EspeakBuild } from "./espeak/wasm.js";
@@ -30,6 +30,21 @@ async function runLines(jobs: LineJob[], opts?: RunOptions): Promise<LineResult[
 const same = (a: Int16Array, b: Int16Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 describe("eSpeak runtime", () => {
+  it("gives the same samples in instances started at different times (eSpeak seeds its noise from the clock)", async () => {
+    const job = { line: line("A breathy voice sounds the same every time."), voiceFile: voiceFile("breath 60 60 50 40 30 20 10 10\n") };
+    const now = vi.spyOn(Date, "now");
+    try {
+      now.mockReturnValue(1_700_000_000_000);
+      const [a] = await runLines([job]);
+      now.mockReturnValue(1_800_000_123_000);
+      const [b] = await runLines([job]);
+      expect(a.pcm.length).toBeGreaterThan(22_050);
+      expect(same(a.pcm, b.pcm)).toBe(true);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   it("gives the same samples for the same line whatever ran before it", async () => {
     const a = { line: line("The quick brown fox jumps over the lazy dog."), voiceFile: voiceFile() };
     const b = { line: line("Completely different words, with commas; and a question?"), voiceFile: voiceFile("gender female\npitch 160 240\n") };

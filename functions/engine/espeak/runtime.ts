@@ -78,6 +78,8 @@ export interface EspeakHost {
 /** fgets in the CLI reads at most 999 bytes; longer lines would be cut into two syntheses. */
 export const MAX_LINE_BYTES = 990;
 export const SLOT_VOICE = "timbre";
+/** What eSpeak's wall clock reads (time() and gettimeofday()): fixed, so output never depends on when a worker started. */
+export const ENGINE_CLOCK_MS = 0;
 const SLOT_PATH = `${ESPEAK_DATA}voices/${SLOT_VOICE}`;
 
 export interface RunOptions {
@@ -253,6 +255,11 @@ export async function runEspeak(build: EspeakBuild, nextLine: NextLine, opts: Ru
     }
   };
 
+  // At start-up eSpeak probes many files that do not exist; each miss builds an Emscripten
+  // ErrnoError that captures and demangles a stack trace nobody reads: about 0.3 s of every
+  // instance's start. Stack traces are off until the first line is wanted.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   await ESpeakNg({
     // -m: SSML lines; -b 1: UTF-8; -w: synchronous output mode (the file is never opened because
     // our callback replaces the one that writes it); -v: any voice other than the slot, so every
@@ -273,6 +280,9 @@ export async function runEspeak(build: EspeakBuild, nextLine: NextLine, opts: Ru
       fs!.writeFile(SLOT_PATH, `name ${SLOT_VOICE}\nlanguage en-us\n`);
     },
     instantiateWasm(imports, done) {
+      // eSpeak seeds its noise generator (breath, flutter) with time(0) at start-up, so workers
+      // started in different seconds spoke the same line differently. Its clock reads a constant.
+      (imports.env as Record<string, () => number>).emscripten_date_now = () => ENGINE_CLOCK_MS;
       const wasi = imports.wasi_snapshot_preview1 as Record<string, (...a: number[]) => number>;
       const fdRead = wasi.fd_read;
       wasi.fd_read = (fd: number, iov: number, iovcnt: number, pnum: number) => {
@@ -280,6 +290,7 @@ export async function runEspeak(build: EspeakBuild, nextLine: NextLine, opts: Ru
           const ex = exports!;
           const sig = `${ex.stackSave()}:${iov}:${iovcnt}:${pnum}`;
           if (!snapshot) {
+            Error.stackTraceLimit = stackTraceLimit;
             snapshot = takeSnapshot(ex, build.breakAddress, opts);
             signature = sig;
           } else if (sig !== signature) {
@@ -295,7 +306,7 @@ export async function runEspeak(build: EspeakBuild, nextLine: NextLine, opts: Ru
       exports.__indirect_function_table.set(SYNTH_CALLBACK_SLOT, wasmCallback(onSynth));
       return done(instance, build.module);
     },
-  });
+  }).finally(() => (Error.stackTraceLimit = stackTraceLimit));
   // eSpeak sets process.exitCode on some errors (an unknown voice); it must not leak into the host.
   if (process.exitCode === 1) process.exitCode = undefined;
   if (failure) throw failure;
