@@ -3,7 +3,7 @@
  * few binary helpers that use them. Checked against the file's SHA-256 so a different build
  * fails loudly at warm-up instead of misbehaving.
  */
-import { webcrypto } from "node:crypto";
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 
@@ -45,8 +45,7 @@ let compiled: Promise<EspeakBuild> | null = null;
 export function compileEspeak(): Promise<EspeakBuild> {
   compiled ??= (async () => {
     const bytes = await readFile(espeakWasmPath());
-    // On the thread pool (WebCrypto), not the start-up's busy main thread: ~18 MB to hash.
-    const digest = Buffer.from(await webcrypto.subtle.digest("SHA-256", bytes)).toString("hex");
+    const digest = createHash("sha256").update(bytes).digest("hex");
     if (digest !== ESPEAK_WASM_SHA256) {
       throw new Error(`espeak-ng.wasm is not the pinned 1.0.2 build (sha256 ${digest}); re-derive SYNTH_CALLBACK_SLOT before upgrading`);
     }
