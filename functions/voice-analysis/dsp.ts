@@ -1,8 +1,18 @@
 /**
  * Signal-processing building blocks of the analysis: a radix-2 FFT, the mel filterbank, the DCT
  * that turns log-mel energies into cepstra, and a few order statistics. Plain float math in a
- * fixed order, so results are identical on every run.
+ * fixed order, so results are identical on every run. The power spectrum runs in WebAssembly SIMD
+ * where it can (fft-kernels.wat), with the same bits.
  */
+import { lazyKernel, reserve, type KernelModule } from "../audio/wasm/kernels.js";
+import { FFT_KERNELS_WASM } from "./fft-kernels.wasm.js";
+
+interface FftKernels extends KernelModule {
+  power(re: number, im: number, n: number, tw: number, out: number): void;
+}
+const fftKernels = lazyKernel<FftKernels>(FFT_KERNELS_WASM);
+/** The FFT size whose stage twiddles are in the kernels' memory. */
+let twiddlesFor = 0;
 
 interface FftPlan {
   n: number;
@@ -69,14 +79,46 @@ export function fft(re: Float64Array, im: Float64Array): void {
   }
 }
 
-/** |X[k]|^2 for k = 0..n/2 of a real frame (zero-padded to n). */
+/** |X[k]|^2 for k = 0..n/2 of a real frame (zero-padded to n). `re` and `im` are scratch. */
 export function powerSpectrum(frame: ArrayLike<number>, n: number, re = new Float64Array(n), im = new Float64Array(n), out = new Float64Array(n / 2 + 1)): Float64Array {
+  if (n >= 4 && powerSpectrumSimd(frame, n, out)) return out;
   re.fill(0);
   im.fill(0);
   for (let i = 0; i < frame.length && i < n; i++) re[i] = frame[i];
   fft(re, im);
   for (let k = 0; k <= n / 2; k++) out[k] = re[k] * re[k] + im[k] * im[k];
   return out;
+}
+
+/** powerSpectrum by the kernel: the frame goes in bit-reversed, as the JavaScript FFT's swaps leave it. */
+function powerSpectrumSimd(frame: ArrayLike<number>, n: number, out: Float64Array): boolean {
+  const k = fftKernels();
+  if (!k) return false;
+  const { cos, sin, rev } = plan(n);
+  const twAt = 0;
+  const reAt = 16 * n;
+  const imAt = 24 * n;
+  const outAt = 32 * n;
+  const mem = reserve(k, outAt + 8 * (n / 2 + 2));
+  if (twiddlesFor !== n) {
+    const tw = new Float64Array(mem, twAt, 2 * n);
+    for (let h = 1; h < n; h <<= 1) {
+      const step = n / (2 * h);
+      for (let j = 0; j < h; j++) {
+        tw[2 * (h + j)] = cos[j * step];
+        tw[2 * (h + j) + 1] = sin[j * step];
+      }
+    }
+    twiddlesFor = n;
+  }
+  const re = new Float64Array(mem, reAt, n);
+  re.fill(0);
+  const m = Math.min(frame.length, n);
+  for (let i = 0; i < m; i++) re[rev[i]] = frame[i];
+  new Float64Array(mem, imAt, n).fill(0);
+  k.power(reAt, imAt, n, twAt, outAt);
+  out.set(new Float64Array(mem, outAt, n / 2 + 1));
+  return true;
 }
 
 export function hamming(n: number): Float64Array {
