@@ -30,7 +30,6 @@ import { benchVoiceCreation } from "./lib/bench-voice-creation.js";
 import { premadeVoiceId } from "../functions/domain/premadeVoices.js";
 import { RUNTIME_FILES } from "../infra/constructs/function.js";
 import { ENGINE_RUNTIME_PACKAGES } from "../infra/constructs/api.js";
-import { upsampleHalfbandInt16 } from "../functions/audio/resample.js";
 import type { SynthesisRequest } from "../functions/engine/port.js";
 
 
@@ -313,18 +312,13 @@ function lambdaFigures(): void {
 // ---------------------------------------------------------------------------------------------
 
 async function resamplerFigures(): Promise<void> {
-  // The product's resampler on 57 s of speech-like audio, against ffmpeg's on the same samples.
+  // The product's resampler on 57 s of speech-like audio, against ffmpeg's on the same samples,
+  // each in a process of its own (scripts/lib/bench-resample.ts).
   const n = 22050 * 57;
   const pcm = Int16Array.from({ length: n }, (_, i) => Math.round(8000 * Math.sin(i / 7) * Math.sin(i / 900)));
-  // As the engine's workers do it: one call per chunk (a few seconds each), on warm code (the
-  // workers run this path at start-up), so two unmeasured rounds come first.
-  const ours: number[] = [];
-  for (let rep = -2; rep < 7; rep++) {
-    const t = process.cpuUsage();
-    for (let i = 0; i < n; i += 22050 * 3) upsampleHalfbandInt16(pcm.subarray(i, i + 22050 * 3));
-    const u = process.cpuUsage(t);
-    if (rep >= 0) ours.push((u.user + u.system) / 1000);
-  }
+  const run = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "scripts", "lib", "bench-resample.ts")], { cwd: ROOT, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`resampling bench failed: ${run.stderr}`);
+  const ours = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as number[];
   let theirs: number[] = [];
   if (hasNative) {
     const raw = Buffer.from(pcm.buffer);
