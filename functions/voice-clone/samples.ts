@@ -100,18 +100,40 @@ export async function denoiseInPieces(ctx: AppContext, x: Float32Array, signal?:
       return ctx.analyzer().denoise(x.subarray(from, to), SAMPLE_RATE, { signal }).then((y) => ({ from, y }));
     }),
   );
-  const out = new Float32Array(x.length);
-  const weight = new Float32Array(x.length);
-  for (const { from, y } of parts) {
-    for (let i = 0; i < y.length; i++) {
-      // Full weight inside the piece, ramping over the overlap at either end.
-      const edge = Math.min(i, y.length - 1 - i);
-      const w = from === 0 && i < overlap ? 1 : from + y.length === x.length && y.length - 1 - i < overlap ? 1 : Math.min(1, (edge + 1) / (overlap + 1));
-      out[from + i] += w * y[i];
-      weight[from + i] += w;
-    }
+  return joinPieces(x.length, starts, overlap, parts);
+}
+
+/**
+ * The denoised pieces back into one signal of `length` samples: piece k starts `overlap` before
+ * starts[k] (or at 0) and ends `overlap` after starts[k + 1] (or at the end), weighted 1 inside
+ * and ramping over `overlap` samples at either end, except at the signal's own ends.
+ */
+export function joinPieces(length: number, starts: number[], overlap: number, parts: { from: number; y: Float32Array }[]): Float32Array {
+  // Where two pieces meet (overlap either side of a piece's start) they are crossfaded sample by
+  // sample; elsewhere one piece covers each sample at full weight and is copied.
+  const out = new Float32Array(length);
+  const weight = new Float32Array(length);
+  parts.forEach(({ from, y }, k) => {
+    const to = from + y.length;
+    const headEnd = k > 0 ? Math.min(to, starts[k] + overlap) : from;
+    const tailStart = k + 1 < starts.length ? Math.max(headEnd, starts[k + 1] - overlap) : to;
+    const blend = (a: number, b: number) => {
+      for (let j = a; j < b; j++) {
+        const i = j - from;
+        const edge = Math.min(i, y.length - 1 - i);
+        const w = from === 0 && i < overlap ? 1 : to === length && y.length - 1 - i < overlap ? 1 : Math.min(1, (edge + 1) / (overlap + 1));
+        out[j] += w * y[i];
+        weight[j] += w;
+      }
+    };
+    blend(from, headEnd);
+    out.set(y.subarray(headEnd - from, tailStart - from), headEnd);
+    weight.fill(1, headEnd, tailStart);
+    blend(tailStart, to);
+  });
+  for (let k = 1; k < starts.length; k++) {
+    for (let i = Math.max(0, starts[k] - overlap); i < Math.min(length, starts[k] + overlap); i++) if (weight[i] > 0) out[i] /= weight[i];
   }
-  for (let i = 0; i < out.length; i++) if (weight[i] > 0) out[i] /= weight[i];
   return out;
 }
 
