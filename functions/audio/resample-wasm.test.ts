@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { prng, signed } from "../engine/prng.js";
+import { concatFloat32 } from "./bytes.js";
 import { resample, Resampler, upsampleHalfbandInt16 } from "./resample.js";
 import { setSimdKernels, simdKernelsAvailable } from "./resample-wasm.js";
 
@@ -22,13 +23,7 @@ function chunked(x: Float32Array, inRate: number, outRate: number): Float32Array
   const parts: Float32Array[] = [];
   for (let i = 0, step = 37; i < x.length; i += step, step = (step * 7) % 3001 + 1) parts.push(r.process(x.subarray(i, i + step)));
   parts.push(r.flush());
-  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatFloat32(parts);
 }
 
 const both = <T>(f: () => T): [T, T] => {

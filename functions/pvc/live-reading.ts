@@ -10,6 +10,7 @@
  * Bounds: message size (the transport), audio ahead of real time, audio per session, sessions per
  * workspace (LiveReadingRegistry), and an idle timeout (the transport's timers call `idle`).
  */
+import { concatFloat32 } from "../audio/bytes.js";
 import type { AppContext } from "../context.js";
 import { feedLiveReading, openLiveReading } from "../alignment/service.js";
 import type { LiveSession } from "../alignment/online.js";
@@ -35,13 +36,7 @@ export function decodeChunk(b64: string): Float32Array | null {
 
 /** Chunks one after the other. */
 export function joinSamples(parts: Float32Array[]): Float32Array {
-  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatFloat32(parts);
 }
 
 /** 16-bit little-endian PCM bytes -> samples in [-1, 1). */

@@ -9,6 +9,8 @@
  * otherwise the call is done. Appending keeps every existing function index valid.
  */
 
+import { concatBytes } from "../bytes.js";
+
 const SECTION = { type: 1, import: 2, function: 3, code: 10 } as const;
 const I32 = 0x7f;
 const FUNC_TYPE = 0x60;
@@ -153,15 +155,8 @@ function section(id: number, payload: number[] | Uint8Array): Uint8Array {
   return out;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+/** Always a fresh buffer (the module bytes are handed to WebAssembly). */
+const concat = (parts: Uint8Array[]) => concatBytes(parts).slice() as Uint8Array<ArrayBuffer>;
 
 /** The code (locals and instructions) of a function defined in the module. */
 export function functionBody(bytes: Uint8Array, index: number): Uint8Array {

@@ -3,6 +3,7 @@
  * few binary helpers that use them. Checked against the file's SHA-256 so a different build
  * fails loudly at warm-up instead of misbehaving.
  */
+import { encodeU32 } from "../../audio/wasm/patch.js";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -210,16 +211,7 @@ function matchBody(bytes: Uint8Array, b: { start: number; end: number }, templat
   return pos === b.end ? holes : null;
 }
 
-function encodeU32(v: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = v & 0x7f;
-    v = Math.floor(v / 128);
-    if (v) b |= 0x80;
-    out.push(b);
-  } while (v);
-  return out;
-}
+
 
 /**
  * A wasm function of type (i32, i32, i32) -> i32 that calls `fn`: only functions made by wasm
