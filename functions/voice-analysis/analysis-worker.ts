@@ -2,6 +2,7 @@
  * Voice-analysis worker: decodes and analyses off the request loop. Bundled for Lambda as
  * analysis-worker.js beside the function's bundle (infra/constructs/function.ts).
  */
+import { int16ToFloat } from "../audio/resample.js";
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
@@ -41,7 +42,7 @@ async function run(job: Job): Promise<{ result: unknown; transfer: ArrayBuffer[]
       return { result: { ...a, container: d.container, codec: d.codec, sampleRate: d.sampleRate, channels: d.channels }, transfer: [] };
     }
     case "analyze-samples":
-      return { result: analyzeVoice(job.samples, job.sampleRate), transfer: [] };
+      return { result: analyzeVoice(job.samples instanceof Int16Array ? int16ToFloat(job.samples) : job.samples, job.sampleRate), transfer: [] };
     case "detect":
       return { result: detectSpeech(job.samples, job.sampleRate), transfer: [] };
     case "embed":

@@ -44,6 +44,14 @@ describe("createVoiceAnalyzer", () => {
     expect(JSON.stringify(samples)).toBe(JSON.stringify(analyzeVoice(speech, RATE)));
   });
 
+  it("analyses 16-bit PCM as the floats v / 32768 (engine output goes to the worker unconverted)", async () => {
+    const pcm = Int16Array.from(speech, (v) => Math.max(-32768, Math.min(32767, Math.round(v * 32768))));
+    const asFloats = Float32Array.from(pcm, (v) => v / 32768);
+    const a = await analyzer.analyzeSamples(pcm, RATE);
+    expect(a.speechSecs).toBeGreaterThan(0);
+    expect(JSON.stringify(a)).toBe(JSON.stringify(analyzeVoice(asFloats, RATE)));
+  });
+
   it("refuses garbage with the spec's message and oversize input before any work", async () => {
     const garbage = new TextEncoder().encode("definitely not audio ".repeat(100));
     const e = await analyzer.analyze(garbage).catch((x: unknown) => x);

@@ -92,7 +92,8 @@ export interface VoiceAnalyzer {
   analyze(bytes: Uint8Array, opts?: AnalyzeOptions): Promise<FileAnalysis>;
   probe(bytes: Uint8Array, opts?: { maxBytes?: number; signal?: AbortSignal }): Promise<AudioProbe>;
   decode(bytes: Uint8Array, opts?: AnalyzeOptions & { sampleRate?: number }): Promise<DecodedAudioFile>;
-  analyzeSamples(samples: Float32Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<VoiceAnalysis>;
+  /** Samples in -1..1, or 16-bit PCM (converted in the worker as v / 32768: the same floats). */
+  analyzeSamples(samples: Float32Array | Int16Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<VoiceAnalysis>;
   detectSpeech(samples: Float32Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<SpeechSegment[]>;
   embedSegments(samples: Float32Array, sampleRate: number, segments: readonly SpeechSegment[], opts?: { signal?: AbortSignal }): Promise<number[][]>;
   denoise(samples: Float32Array, sampleRate: number, opts?: { keepOriginal?: number; signal?: AbortSignal }): Promise<Float32Array>;

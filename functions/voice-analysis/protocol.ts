@@ -11,7 +11,7 @@ export type Job =
   | { kind: "analyze"; bytes: Uint8Array; limits: Limits }
   | { kind: "probe"; bytes: Uint8Array }
   | { kind: "decode"; bytes: Uint8Array; limits: Limits; sampleRate?: number }
-  | { kind: "analyze-samples"; samples: Float32Array; sampleRate: number }
+  | { kind: "analyze-samples"; samples: Float32Array | Int16Array; sampleRate: number }
   | { kind: "detect"; samples: Float32Array; sampleRate: number }
   | { kind: "embed"; samples: Float32Array; sampleRate: number; segments: SpeechSegment[] }
   | { kind: "denoise"; samples: Float32Array; sampleRate: number; keepOriginal: number }

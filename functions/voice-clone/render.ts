@@ -8,7 +8,7 @@ import type { EngineModel, VoiceProfile, VoiceSettings } from "../engine/port.js
 import { DEFAULT_VOICE_SETTINGS } from "../engine/port.js";
 import type { OutputFormat } from "../audio/formats.js";
 import type { VoiceAnalysis } from "../voice-analysis/port.js";
-import { concatBytes } from "../audio/bytes.js";
+import { concatBytes, concatInt16 } from "../audio/bytes.js";
 import { calibrationPassage } from "./passages.js";
 import type { Renderer } from "./fit.js";
 
@@ -59,13 +59,19 @@ export async function encodedDuration(ctx: AppContext, audio: Uint8Array, format
   return Math.round((probe?.durationSecs ?? 0) * 1000) / 1000;
 }
 
-/** A fit's renderer: the engine reads the language's calibration passage, the analyser measures it. */
+/**
+ * A fit's renderer: the engine reads the language's calibration passage, the analyser measures it.
+ * The 16-bit PCM goes to the analyser as it is (converted there): no per-sample work on the
+ * request loop.
+ */
 export function engineRenderer(ctx: AppContext, language: string, signal?: AbortSignal): Renderer {
   const passage = calibrationPassage(language);
   return {
     async render(profile: VoiceProfile): Promise<VoiceAnalysis> {
-      const { samples, sampleRate } = await speakPcm(ctx, profile, passage, { seed: FIT_SEED, settings: { stability: 1 }, signal });
-      return ctx.analyzer().analyzeSamples(samples, sampleRate, { signal });
+      const engine = await ctx.engine();
+      const parts: Int16Array[] = [];
+      for await (const c of engine.synthesize({ text: passage, voice: profile, settings: { ...DEFAULT_VOICE_SETTINGS, stability: 1 }, seed: FIT_SEED, model: CREATION_MODEL }, signal)) parts.push(c.pcm);
+      return ctx.analyzer().analyzeSamples(concatInt16(parts), engine.sampleRate, { signal });
     },
   };
 }
