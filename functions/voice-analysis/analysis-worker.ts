@@ -14,6 +14,9 @@ import { floatToInt16 } from "../audio/resample.js";
 import { encodeWav } from "../audio/wav.js";
 import type { FromWorker, Job, ToWorker, WorkerError } from "./protocol.js";
 
+/** 16-bit PCM from the engine arrives as it is: the same floats as v / 32768, made here, off the request loop. */
+const asFloat = (x: Float32Array | Int16Array): Float32Array => (x instanceof Int16Array ? int16ToFloat(x) : x);
+
 // Analysis is batch work: a lower scheduling priority for this thread keeps the request loop
 // (and the in-process stores) responsive on a busy machine. Linux only; elsewhere it runs as is.
 try {
@@ -42,13 +45,13 @@ async function run(job: Job): Promise<{ result: unknown; transfer: ArrayBuffer[]
       return { result: { ...a, container: d.container, codec: d.codec, sampleRate: d.sampleRate, channels: d.channels }, transfer: [] };
     }
     case "analyze-samples":
-      return { result: analyzeVoice(job.samples instanceof Int16Array ? int16ToFloat(job.samples) : job.samples, job.sampleRate), transfer: [] };
+      return { result: analyzeVoice(asFloat(job.samples), job.sampleRate), transfer: [] };
     case "detect":
       return { result: detectSpeech(job.samples, job.sampleRate), transfer: [] };
     case "embed":
       return { result: job.segments.map((s) => embedSegment(job.samples, job.sampleRate, s)), transfer: [] };
     case "sentence-costs":
-      return { result: sentenceCosts(job.recording, job.recordingRate, job.candidates, job.candidateRate), transfer: [] };
+      return { result: sentenceCosts(job.recording, job.recordingRate, job.candidates.map(asFloat), job.candidateRate), transfer: [] };
     case "wav": {
       const d = await decodeAudio(job.bytes, job.limits);
       const wav = encodeWav(floatToInt16(d.samples), d.sampleRate);

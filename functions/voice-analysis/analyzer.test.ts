@@ -50,6 +50,12 @@ describe("createVoiceAnalyzer", () => {
     const a = await analyzer.analyzeSamples(pcm, RATE);
     expect(a.speechSecs).toBeGreaterThan(0);
     expect(JSON.stringify(a)).toBe(JSON.stringify(analyzeVoice(asFloats, RATE)));
+    // The sentence check takes the engine's readings the same way.
+    const recording = asFloats.subarray(0, 4 * RATE);
+    const readings = [pcm.subarray(0, 4 * RATE), pcm.subarray(4 * RATE, 8 * RATE)];
+    const costs = await analyzer.sentenceCosts(recording, RATE, readings, RATE);
+    expect(costs).toEqual(await analyzer.sentenceCosts(recording, RATE, readings.map((r) => Float32Array.from(r, (v) => v / 32768)), RATE));
+    expect(costs[0]).toBeLessThan(costs[1]);
   });
 
   it("refuses garbage with the spec's message and oversize input before any work", async () => {

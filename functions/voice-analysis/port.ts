@@ -98,7 +98,8 @@ export interface VoiceAnalyzer {
   embedSegments(samples: Float32Array, sampleRate: number, segments: readonly SpeechSegment[], opts?: { signal?: AbortSignal }): Promise<number[][]>;
   denoise(samples: Float32Array, sampleRate: number, opts?: { keepOriginal?: number; signal?: AbortSignal }): Promise<Float32Array>;
   /** Alignment cost of the recording against each candidate reading (lower fits better). */
-  sentenceCosts(recording: Float32Array, recordingRate: number, candidates: readonly Float32Array[], candidateRate: number, opts?: { signal?: AbortSignal }): Promise<number[]>;
+  /** Candidates as floats in -1..1 or 16-bit PCM (converted in the worker as v / 32768). */
+  sentenceCosts(recording: Float32Array, recordingRate: number, candidates: readonly (Float32Array | Int16Array)[], candidateRate: number, opts?: { signal?: AbortSignal }): Promise<number[]>;
   toWav(bytes: Uint8Array, opts?: AnalyzeOptions): Promise<Uint8Array>;
   close(): Promise<void>;
 }

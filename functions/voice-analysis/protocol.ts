@@ -15,7 +15,7 @@ export type Job =
   | { kind: "detect"; samples: Float32Array; sampleRate: number }
   | { kind: "embed"; samples: Float32Array; sampleRate: number; segments: SpeechSegment[] }
   | { kind: "denoise"; samples: Float32Array; sampleRate: number; keepOriginal: number }
-  | { kind: "sentence-costs"; recording: Float32Array; recordingRate: number; candidates: Float32Array[]; candidateRate: number }
+  | { kind: "sentence-costs"; recording: Float32Array; recordingRate: number; candidates: (Float32Array | Int16Array)[]; candidateRate: number }
   | { kind: "wav"; bytes: Uint8Array; limits: Limits };
 
 export interface JobResults {

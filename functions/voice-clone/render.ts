@@ -8,6 +8,7 @@ import type { EngineModel, VoiceProfile, VoiceSettings } from "../engine/port.js
 import { DEFAULT_VOICE_SETTINGS } from "../engine/port.js";
 import type { OutputFormat } from "../audio/formats.js";
 import type { VoiceAnalysis } from "../voice-analysis/port.js";
+import { int16ToFloat } from "../audio/resample.js";
 import { concatBytes, concatInt16 } from "../audio/bytes.js";
 import { calibrationPassage } from "./passages.js";
 import type { Renderer } from "./fit.js";
@@ -24,20 +25,16 @@ export interface SpeakOptions {
 
 /** Mono float PCM at the engine's rate. */
 export async function speakPcm(ctx: AppContext, voice: VoiceProfile, text: string, o: SpeakOptions = {}): Promise<{ samples: Float32Array; sampleRate: number }> {
+  const { pcm, sampleRate } = await speakPcm16(ctx, voice, text, o);
+  return { samples: int16ToFloat(pcm), sampleRate };
+}
+
+/** 16-bit PCM at the engine's rate, as the engine made it (the analyser takes it without conversion). */
+export async function speakPcm16(ctx: AppContext, voice: VoiceProfile, text: string, o: SpeakOptions = {}): Promise<{ pcm: Int16Array; sampleRate: number }> {
   const engine = await ctx.engine();
   const parts: Int16Array[] = [];
-  let n = 0;
-  for await (const c of engine.synthesize({ text, voice, settings: { ...DEFAULT_VOICE_SETTINGS, ...o.settings }, seed: o.seed ?? 1, model: CREATION_MODEL }, o.signal)) {
-    parts.push(c.pcm);
-    n += c.pcm.length;
-  }
-  const samples = new Float32Array(n);
-  let at = 0;
-  for (const p of parts) {
-    for (let i = 0; i < p.length; i++) samples[at + i] = p[i] / 32768;
-    at += p.length;
-  }
-  return { samples, sampleRate: engine.sampleRate };
+  for await (const c of engine.synthesize({ text, voice, settings: { ...DEFAULT_VOICE_SETTINGS, ...o.settings }, seed: o.seed ?? 1, model: CREATION_MODEL }, o.signal)) parts.push(c.pcm);
+  return { pcm: concatInt16(parts), sampleRate: engine.sampleRate };
 }
 
 /** Encoded audio in `format`, and its duration (read from the encoded bytes' headers in a worker). */
@@ -68,10 +65,8 @@ export function engineRenderer(ctx: AppContext, language: string, signal?: Abort
   const passage = calibrationPassage(language);
   return {
     async render(profile: VoiceProfile): Promise<VoiceAnalysis> {
-      const engine = await ctx.engine();
-      const parts: Int16Array[] = [];
-      for await (const c of engine.synthesize({ text: passage, voice: profile, settings: { ...DEFAULT_VOICE_SETTINGS, stability: 1 }, seed: FIT_SEED, model: CREATION_MODEL }, signal)) parts.push(c.pcm);
-      return ctx.analyzer().analyzeSamples(concatInt16(parts), engine.sampleRate, { signal });
+      const { pcm, sampleRate } = await speakPcm16(ctx, profile, passage, { seed: FIT_SEED, settings: { stability: 1 }, signal });
+      return ctx.analyzer().analyzeSamples(pcm, sampleRate, { signal });
     },
   };
 }

@@ -13,7 +13,7 @@ import { similarity } from "../voice-analysis/search.js";
 import { EMBEDDING_VERSION } from "../voice-analysis/embedding.js";
 import { MAX_ALTERNATIVE_VOICES } from "../contract/voiceCreation.js";
 import { calibrationPassage } from "../voice-clone/passages.js";
-import { speakPcm } from "../voice-clone/render.js";
+import { speakPcm16 } from "../voice-clone/render.js";
 
 const CANDIDATES = 12;
 const cache = new Map<string, number[]>();
@@ -22,8 +22,8 @@ async function embeddingOf(ctx: AppContext, key: string, profile: VoiceRecord["p
   const hit = cache.get(key);
   if (hit) return hit;
   const text = calibrationPassage(profile.language).split(/(?<=[.!?।])\s/)[0];
-  const { samples, sampleRate } = await speakPcm(ctx, profile, text);
-  const e = (await ctx.analyzer().analyzeSamples(samples, sampleRate)).embedding;
+  const { pcm, sampleRate } = await speakPcm16(ctx, profile, text);
+  const e = (await ctx.analyzer().analyzeSamples(pcm, sampleRate)).embedding;
   if (cache.size > 2000) cache.clear();
   cache.set(key, e);
   return e;

@@ -8,7 +8,7 @@ import { floatToInt16 } from "../audio/resample.js";
 import { EMBEDDING_VERSION } from "../voice-analysis/embedding.js";
 import { similarity } from "../voice-analysis/search.js";
 import { VERIFICATION_RECORDING_MAX_SECONDS, verificationMessages } from "../contract/voiceCreation.js";
-import { speakPcm } from "../voice-clone/render.js";
+import { speakPcm16 } from "../voice-clone/render.js";
 import { estimateProfile } from "../voice-clone/fit.js";
 import type { VoiceProfile } from "../engine/port.js";
 import type { VoiceAnalysis } from "../voice-analysis/port.js";
@@ -123,7 +123,7 @@ export const voiceVerificationSteps: StepHandlers = {
     const samples = ref.embedding;
     const [rec, reading] = await Promise.all([
       ctx.analyzer().analyzeSamples(recording, SAMPLE_RATE),
-      speakPcm(ctx, ref.profile, attempt.text).then((r) => ctx.analyzer().analyzeSamples(r.samples, r.sampleRate)),
+      speakPcm16(ctx, ref.profile, attempt.text).then((r) => ctx.analyzer().analyzeSamples(r.pcm, r.sampleRate)),
     ]);
     const toSamples = samples ? similarity(rec.embedding, samples) : similarity(rec.embedding, reading.embedding);
     const toReading = similarity(rec.embedding, reading.embedding);
@@ -141,8 +141,8 @@ export const voiceVerificationSteps: StepHandlers = {
     const recording = await loadPcm(ctx, pcmKey(workspace_id, voice_id, attempt_id));
     const candidates = [attempt.text, ...decoysFor(attempt.text, language, attempt_id)];
     const { profile } = preparedReference(raw, voice);
-    const readings = await Promise.all(candidates.map((c) => speakPcm(ctx, profile, c)));
-    const costs = await ctx.analyzer().sentenceCosts(recording, SAMPLE_RATE, readings.map((r) => r.samples), readings[0].sampleRate);
+    const readings = await Promise.all(candidates.map((c) => speakPcm16(ctx, profile, c)));
+    const costs = await ctx.analyzer().sentenceCosts(recording, SAMPLE_RATE, readings.map((r) => r.pcm), readings[0].sampleRate);
     const m = sentenceMargin(costs);
     const best = costs.indexOf(Math.min(...costs));
     return {
