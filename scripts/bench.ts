@@ -16,7 +16,7 @@ import "./lib/quiet.js";
  *   npm run bench -- --only=pvc-upload [--rounds=N]   (the presigned upload figure alone, each round's ratio)
  *   npm run bench -- --only=resample | --only=lambda   (one row each)
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,7 +27,7 @@ import { BENCH_TEXT } from "./lib/bench-text.js";
 import { benchSpeechToSpeech, type StsBenchFigures } from "./lib/bench-sts.js";
 import { benchPvc } from "./lib/bench-pvc.js";
 import { benchVoiceCreation } from "./lib/bench-voice-creation.js";
-import { premadeVoiceId } from "../functions/domain/premadeVoices.js";
+import { FORMAT, procCpuSeconds, rssMb, seedUser, sleep, startServer, tts, VOICE, type Server, type Timing } from "./lib/bench-server.js";
 import { RUNTIME_FILES } from "../infra/constructs/function.js";
 import { ENGINE_RUNTIME_PACKAGES } from "../infra/constructs/api.js";
 import type { SynthesisRequest } from "../functions/engine/port.js";
@@ -37,13 +37,9 @@ const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const SECONDS = Number(option("seconds") ?? 12);
-const FORMAT = "mp3_44100_128";
-const VOICE = premadeVoiceId("Avery");
 /** Avery's profile (female, en-US, pitch 62, 170 wpm) in espeak-ng's own terms. */
 const NATIVE_VOICE = ["-v", "en-us+f3", "-s", "170", "-p", "62"];
 const LONG_TEXT = Array.from({ length: Math.ceil(10_000 / (BENCH_TEXT.length + 1)) }, () => BENCH_TEXT).join(" ").slice(0, 10_000);
-const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
-const DEMO_KEY = "sk_bench_demo_key_000000000000000001";
 
 // ---------------------------------------------------------------------------------------------
 // Numbers.
@@ -71,103 +67,8 @@ function row(r: Row): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Processes: CPU from /proc (clock ticks), RSS, the server.
-
-function procCpuSeconds(pid: number | "self", children = false): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // After the command: state is field 3; utime 14, stime 15, cutime 16, cstime 17.
-  const ticks = children ? Number(f[13]) + Number(f[14]) : Number(f[11]) + Number(f[12]);
-  return ticks / CLK_TCK;
-}
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-interface Server {
-  pid: number;
-  url: string;
-  output: () => string;
-  stop(): Promise<void>;
-}
-
-async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<{ server: Server; readyMs: number; firstAudioMs: number }> {
-  const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, "scripts", "start.mjs")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: "0",
-      LOG_LEVEL: "info",
-      DEMO_API_KEY: DEMO_KEY,
-      DEMO_PASSWORD: "bench password",
-      // Every client of the bench comes from 127.0.0.1.
-      MAX_CONNECTIONS_PER_ADDRESS: "4096",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout!.on("data", (d: Buffer) => (out = (out + d.toString()).slice(-200_000)));
-  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  let url: string | undefined;
-  while (!(url = /running at (http:\/\/\S+)/.exec(out)?.[1])) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${err || out}`);
-    if (performance.now() - t0 > 180_000) throw new Error(`server did not start: ${out} ${err}`);
-    await sleep(10);
-  }
-  const readyMs = performance.now() - t0;
-  const first = await tts(url, DEMO_KEY, "Ready when you are.", true, 1);
-  const firstAudioMs = readyMs + first.ttfb;
-  const server: Server = {
-    pid: child.pid!,
-    url,
-    output: () => out,
-    async stop() {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-  return { server, readyMs, firstAudioMs };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-// ---------------------------------------------------------------------------------------------
 // Requests: the product over HTTP, the native pipeline as two processes.
 
-interface Timing {
-  ttfb: number;
-  total: number;
-  bytes: number;
-}
-
-let seed = 1000;
-async function tts(url: string, key: string, text: string, stream: boolean, requestSeed = ++seed): Promise<Timing> {
-  const t0 = performance.now();
-  const res = await fetch(`${url}/v1/text-to-speech/${VOICE}${stream ? "/stream" : ""}?output_format=${FORMAT}`, {
-    method: "POST",
-    headers: { "xi-api-key": key, "content-type": "application/json" },
-    // A distinct seed per request: no free regenerations, every request is charged and synthesised.
-    body: JSON.stringify({ text, seed: requestSeed }),
-  });
-  if (res.status !== 200) throw new Error(`TTS answered ${res.status}: ${await res.text()}`);
-  const reader = res.body!.getReader();
-  let ttfb = 0;
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!ttfb && value.byteLength) ttfb = performance.now() - t0;
-    bytes += value.byteLength;
-  }
-  return { ttfb, total: performance.now() - t0, bytes };
-}
 
 /** BENCH_NO_NATIVE=1 shows the fallback on a machine that has the native tools. */
 const hasNative = !process.env.BENCH_NO_NATIVE && spawnSync("espeak-ng", ["--version"], { stdio: "ignore" }).status === 0 && spawnSync("ffmpeg", ["-version"], { stdio: "ignore" }).status === 0;
@@ -368,13 +269,7 @@ async function main(): Promise<void> {
     const fresh = await startServer(dataDir);
     server = fresh.server;
     console.log(`\nfresh start: running after ${fmt(fresh.readyMs)} ms, first audio byte at ${fmt(fresh.firstAudioMs)} ms`);
-    const seedOut = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "scripts", "seed.ts"), "--email", "bench@example.test", "--tier", "business"], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir },
-      encoding: "utf8",
-    });
-    if (seedOut.status !== 0) throw new Error(`seeding failed: ${seedOut.stderr}`);
-    const key = (JSON.parse(seedOut.stdout.trim().split("\n").at(-1)!) as { api_key: string }).api_key;
+    const key = seedUser(dataDir, "bench@example.test", "business").apiKey;
     // The first start synthesises the voice previews in the background: let it finish, so the
     // figures below measure requests, not that.
     const waitStart = performance.now();

@@ -1,19 +1,18 @@
-import { availableParallelism } from "node:os";
-import { parseConfig } from "../../functions/config.js";
-import { startEmbedded } from "../../infra/local/stack.js";
-import { createAccount, createApiKey } from "../../functions/domain/accounts.js";
-import { createLogger } from "../../functions/adapters/log.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import { encodeWav } from "../../functions/audio/wav.js";
-import { floatToInt16 } from "../../functions/audio/resample.js";
-import { profileFromLabels } from "../../functions/engine/espeak/voices.js";
-import { speakPcm } from "../../functions/voice-clone/render.js";
 import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
+import { ensureServerBundle } from "./server-bundle.mjs";
+import { procCpuSeconds, seedUser, sleep, startServer, VOICE } from "./bench-server.js";
 
 /**
- * Voice creation on an in-process stack of its own (`npm run bench -- --only=voice-creation`):
- * a design call (3 previews of 100 characters), an instant clone from 60 s of samples, a
+ * Voice creation against the product as `npm start` runs it, in a process of its own with a fresh
+ * data folder (`npm run bench -- --only=voice-creation`); this process is only its client: a
+ * design call (3 previews of 100 characters), an instant clone from 60 s of samples, a
  * verification decision for a 10 s recording, and what each adds to `GET /v1/voices` running
- * beside it (against the idle server in the same run). Asserts nothing.
+ * beside it (against the idle server in the same run). The samples and the readings are one
+ * premade voice's speech from the server's own text to speech. Asserts nothing.
  */
 const q = (v: number[], p: number) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(p * v.length))];
 const f0 = (x: number) => x.toFixed(0);
@@ -27,21 +26,31 @@ export interface VoiceCreationFigures {
   listBusyP95Ms: number;
 }
 
+const PCM_RATE = 22_050;
 const PREVIEW_TEXT = "The quick brown fox jumps over the lazy dog, then rests by the river bank until the golden evening light fades.";
-const SPEAKER = profileFromLabels({ language: "en", gender: "female", age: "middle_aged" }, 515_151);
 
 export async function benchVoiceCreation(): Promise<VoiceCreationFigures> {
-  const stack = await startEmbedded({ config: parseConfig({ PORT: "0", LOG_LEVEL: "error" }), web: false, log: createLogger("error") });
+  await ensureServerBundle();
+  const dataDir = mkdtempSync(join(tmpdir(), "timbre-bench-create-"));
+  const { server } = await startServer(dataDir);
   try {
-    const { user, workspace } = await createAccount(stack.ctx, { email: `bench-create-${Date.now()}@example.test`, password: "bench password", tier: "creator" });
-    const { value: key } = await createApiKey(stack.ctx, { workspaceId: workspace.workspace_id, userId: user.user_id, name: "bench" });
+    // The first start synthesises the premade voices' previews in the background: not measured.
+    const waitStart = performance.now();
+    while (!/previews ready/.test(server.output()) && performance.now() - waitStart < 600_000) await sleep(250);
+    const key = seedUser(dataDir, `bench-create-${Date.now()}@example.test`, "creator").apiKey;
     const call = async (path: string, init: RequestInit = {}) => {
       const t = performance.now();
-      const r = await fetch(`${stack.url}${path}`, { ...init, headers: { "xi-api-key": key, ...(init.headers ?? {}) } });
+      const r = await fetch(`${server.url}${path}`, { ...init, headers: { "xi-api-key": key, ...(init.headers ?? {}) } });
       const body = await r.arrayBuffer();
       return { ms: performance.now() - t, status: r.status, body };
     };
     const json = (b: ArrayBuffer) => JSON.parse(Buffer.from(b).toString("utf8")) as Record<string, unknown>;
+    /** The premade voice reading `text`: 16-bit PCM at PCM_RATE. */
+    const speak = async (text: string, seed: number): Promise<Int16Array> => {
+      const r = await call(`/v1/text-to-speech/${VOICE}?output_format=pcm_${PCM_RATE}`, { method: "POST", body: JSON.stringify({ text, seed }), headers: { "content-type": "application/json" } });
+      if (r.status !== 200) throw new Error(`text to speech: ${r.status} ${Buffer.from(r.body).toString()}`);
+      return new Int16Array(r.body.slice(0, r.body.byteLength - (r.body.byteLength % 2)));
+    };
 
     // GET /v1/voices sampled every 50 ms while `work` runs (or alone, for the idle baseline).
     const listDuring = async (work: Promise<unknown>): Promise<number[]> => {
@@ -79,14 +88,14 @@ export async function benchVoiceCreation(): Promise<VoiceCreationFigures> {
     const files: Uint8Array[] = [];
     let seconds = 0;
     for (let k = 0; seconds < 60; k++) {
-      const { samples, sampleRate } = await speakPcm(stack.ctx, SPEAKER, `${texts[k % texts.length]} ${texts[(k + 1) % texts.length]}`, { seed: 30 + k });
-      const take = Math.min(samples.length, Math.round((60 - seconds) * sampleRate));
-      if (take < 5 * sampleRate && files.length) break;
-      files.push(encodeWav(floatToInt16(samples.subarray(0, take)), sampleRate));
-      seconds += take / sampleRate;
+      const samples = await speak(`${texts[k % texts.length]} ${texts[(k + 1) % texts.length]}`, 30 + k);
+      const take = Math.min(samples.length, Math.round((60 - seconds) * PCM_RATE));
+      if (take < 5 * PCM_RATE && files.length) break;
+      files.push(encodeWav(samples.subarray(0, take), PCM_RATE));
+      seconds += take / PCM_RATE;
     }
     const clone: number[] = [];
-    // CPU seconds of the whole process (request loop and every worker thread) per clone: on a
+    // CPU seconds of the server's process (request loop and every worker thread) per clone: on a
     // shared machine the wall time depends on the load, this much less.
     const cloneCpu: number[] = [];
     let voiceId = "";
@@ -94,16 +103,16 @@ export async function benchVoiceCreation(): Promise<VoiceCreationFigures> {
       const form = new FormData();
       form.append("name", `Bench clone ${i}`);
       files.forEach((f, k) => form.append("files", new Blob([new Uint8Array(f)], { type: "audio/wav" }), `sample-${k}.wav`));
-      const cpu = process.cpuUsage();
+      const cpu = procCpuSeconds(server.pid);
       const run = call("/v1/voices/add", { method: "POST", body: form });
       const times = await listDuring(run);
       const r = await run;
-      const used = process.cpuUsage(cpu);
+      const used = procCpuSeconds(server.pid) - cpu;
       if (r.status !== 200) throw new Error(`clone: ${r.status} ${Buffer.from(r.body).toString()}`);
       voiceId = json(r.body).voice_id as string;
       if (i > 0) {
         clone.push(r.ms);
-        cloneCpu.push((used.user + used.system) / 1000);
+        cloneCpu.push(used * 1000);
         busy.push(...times); beside.clone.push(...times);
       }
     }
@@ -112,11 +121,12 @@ export async function benchVoiceCreation(): Promise<VoiceCreationFigures> {
     const verify: number[] = [];
     for (let i = 0; i < 4; i++) {
       const state = json((await call(`/v1/voices/${voiceId}/verification`)).body);
-      const reading = await speakPcm(stack.ctx, SPEAKER, state.text as string, { seed: 90 + i });
-      const ten = new Float32Array(10 * reading.sampleRate);
-      ten.set(reading.samples.subarray(0, ten.length), Math.round(0.5 * reading.sampleRate));
+      const reading = await speak(state.text as string, 90 + i);
+      const ten = new Int16Array(10 * PCM_RATE);
+      const lead = Math.round(0.5 * PCM_RATE);
+      ten.set(reading.subarray(0, ten.length - lead), lead);
       const form = new FormData();
-      form.append("recording", new Blob([new Uint8Array(encodeWav(floatToInt16(ten), reading.sampleRate))], { type: "audio/wav" }), "recording.wav");
+      form.append("recording", new Blob([new Uint8Array(encodeWav(ten, PCM_RATE))], { type: "audio/wav" }), "recording.wav");
       const run = call(`/v1/voices/${voiceId}/verification?wait=30`, { method: "POST", body: form });
       const times = await listDuring(run);
       const r = await run;
@@ -127,13 +137,14 @@ export async function benchVoiceCreation(): Promise<VoiceCreationFigures> {
     }
 
     const figures = { designP50Ms: q(design, 0.5), cloneP50Ms: q(clone, 0.5), cloneCpuP50Ms: q(cloneCpu, 0.5), verifyP50Ms: q(verify, 0.5), listIdleP95Ms: q(idle, 0.95), listBusyP95Ms: q(busy, 0.95) };
-    console.log(`\nvoice creation (in process, ${files.length} files, ${seconds.toFixed(1)} s of samples):`);
+    console.log(`\nvoice creation (the server in its own process, ${files.length} files, ${seconds.toFixed(1)} s of samples):`);
     console.log(`  design, 3 previews of ${PREVIEW_TEXT.length} characters: p50 ${f0(figures.designP50Ms)} ms (${design.map(f0).join(", ")}) goal <= 1500 ms`);
     console.log(`  clone from 60 s: p50 ${f0(figures.cloneP50Ms)} ms (${clone.map(f0).join(", ")}) goal <= 3000 ms; CPU p50 ${f0(figures.cloneCpuP50Ms)} ms (${cloneCpu.map(f0).join(", ")}) on ${availableParallelism()} cores`);
     console.log(`  verification decision, 10 s recording: p50 ${f0(figures.verifyP50Ms)} ms (${verify.map(f0).join(", ")}) goal <= 2000 ms`);
     console.log(`  GET /v1/voices p95: idle ${f0(figures.listIdleP95Ms)} ms, beside the calls above ${f0(figures.listBusyP95Ms)} ms (added ${f0(figures.listBusyP95Ms - figures.listIdleP95Ms)} ms, goal <= 20 ms; beside ${Object.entries(beside).map(([k, v]) => `${k} ${f0(q(v, 0.95))}`).join(", ")})`);
     return figures;
   } finally {
-    await stack.close();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
