@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { prng, signed } from "../engine/prng.js";
-import { joinPieces } from "./samples.js";
+import { joinPieces } from "./pieces.js";
 
 /** The crossfade as first written: every sample of every piece weighted, then normalised. */
 function reference(length: number, overlap: number, parts: { from: number; y: Float32Array }[]): Float32Array {

@@ -12,6 +12,7 @@ import { denoise } from "../audio/denoise/index.js";
 import { sentenceCosts } from "./align.js";
 import { floatToInt16 } from "../audio/resample.js";
 import { encodeWav } from "../audio/wav.js";
+import { joinWithGaps, materialise } from "../audio/pieces.js";
 import type { FromWorker, Job, ToWorker, WorkerError } from "./protocol.js";
 
 /** 16-bit PCM from the engine arrives as it is: the same floats as v / 32768, made here, off the request loop. */
@@ -56,6 +57,12 @@ async function run(job: Job): Promise<{ result: unknown; transfer: ArrayBuffer[]
       const d = await decodeAudio(job.bytes, job.limits);
       const wav = encodeWav(floatToInt16(d.samples), d.sampleRate);
       return { result: wav, transfer: [wav.buffer as ArrayBuffer] };
+    }
+    case "join": {
+      const signals = job.sources.map(materialise);
+      const analysis = job.analyse ? analyzeVoice(joinWithGaps(signals, job.analyse.capSeconds * job.sampleRate, Math.round(job.analyse.gapSeconds * job.sampleRate)), job.sampleRate) : null;
+      const wavs = signals.map((x, i) => (job.wav[i] ? encodeWav(floatToInt16(x), job.sampleRate) : null));
+      return { result: { analysis, wavs }, transfer: wavs.filter((w) => w !== null).map((w) => w.buffer as ArrayBuffer) };
     }
     case "denoise": {
       const out = await denoise(job.samples, job.sampleRate, { keepOriginal: job.keepOriginal });

@@ -9,6 +9,8 @@ import { createVoiceAnalyzer } from "./analyzer.js";
 import { PASSAGES } from "./fixtures/texts.js";
 import { premadeVoices, speak } from "./fixtures/voices.js";
 import { AnalysisAbortedError } from "./port.js";
+import { joinPieces, joinWithGaps } from "../audio/pieces.js";
+import { encodeWav } from "../audio/wav.js";
 
 const engine = new EspeakEngine({ size: 1 });
 const analyzer = createVoiceAnalyzer({ size: 2 });
@@ -56,6 +58,34 @@ describe("createVoiceAnalyzer", () => {
     const costs = await analyzer.sentenceCosts(recording, RATE, readings, RATE);
     expect(costs).toEqual(await analyzer.sentenceCosts(recording, RATE, readings.map((r) => Float32Array.from(r, (v) => v / 32768)), RATE));
     expect(costs[0]).toBeLessThan(costs[1]);
+  });
+
+  it("joins pieces, analyses and encodes WAVs in one worker job, with the bits of doing it here, moving the arrays", async () => {
+    // Two sources: one signal in three overlapping pieces (as the denoiser returns them) and one
+    // plain array given as a view (copied, since its buffer holds more).
+    const length = speech.length;
+    const overlap = 4000;
+    const starts = [0, Math.floor(length / 3), Math.floor((2 * length) / 3)];
+    const parts = starts.map((s, k) => ({ from: Math.max(0, s - overlap), y: speech.slice(Math.max(0, s - overlap), Math.min(length, (starts[k + 1] ?? length) + overlap)) }));
+    const pieces = { length, starts, overlap, parts };
+    const backing = speech.slice();
+    const view = backing.subarray(RATE, 5 * RATE);
+    const wantJoined = joinPieces(length, starts, overlap, parts);
+    const wantAnalysis = analyzeVoice(joinWithGaps([wantJoined, view], 20 * RATE, Math.round(0.3 * RATE)), RATE);
+    const wantWav = encodeWav(floatToInt16(wantJoined), RATE);
+    const got = await analyzer.joinAudio([pieces, view], RATE, { wav: [true, false], analyse: { capSeconds: 20, gapSeconds: 0.3 } });
+    expect(JSON.stringify(got.analysis)).toBe(JSON.stringify(wantAnalysis));
+    expect(got.wavs[1]).toBeNull();
+    expect(Buffer.from(got.wavs[0]!).equals(Buffer.from(wantWav))).toBe(true);
+    // The pieces' whole buffers moved to the worker; the view's larger buffer stayed here intact.
+    expect(parts.every((p) => p.y.length === 0)).toBe(true);
+    expect(view.length).toBe(4 * RATE);
+    expect(backing[RATE + 10]).toBe(speech[RATE + 10]);
+    // Without analyse: WAVs only.
+    const only = await analyzer.joinAudio([speech.slice(0, RATE)], RATE, { wav: [true] });
+    expect(only.analysis).toBeNull();
+    expect(Buffer.from(only.wavs[0]!).equals(Buffer.from(encodeWav(floatToInt16(speech.subarray(0, RATE)), RATE)))).toBe(true);
+    await expect(analyzer.joinAudio([speech.slice(0, 10)], RATE, { wav: [true, false] })).rejects.toThrow(/one wav flag per source/);
   });
 
   it("refuses garbage with the spec's message and oversize input before any work", async () => {

@@ -11,6 +11,7 @@ import { AudioLimitError } from "../audio/decode/errors.js";
 import { DEFAULT_DECODE_LIMITS } from "../audio/decode/types.js";
 import { AnalysisPool, type AnalysisPoolOptions } from "./pool.js";
 import type { SpeechSegment, VoiceAnalyzer } from "./port.js";
+import { isPieces } from "../audio/pieces.js";
 
 /**
  * A copy in a buffer of its own, so it can be moved to a worker without detaching the caller's.
@@ -90,6 +91,20 @@ export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyz
       checkBytes(bytes, o.maxBytes);
       const copy = own(bytes);
       return pool.run({ kind: "wav", bytes: copy, limits: { maxBytes: o.maxBytes, maxSeconds: o.maxSeconds } }, [copy.buffer as ArrayBuffer], o.signal);
+    },
+    async joinAudio(sources, sampleRate, o) {
+      if (o.wav && o.wav.length !== sources.length) throw new RangeError("one wav flag per source");
+      // The arrays move: whole buffers are transferred as they are, views are copied first.
+      const seen = new Set<ArrayBufferLike>();
+      const own = (y: Float32Array) => {
+        const whole = y.byteOffset === 0 && y.byteLength === y.buffer.byteLength && !seen.has(y.buffer) && y.buffer instanceof ArrayBuffer;
+        const out = whole ? y : y.slice();
+        seen.add(out.buffer);
+        return out;
+      };
+      const moved = sources.map((a) => (isPieces(a) ? { ...a, parts: a.parts.map((p) => ({ from: p.from, y: own(p.y) })) } : own(a)));
+      const transfer = [...seen] as ArrayBuffer[];
+      return pool.run({ kind: "join", sources: moved, sampleRate, wav: o.wav ? [...o.wav] : sources.map(() => false), analyse: o.analyse ?? null }, transfer, o.signal);
     },
     close: () => pool.close(),
   };

@@ -27,10 +27,14 @@
  * - `sentenceCosts(recording, candidates)`: voice verification checks that a recording says the
  *   sentence it was asked to read by aligning it with the engine's readings of that sentence
  *   and of decoys (dynamic time warping over cepstra: CPU work, so a worker job).
+ * - `joinAudio(sources)`: a clone's samples come back from several workers (decoded, denoised in
+ *   pieces); joining them, analysing them as one voice and encoding their WAVs happen in one
+ *   worker job, so the request loop neither copies nor allocates the audio again.
  * - `close()`: tests and shutdown end the workers; a closed analyzer refuses new work.
  */
 import type { AudioCodec, AudioContainer, AudioProbe, DecodedAudioFile, DecodeLimits } from "../audio/decode/index.js";
 import type { SpeechSegment } from "./vad.js";
+import type { PiecedAudio } from "../audio/pieces.js";
 
 export type { SpeechSegment } from "./vad.js";
 
@@ -88,6 +92,12 @@ export interface FileAnalysis extends VoiceAnalysis {
   channels: number;
 }
 
+export interface JoinedAudio {
+  analysis: VoiceAnalysis | null;
+  /** Per source: its 16-bit WAV when asked for, else null. */
+  wavs: (Uint8Array | null)[];
+}
+
 export interface VoiceAnalyzer {
   analyze(bytes: Uint8Array, opts?: AnalyzeOptions): Promise<FileAnalysis>;
   probe(bytes: Uint8Array, opts?: { maxBytes?: number; signal?: AbortSignal }): Promise<AudioProbe>;
@@ -101,6 +111,13 @@ export interface VoiceAnalyzer {
   /** Candidates as floats in -1..1 or 16-bit PCM (converted in the worker as v / 32768). */
   sentenceCosts(recording: Float32Array, recordingRate: number, candidates: readonly (Float32Array | Int16Array)[], candidateRate: number, opts?: { signal?: AbortSignal }): Promise<number[]>;
   toWav(bytes: Uint8Array, opts?: AnalyzeOptions): Promise<Uint8Array>;
+  /**
+   * Audio assembled in a worker, not on the request loop: each source (pieces crossfaded), then
+   * optionally one analysis of them all (joined with `gapSeconds` of silence, up to `capSeconds`)
+   * and a 16-bit WAV of each source whose `wav` flag is set. The sources' arrays MOVE to the
+   * worker (no copy): the caller must not read them afterwards.
+   */
+  joinAudio(sources: readonly PiecedAudio[], sampleRate: number, opts: { wav?: readonly boolean[]; analyse?: { capSeconds: number; gapSeconds: number }; signal?: AbortSignal }): Promise<JoinedAudio>;
   close(): Promise<void>;
 }
 

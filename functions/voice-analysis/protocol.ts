@@ -1,6 +1,7 @@
 /** Messages between the analyzer (request loop) and its workers. */
 import type { AudioProbe, DecodedAudioFile } from "../audio/decode/index.js";
-import type { FileAnalysis, SpeechSegment, VoiceAnalysis } from "./port.js";
+import type { PiecedAudio } from "../audio/pieces.js";
+import type { FileAnalysis, JoinedAudio, SpeechSegment, VoiceAnalysis } from "./port.js";
 
 export interface Limits {
   maxBytes?: number;
@@ -16,7 +17,8 @@ export type Job =
   | { kind: "embed"; samples: Float32Array; sampleRate: number; segments: SpeechSegment[] }
   | { kind: "denoise"; samples: Float32Array; sampleRate: number; keepOriginal: number }
   | { kind: "sentence-costs"; recording: Float32Array; recordingRate: number; candidates: (Float32Array | Int16Array)[]; candidateRate: number }
-  | { kind: "wav"; bytes: Uint8Array; limits: Limits };
+  | { kind: "wav"; bytes: Uint8Array; limits: Limits }
+  | { kind: "join"; sources: PiecedAudio[]; sampleRate: number; wav: boolean[]; analyse: { capSeconds: number; gapSeconds: number } | null };
 
 export interface JobResults {
   analyze: FileAnalysis;
@@ -28,6 +30,7 @@ export interface JobResults {
   denoise: Float32Array;
   "sentence-costs": number[];
   wav: Uint8Array;
+  join: JoinedAudio;
 }
 
 export type ToWorker = { id: number; job: Job };

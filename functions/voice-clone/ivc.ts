@@ -17,8 +17,6 @@ import type { StoredVoiceAnalysis } from "../adapters/dynamo/voiceAnalysis.js";
 import type { GeneratedVoiceRecord } from "../adapters/dynamo/generatedVoices.js";
 import { workspaceKey } from "../adapters/s3.js";
 import { newId } from "../adapters/ids.js";
-import { encodeWav } from "../audio/wav.js";
-import { floatToInt16 } from "../audio/resample.js";
 import { parseOutputFormat } from "../audio/formats.js";
 import { ApiError } from "../http/errors.js";
 import type { MultipartFile } from "../http/multipart.js";
@@ -31,7 +29,7 @@ import { resolveLanguage } from "../engine/espeak/voices.js";
 import { PREVIEW_TEXTS } from "../voice-design/previewText.js";
 import { copyObject, generatedVoiceNotFound } from "../voice-design/save.js";
 import { sweepGenerated } from "../voice-design/design.js";
-import { decodeUploads, analyseVoice, SAMPLE_RATE, type DecodedSample } from "./samples.js";
+import { decodeUploads, ANALYSIS_ANALYSE, SAMPLE_RATE, type DecodedSample } from "./samples.js";
 import { fitProfile } from "./fit.js";
 import { engineRenderer, speakEncoded } from "./render.js";
 
@@ -79,24 +77,30 @@ interface Built {
 async function buildClone(ctx: AppContext, files: MultipartFile[], kept: VoiceSampleRecord[], steer: CloneLabels, denoise: boolean, seed: number, store: { workspaceId: string; folder: string[] }): Promise<Built> {
   const keptSeconds = kept.reduce((n, s) => n + (s.duration_secs ?? 0), 0);
   const decoded = await decodeUploads(ctx, files, keptSeconds, { denoise });
-  // The samples are written while the voice is analysed and fitted; a failed fit deletes them.
-  const stored = storeDecoded(ctx, store.workspaceId, store.folder, decoded);
-  stored.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+  const written: string[] = [];
+  let stored: Promise<VoiceSampleRecord[]> | undefined;
   let fitted;
   try {
     const keptAudio = await Promise.all(kept.map((s) => keptSampleAudio(ctx, s)));
-    const summary = await analyseVoice(ctx, [...keptAudio, ...decoded.map((d) => d.samples)]);
+    // One worker job joins the denoised pieces, analyses the voice and encodes the denoised WAVs;
+    // the audio moves there and is not touched here again.
+    const joined = ctx.analyzer().joinAudio([...keptAudio, ...decoded.map((d) => d.audio)], SAMPLE_RATE, { wav: [...kept.map(() => false), ...decoded.map((d) => d.denoised)], analyse: ANALYSIS_ANALYSE });
+    // The samples are written while the voice is analysed and fitted; a failed clone deletes them.
+    stored = storeDecoded(ctx, store.workspaceId, store.folder, decoded, joined.then((j) => j.wavs.slice(kept.length)), written);
+    stored.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+    const summary = (await joined).analysis!;
     if (!summary.speechSecs || summary.f0MedianHz === null) throw new ApiError(400, "no_speech_in_samples", verificationMessages.noSpeech);
-    fitted = { summary, ...(await fitProfile({ analysis: summary, language: steer.language, accent: steer.accent, gender: steer.gender, age: steer.age, seed }, engineRenderer(ctx, steer.language))) };
+    fitted = { summary, ...(await fitProfile({ analysis: summary, language: steer.language, accent: steer.accent, gender: steer.gender, age: steer.age, seed }, engineRenderer(ctx, steer.language))), samples: await stored };
   } catch (e) {
-    await stored.then((samples) => ctx.blobs.deleteMany(sampleKeys(samples))).catch(() => undefined);
+    await stored?.catch(() => undefined);
+    if (written.length) await ctx.blobs.deleteMany(written).catch(() => undefined);
     throw e;
   }
-  const { summary, profile, report } = fitted;
+  const { summary, profile, report, samples } = fitted;
   const { segments: _segments, ...rest } = summary;
   return {
     profile,
-    samples: await stored,
+    samples,
     analysis: {
       embedding_version: summary.embeddingVersion,
       analysed_at_unix: unixSeconds(ctx),
@@ -115,19 +119,33 @@ async function keptSampleAudio(ctx: AppContext, s: VoiceSampleRecord): Promise<F
   return (await ctx.analyzer().decode(o.bytes, { sampleRate: SAMPLE_RATE, maxSeconds: 45 * 60 })).samples;
 }
 
-/** Stores the uploads (and their denoised audio) under `folder`; the records say where. */
-async function storeDecoded(ctx: AppContext, ws: string, folder: string[], decoded: DecodedSample[]): Promise<VoiceSampleRecord[]> {
+/**
+ * Stores the uploads under `folder` at once and their denoised WAVs (`isolated`, per upload) when
+ * they are ready; the records say where. Every key written goes into `written`, so a failure can
+ * delete them all: this settles only after every write has.
+ */
+async function storeDecoded(ctx: AppContext, ws: string, folder: string[], decoded: DecodedSample[], isolated: Promise<(Uint8Array | null)[]>, written: string[]): Promise<VoiceSampleRecord[]> {
   const now = unixSeconds(ctx);
-  return Promise.all(
-    decoded.map(async (d) => {
+  const put = async (key: string, bytes: Uint8Array, mime: string) => {
+    await ctx.blobs.put(key, bytes, mime);
+    written.push(key);
+  };
+  const results = await Promise.allSettled(
+    decoded.map(async (d, i) => {
       const sampleId = newId();
       const { mime, ext } = MIME[d.type];
       const key = workspaceKey(ws, ...folder, "samples", `${sampleId}.${ext}`);
-      const isolated = d.denoised ? workspaceKey(ws, ...folder, "samples", `${sampleId}.isolated.wav`) : null;
+      const isolatedKey = d.denoised ? workspaceKey(ws, ...folder, "samples", `${sampleId}.isolated.wav`) : null;
       const [digest] = await Promise.all([
         webcrypto.subtle.digest("SHA-256", d.file.data),
-        ctx.blobs.put(key, d.file.data, mime),
-        isolated ? ctx.blobs.put(isolated, encodeWav(floatToInt16(d.samples), SAMPLE_RATE), "audio/wav") : undefined,
+        put(key, d.file.data, mime),
+        isolatedKey
+          ? isolated.then((wavs) => {
+              const wav = wavs[i];
+              if (!wav) throw new Error(`no denoised audio for sample ${i}`);
+              return put(isolatedKey, wav, "audio/wav");
+            })
+          : undefined,
       ]);
       return {
         sample_id: sampleId,
@@ -138,7 +156,7 @@ async function storeDecoded(ctx: AppContext, ws: string, folder: string[], decod
         duration_secs: Math.round(d.durationSecs * 1000) / 1000,
         object_key: key,
         remove_background_noise: d.denoised,
-        isolated_object_key: isolated,
+        isolated_object_key: isolatedKey,
         trim_start: null,
         trim_end: null,
         speaker_separation: null,
@@ -146,6 +164,9 @@ async function storeDecoded(ctx: AppContext, ws: string, folder: string[], decod
       } satisfies VoiceSampleRecord;
     }),
   );
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<VoiceSampleRecord>).value);
 }
 
 /** Every object a sample record names: the upload and its denoised copy. */

@@ -9,6 +9,7 @@ import { AudioDecodeError, AudioLimitError, UNREADABLE_AUDIO_MESSAGE } from "../
 import { ApiError } from "../http/errors.js";
 import type { MultipartFile } from "../http/multipart.js";
 import type { VoiceAnalysis } from "../voice-analysis/port.js";
+import type { PiecedAudio } from "../audio/pieces.js";
 import { MAX_SAMPLES, SAMPLE_MAX_BYTES, SAMPLE_MIN_SECONDS, SAMPLES_MAX_TOTAL_SECONDS, voiceMessages } from "../contract/voices.js";
 import { cloneMessages, IVC_GOAL_SECONDS, IVC_MIN_TOTAL_SECONDS } from "../contract/voiceCreation.js";
 
@@ -22,8 +23,8 @@ export interface DecodedSample {
   file: MultipartFile;
   type: SniffedAudioType;
   durationSecs: number;
-  /** Mono at SAMPLE_RATE; denoised when asked. */
-  samples: Float32Array;
+  /** Mono at SAMPLE_RATE; denoised when asked (then in pieces, joined in a worker). */
+  audio: PiecedAudio;
   denoised: boolean;
 }
 
@@ -50,7 +51,7 @@ export async function decodeUploads(ctx: AppContext, files: MultipartFile[], kep
     files.map(async (file, i) => {
       try {
         const d = await analyzer.decode(file.data, { maxBytes: SAMPLE_MAX_BYTES, maxSeconds: SAMPLES_MAX_TOTAL_SECONDS, sampleRate: SAMPLE_RATE, signal: opts.signal });
-        return { file, type: types[i], durationSecs: d.durationSecs, samples: d.samples, denoised: false };
+        return { file, type: types[i], durationSecs: d.durationSecs, audio: d.samples as PiecedAudio, denoised: false };
       } catch (e) {
         if (e instanceof AudioLimitError) {
           if (e.limit === "bytes") throw new ApiError(413, "sample_too_large", voiceMessages.sampleTooLarge(SAMPLE_MAX_BYTES / 1024 / 1024));
@@ -71,7 +72,7 @@ export async function decodeUploads(ctx: AppContext, files: MultipartFile[], kep
   if (opts.denoise) {
     await Promise.all(
       decoded.map(async (d) => {
-        d.samples = await denoiseInPieces(ctx, d.samples, opts.signal);
+        d.audio = await denoiseInPieces(ctx, d.audio as Float32Array, opts.signal);
         d.denoised = true;
       }),
     );
@@ -87,7 +88,7 @@ const OVERLAP_SECONDS = 0.25;
  * others idle: the sample is cut into overlapping pieces denoised side by side, then joined with
  * a linear crossfade over each overlap (the network settles within a few frames of a cut).
  */
-export async function denoiseInPieces(ctx: AppContext, x: Float32Array, signal?: AbortSignal): Promise<Float32Array> {
+export async function denoiseInPieces(ctx: AppContext, x: Float32Array, signal?: AbortSignal): Promise<PiecedAudio> {
   const piece = PIECE_SECONDS * SAMPLE_RATE;
   const overlap = Math.round(OVERLAP_SECONDS * SAMPLE_RATE);
   if (x.length <= piece + 2 * overlap) return ctx.analyzer().denoise(x, SAMPLE_RATE, { signal });
@@ -100,60 +101,18 @@ export async function denoiseInPieces(ctx: AppContext, x: Float32Array, signal?:
       return ctx.analyzer().denoise(x.subarray(from, to), SAMPLE_RATE, { signal }).then((y) => ({ from, y }));
     }),
   );
-  return joinPieces(x.length, starts, overlap, parts);
+  // Joined where they are used next, in a worker (ctx.analyzer().joinAudio).
+  return { length: x.length, starts, overlap, parts };
 }
 
 /**
- * The denoised pieces back into one signal of `length` samples: piece k starts `overlap` before
- * starts[k] (or at 0) and ends `overlap` after starts[k + 1] (or at the end), weighted 1 inside
- * and ramping over `overlap` samples at either end, except at the signal's own ends.
+ * One analysis of the voice over its samples (joined with short pauses, up to
+ * ANALYSIS_CAP_SECONDS), in a worker. The samples' arrays move there: do not read them after.
  */
-export function joinPieces(length: number, starts: number[], overlap: number, parts: { from: number; y: Float32Array }[]): Float32Array {
-  // Where two pieces meet (overlap either side of a piece's start) they are crossfaded sample by
-  // sample; elsewhere one piece covers each sample at full weight and is copied.
-  const out = new Float32Array(length);
-  const weight = new Float32Array(length);
-  parts.forEach(({ from, y }, k) => {
-    const to = from + y.length;
-    const headEnd = k > 0 ? Math.min(to, starts[k] + overlap) : from;
-    const tailStart = k + 1 < starts.length ? Math.max(headEnd, starts[k + 1] - overlap) : to;
-    const blend = (a: number, b: number) => {
-      for (let j = a; j < b; j++) {
-        const i = j - from;
-        const edge = Math.min(i, y.length - 1 - i);
-        const w = from === 0 && i < overlap ? 1 : to === length && y.length - 1 - i < overlap ? 1 : Math.min(1, (edge + 1) / (overlap + 1));
-        out[j] += w * y[i];
-        weight[j] += w;
-      }
-    };
-    blend(from, headEnd);
-    out.set(y.subarray(headEnd - from, tailStart - from), headEnd);
-    weight.fill(1, headEnd, tailStart);
-    blend(tailStart, to);
-  });
-  for (let k = 1; k < starts.length; k++) {
-    for (let i = Math.max(0, starts[k] - overlap); i < Math.min(length, starts[k] + overlap); i++) if (weight[i] > 0) out[i] /= weight[i];
-  }
-  return out;
+export async function analyseVoice(ctx: AppContext, pieces: PiecedAudio[], signal?: AbortSignal): Promise<VoiceAnalysis> {
+  const { analysis } = await ctx.analyzer().joinAudio(pieces, SAMPLE_RATE, { analyse: ANALYSIS_ANALYSE, signal });
+  return analysis!;
 }
 
-/** One analysis of the voice over its samples (joined with short pauses, up to ANALYSIS_CAP_SECONDS). */
-export async function analyseVoice(ctx: AppContext, pieces: Float32Array[], signal?: AbortSignal): Promise<VoiceAnalysis> {
-  const cap = ANALYSIS_CAP_SECONDS * SAMPLE_RATE;
-  const gap = Math.round(GAP_SECONDS * SAMPLE_RATE);
-  let n = 0;
-  const take: Float32Array[] = [];
-  for (const p of pieces) {
-    if (n >= cap) break;
-    const part = p.subarray(0, Math.min(p.length, cap - n));
-    take.push(part);
-    n += part.length + gap;
-  }
-  const joined = new Float32Array(Math.max(0, n));
-  let at = 0;
-  for (const p of take) {
-    joined.set(p, at);
-    at += p.length + gap;
-  }
-  return ctx.analyzer().analyzeSamples(joined, SAMPLE_RATE, { signal });
-}
+/** How a voice's samples are joined for its one analysis. */
+export const ANALYSIS_ANALYSE = { capSeconds: ANALYSIS_CAP_SECONDS, gapSeconds: GAP_SECONDS } as const;

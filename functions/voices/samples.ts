@@ -9,8 +9,6 @@ import type { MultipartFile } from "../http/multipart.js";
 import { MAX_SAMPLES, SAMPLE_MAX_BYTES, SAMPLE_MIN_SECONDS, SAMPLES_MAX_TOTAL_SECONDS, voiceMessages } from "../contract/voices.js";
 import { probeDuration } from "./sampleProbe.js";
 import { AudioDecodeError, UNREADABLE_AUDIO_MESSAGE } from "../audio/decode/errors.js";
-import { encodeWav } from "../audio/wav.js";
-import { floatToInt16 } from "../audio/resample.js";
 import { denoiseInPieces, SAMPLE_RATE as ISOLATED_RATE } from "../voice-clone/samples.js";
 
 /**
@@ -64,8 +62,9 @@ async function isolatedAudio(ctx: AppContext, bytes: Uint8Array): Promise<Uint8A
     if (e instanceof AudioDecodeError) throw new ApiError(400, "sample_unreadable", UNREADABLE_AUDIO_MESSAGE);
     throw e;
   });
-  const clean = await denoiseInPieces(ctx, d.samples);
-  return encodeWav(floatToInt16(clean), ISOLATED_RATE);
+  // Joined and encoded in a worker: the denoised pieces do not come back to the request loop.
+  const { wavs } = await ctx.analyzer().joinAudio([await denoiseInPieces(ctx, d.samples)], ISOLATED_RATE, { wav: [true] });
+  return wavs[0]!;
 }
 
 /**
