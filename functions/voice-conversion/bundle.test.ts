@@ -5,12 +5,12 @@ import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { encodeWav } from "../audio/wav.js";
 import { toneInt16 } from "../audio/testing.js";
-import { RUNTIME_FILES } from "../../infra/constructs/function.js";
+import { RUNTIME_FILES, workerBundleArgs } from "../../infra/constructs/function.js";
 
 /**
  * The Lambda layout: the function's code bundled into index.mjs, the worker into
- * conversion-worker.js beside it (same esbuild flags as infra/constructs/function.ts, RNNoise's
- * package external and copied beside as a runtime package). Run from elsewhere, it must measure,
+ * conversion-worker.js and its chunks beside it (infra/constructs/function.ts's own arguments,
+ * RNNoise's package external and copied beside as a runtime package). Run from elsewhere, it must measure,
  * convert and isolate with nothing else on disk.
  */
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -44,7 +44,8 @@ it("works bundled: index.mjs plus conversion-worker.js and RNNoise's package bes
      await c.close();
      process.stdout.write(JSON.stringify({ f0: target.f0MedianHz, converted, isolated }));`,
   );
-  const built = [esbuild(entry, join(out, "index.mjs")), esbuild(join(ROOT, "functions", "voice-conversion", "conversion-worker.ts"), join(out, "conversion-worker.js"))];
+  const worker = spawnSync(join(ROOT, "node_modules", ".bin", "esbuild"), workerBundleArgs(["conversion-worker.js"], [PACKAGE], ROOT, out), { cwd: ROOT, encoding: "utf8" });
+  const built = [esbuild(entry, join(out, "index.mjs")), worker];
   for (const b of built) expect(b.status, b.stderr).toBe(0);
   rmSync(entry);
   // Only the files the Lambda asset copies (RUNTIME_FILES).
