@@ -108,13 +108,15 @@ function shellArg(arg: string): string {
 
 /**
  * The files of each runtime package that are read at run time (the rest, about 3.4 MB of builds
- * for other platforms and unused codecs, stays out of the asset): package.json for `exports`
- * resolution, the licence, and what createRequire().resolve or the worker's import reaches.
+ * for other platforms and unused codecs, stays out of the asset): package.json where module
+ * resolution reads it (`main`, `exports`, `type`), the licence, and what createRequire().resolve
+ * or the worker's import reaches. scripts/lib/lambda-asset.ts checks that nothing else is there.
  */
 export const RUNTIME_FILES: Record<string, readonly string[]> = {
   "espeak-ng": ["package.json", "LICENSE", "dist/espeak-ng.js", "dist/espeak-ng.wasm"],
-  // LAME: the loader with the module inlined (found without resolving the package's main entry).
-  "@mediabunny/mp3-encoder": ["package.json", "LICENSE", "dist/modules/build/lame.js"],
+  // LAME: the loader with the module inlined, found by path and read as text (functions/audio/mp3.ts):
+  // nothing resolves the package, so its package.json is never read.
+  "@mediabunny/mp3-encoder": ["LICENSE", "dist/modules/build/lame.js"],
   opusscript: ["package.json", "LICENSE", "build/COPYING.libopus", "build/opusscript_native_wasm.js", "build/opusscript_native_wasm.wasm"],
   // RNNoise of speech to speech and the voice isolator: the loader finds its .wasm beside it.
   "@echogarden/rnnoise-wasm": ["package.json", "COPYING", "rnnoise.js", "rnnoise.wasm"],
