@@ -29,7 +29,8 @@ import { benchPvc } from "./lib/bench-pvc.js";
 import { benchVoiceCreation } from "./lib/bench-voice-creation.js";
 import { FORMAT, procCpuSeconds, rssMb, seedUser, sleep, startServer, tts, VOICE, type Server, type Timing } from "./lib/bench-server.js";
 import { RUNTIME_FILES } from "../infra/constructs/function.js";
-import { ENGINE_RUNTIME_PACKAGES } from "../infra/constructs/api.js";
+import { ENGINE_RUNTIME_PACKAGES, CONVERSION_RUNTIME_PACKAGES } from "../infra/constructs/api.js";
+import { analyzeAsset } from "./lib/lambda-asset.js";
 import type { SynthesisRequest } from "../functions/engine/port.js";
 
 
@@ -180,11 +181,28 @@ function lambdaFigures(): void {
     const template = JSON.parse(readFileSync(join(out, "Timbre.template.json"), "utf8")) as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
     const fn = Object.values(template.Resources).find((r) => r.Type === "AWS::Lambda::Function" && String(r.Properties.Description).includes("/v1"))!;
     const asset = join(out, `asset.${(fn.Properties.Code as { S3Key: string }).S3Key.replace(/\.zip$/, "")}`);
-    const size = dirBytes(asset) / 1e6;
-    // What the asset held before issue 14: the runtime packages copied whole.
-    const wholePackages = ENGINE_RUNTIME_PACKAGES.reduce((n, p) => n + dirBytes(join(ROOT, "node_modules", p)), 0);
-    const trimmed = ENGINE_RUNTIME_PACKAGES.reduce((n, p) => n + RUNTIME_FILES[p].reduce((m, f) => m + statSync(join(ROOT, "node_modules", p, f)).size, 0), 0);
-    const before = size + (wholePackages - trimmed) / 1e6;
+    // Which files the code in the asset can load, from its entry (the handler's module) on:
+    // static and dynamic imports, worker entries, package resolution, files named by path
+    // (scripts/lib/lambda-asset.ts). Source maps count as read when NODE_OPTIONS says so.
+    const entry = `${String(fn.Properties.Handler).split(".")[0]}.mjs`;
+    const nodeOptions = String((fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.NODE_OPTIONS ?? "");
+    const report = analyzeAsset(asset, { entries: [entry], sourceMaps: nodeOptions.includes("--enable-source-maps") });
+    const size = report.totalBytes / 1e6;
+    const mb = (bytes: number) => `${fmt(bytes / 1e6, 2)} MB`;
+    const byRole = (role: string) => report.files.filter((f) => f.role === role);
+    for (const role of ["module", "data", "source-map", "notice", "unused"]) {
+      const files = byRole(role);
+      console.log(`  ${role.padEnd(10)} ${mb(files.reduce((n, f) => n + f.bytes, 0)).padStart(9)}  ${files.length} file(s)${role === "unused" && files.length ? `: ${files.map((f) => f.path).join(", ")}` : ""}`);
+    }
+    console.log(
+      `  source maps are read by --enable-source-maps (NODE_OPTIONS "${nodeOptions}") for stack traces; licence notices are never loaded and kept on purpose; ` +
+        `data held twice among what is loaded: ${mb(report.duplicatedBytes)}; never loaded: ${report.unusedBytes} bytes`,
+    );
+    // Information only: the asset with the runtime packages copied whole (before issue 14).
+    const packages = [...ENGINE_RUNTIME_PACKAGES, ...CONVERSION_RUNTIME_PACKAGES];
+    const wholePackages = packages.reduce((n, p) => n + dirBytes(join(ROOT, "node_modules", p)), 0);
+    const trimmed = packages.reduce((n, p) => n + RUNTIME_FILES[p].reduce((m, f) => m + statSync(join(ROOT, "node_modules", p, f)).size, 0), 0);
+    console.log(`  (for information: with the runtime packages copied whole it would be ${fmt(size + (wholePackages - trimmed) / 1e6, 1)} MB)`);
     // INIT: a fresh Node process importing the handler module (top-level await included), with a
     // stand-in for the runtime's awslambda global; the engine warms inside.
     const probe = `
@@ -203,7 +221,14 @@ function lambdaFigures(): void {
       if (r.status !== 0) throw new Error(`loading the API bundle failed: ${r.stderr}`);
       inits.push((JSON.parse(r.stdout) as { init: number }).init);
     }
-    row({ figure: "Lambda API asset (bundle, workers, runtime files)", timbre: `${fmt(size, 1)} MB`, baseline: `${fmt(before, 1)} MB with whole packages`, ratio: ratio(size, before), goal: "drop the ~3.4 MB never used", met: before - size > 3 });
+    row({
+      figure: "Lambda API asset (bundle, workers, runtime files)",
+      timbre: `${fmt(size, 1)} MB (${report.files.length} files)`,
+      baseline: `${mb(report.unusedBytes)} never loaded`,
+      ratio: "n/a",
+      goal: "no file it never uses (the ~3.4 MB of the issue dropped)",
+      met: report.unusedBytes === 0,
+    });
     row({ figure: "Lambda INIT, engine warmed (fresh Node importing the bundle), n=3", timbre: spread(inits, 0, " ms"), baseline: "n/a", ratio: "n/a", goal: "engine warm during INIT", met: null });
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -72,15 +72,51 @@ export const WORKER_ENTRIES = {
 
 export type BundledWorker = keyof typeof WORKER_ENTRIES;
 
+/** Lets the CommonJS dependencies of an ESM bundle call require() for Node built-ins. */
+const REQUIRE_BANNER = "import{createRequire as __timbreRequire}from'node:module';const require=__timbreRequire(import.meta.url);";
+
+/**
+ * The esbuild arguments that bundle a function's worker entries beside index.mjs: one build with
+ * code splitting, so what several workers import (the audio decoders, about 0.9 MB, are in both
+ * the analysis and the conversion worker) is one shared chunk-*.js instead of a copy per worker,
+ * and what a worker imports dynamically (RNNoise's browser build, 4.8 MB, for denoising samples)
+ * is a chunk it loads on first use. Chunks sit beside the entries (import.meta.url keeps its
+ * meaning); the runtime packages stay external (read from node_modules beside the bundle).
+ */
+export function workerBundleArgs(workers: readonly BundledWorker[], runtimePackages: readonly string[], inputDir: string, outputDir: string): string[] {
+  return [
+    ...workers.map((file) => `${file.replace(/\.js$/, "")}=${inputDir}/${WORKER_ENTRIES[file]}`),
+    "--bundle",
+    "--splitting",
+    "--platform=node",
+    "--format=esm",
+    "--target=node22",
+    "--minify",
+    `--outdir=${outputDir}`,
+    "--entry-names=[name]",
+    "--chunk-names=chunk-[hash]",
+    ...runtimePackages.map((p) => `--external:${p}`),
+    `--banner:js=${REQUIRE_BANNER}`,
+  ];
+}
+
+/** One argument for the bundling shell: in double quotes, which none of ours needs escaped. */
+function shellArg(arg: string): string {
+  if (/["$`\\]/.test(arg)) throw new Error(`cannot quote ${arg} for the bundling shell`);
+  return `"${arg}"`;
+}
+
 /**
  * The files of each runtime package that are read at run time (the rest, about 3.4 MB of builds
- * for other platforms and unused codecs, stays out of the asset): package.json for `exports`
- * resolution, the licence, and what createRequire().resolve or the worker's import reaches.
+ * for other platforms and unused codecs, stays out of the asset): package.json where module
+ * resolution reads it (`main`, `exports`, `type`), the licence, and what createRequire().resolve
+ * or the worker's import reaches. scripts/lib/lambda-asset.ts checks that nothing else is there.
  */
 export const RUNTIME_FILES: Record<string, readonly string[]> = {
   "espeak-ng": ["package.json", "LICENSE", "dist/espeak-ng.js", "dist/espeak-ng.wasm"],
-  // LAME: the loader with the module inlined (found without resolving the package's main entry).
-  "@mediabunny/mp3-encoder": ["package.json", "LICENSE", "dist/modules/build/lame.js"],
+  // LAME: the loader with the module inlined, found by path and read as text (functions/audio/mp3.ts):
+  // nothing resolves the package, so its package.json is never read.
+  "@mediabunny/mp3-encoder": ["LICENSE", "dist/modules/build/lame.js"],
   opusscript: ["package.json", "LICENSE", "build/COPYING.libopus", "build/opusscript_native_wasm.js", "build/opusscript_native_wasm.wasm"],
   // RNNoise of speech to speech and the voice isolator: the loader finds its .wasm beside it.
   "@echogarden/rnnoise-wasm": ["package.json", "COPYING", "rnnoise.js", "rnnoise.wasm"],
@@ -155,7 +191,7 @@ export class TimbreFunction extends Construct {
         // Bundle the AWS SDK too: the versions we test are the versions we run.
         externalModules: [],
         // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins.
-        banner: "import{createRequire as __timbreRequire}from'node:module';const require=__timbreRequire(import.meta.url);",
+        banner: REQUIRE_BANNER,
         esbuildArgs: {
           ...(props.aliases ? { "--alias": Object.entries(props.aliases).map(([from, to]) => `${from}=${to}`) } : {}),
           ...(props.quietWarnings?.length ? { "--log-override": props.quietWarnings.map((id) => `${id}=silent`) } : {}),
@@ -167,12 +203,9 @@ export class TimbreFunction extends Construct {
               beforeInstall: () => [],
               afterBundling: (inputDir, outputDir) => [
                 ...packages.flatMap((p) => copyRuntimeFiles(p, inputDir, outputDir)),
-                ...workers.map(
-                  (file) =>
-                    `"${inputDir}/node_modules/.bin/esbuild" "${inputDir}/${WORKER_ENTRIES[file]}" --bundle --platform=node --format=esm --target=node22 --minify ` +
-                    `--outfile="${outputDir}/${file}" ${packages.map((p) => `--external:${p}`).join(" ")} ` +
-                    `"--banner:js=import{createRequire as __timbreRequire}from'node:module';const require=__timbreRequire(import.meta.url);"`,
-                ),
+                ...(workers.length
+                  ? [[`${inputDir}/node_modules/.bin/esbuild`, ...workerBundleArgs(workers, packages, inputDir, outputDir)].map(shellArg).join(" ")]
+                  : []),
               ],
             }
           : undefined,
