@@ -108,7 +108,21 @@ export async function renderDefinitions(): Promise<Definitions> {
     const props = template.Resources[logicalId(machine)].Properties as { DefinitionString: Cfn };
     workflows[name] = { asl: JSON.parse(resolveIntrinsic(props.DefinitionString)) };
   }
+  await validateWorkflows(workflows);
   return { tables, bucketCors: bucketProps.CorsConfiguration?.CorsRules ?? [], workflows };
+}
+
+/**
+ * Checks each workflow's ASL as the local runner would (JSONPaths included; ARNs are placeholders
+ * here). Done once when the definitions are rendered, so the runner skips it: compiling the
+ * validator's JSON schema took ~270 ms of the request loop on a server's first execution.
+ */
+export async function validateWorkflows(workflows: Definitions["workflows"]): Promise<void> {
+  const { default: aslValidator } = await import("asl-validator");
+  for (const [name, { asl }] of Object.entries(workflows)) {
+    const { isValid, errorsText } = aslValidator(asl as never, { checkArn: false, checkPaths: true });
+    if (!isValid) throw new Error(`workflow ${name}: the state machine definition is invalid: ${errorsText("; ")}`);
+  }
 }
 
 /** Definitions from the cache when the sources have not changed, else rendered and cached. */

@@ -42,7 +42,6 @@ export class LocalWorkflowRunner implements WorkflowStarter {
    * while the stack runs, and validating compiles JSON schemas (tens of ms of the request loop
    * each time): the webhook dispatcher starts every 5 s.
    */
-  private readonly validated = new Set<string>();
 
   constructor(
     private readonly defs: Definitions,
@@ -109,9 +108,8 @@ export class LocalWorkflowRunner implements WorkflowStarter {
     const { StateMachine } = await import("aws-local-stepfunctions");
     const asl = structuredClone(def.asl) as { States: Record<string, AslState> };
     // The runner mutates the definition it is given, hence the clone.
-    const validationOptions = this.validated.has(workflow) ? { noValidate: true } : { checkArn: false, checkPaths: true };
-    const machine = new StateMachine(structuredClone(asl) as never, { validationOptions });
-    this.validated.add(workflow);
+    // Validated when the definitions were rendered (validateWorkflows in ./definitions.ts).
+    const machine = new StateMachine(structuredClone(asl) as never, { validationOptions: { noValidate: true } });
     const id = name ?? randomUUID();
     const execution = machine.run(input as never, {
       overrides: { taskResourceLocalHandlers: this.handlers(asl.States) as never, waitTimeOverrides: this.waits(asl.States) },

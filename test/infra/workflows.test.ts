@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi, type Mock } from "vitest";
 import { createLogger, type Logger } from "../../functions/adapters/log.js";
 import { BlobStore, workspaceKey } from "../../functions/adapters/s3.js";
-import { loadDefinitions, renderDefinitions, type Definitions } from "../../infra/local/definitions.js";
+import { loadDefinitions, renderDefinitions, validateWorkflows, type Definitions } from "../../infra/local/definitions.js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { LocalWorkflowRunner } from "../../infra/local/workflow-runner.js";
 import { WORKFLOWS } from "../../workflows/index.js";
@@ -369,6 +369,17 @@ SCENARIOS["voice-verification"] = () => {
     expect(a.reasons).toEqual(["Failed due to an unknown error"]);
   }, 120_000);
 };
+
+it("validates the rendered workflows once, as the runner would, and refuses a broken one", async () => {
+  await expect(validateWorkflows(defs.workflows)).resolves.toBeUndefined();
+  const broken = structuredClone(defs.workflows["voice-verification"].asl) as { States: Record<string, { Next?: string }> };
+  const first = Object.keys(broken.States)[0];
+  broken.States[first].Next = "NoSuchState";
+  await expect(validateWorkflows({ "voice-verification": { asl: broken } })).rejects.toThrow(/voice-verification: the state machine definition is invalid/);
+  const badPath = structuredClone(defs.workflows["voice-verification"].asl) as { States: Record<string, { InputPath?: string }> };
+  badPath.States[first].InputPath = "no-dollar";
+  await expect(validateWorkflows({ "voice-verification": { asl: badPath } })).rejects.toThrow(/invalid/);
+});
 
 it("renders the same ASL that the embedded stack runs", async () => {
   expect(Object.keys(defs.workflows).sort()).toEqual(WORKFLOWS.map((w) => w.name).sort());
