@@ -13,6 +13,27 @@ describe("WAV", () => {
     expect(Array.from(back.pcm, (v) => Math.round(v * 32768))).toEqual(Array.from(pcm));
   });
 
+  it("writes and reads 16-bit mono with the bytes and floats of a sample-by-sample DataView loop, at any offset", () => {
+    const backing = new Int16Array(3 + 4001);
+    for (let i = 0; i < backing.length; i++) backing[i] = ((i * 7919) % 65536) - 32768;
+    const pcm = backing.subarray(3); // a view at an odd sample offset
+    const wav = encodeWav(pcm, 16000);
+    const v = new DataView(wav.buffer);
+    for (let i = 0; i < pcm.length; i++) expect(v.getInt16(44 + 2 * i, true)).toBe(pcm[i]);
+    expect(wav.length).toBe(44 + 2 * pcm.length);
+    // Decoding a WAV that starts at an odd byte of a larger buffer (not 2-byte aligned).
+    const shifted = new Uint8Array(wav.length + 1);
+    shifted.set(wav, 1);
+    const back = decodeWav(shifted.subarray(1));
+    const floats = Float32Array.from(pcm, (x) => x / 32768);
+    expect(Buffer.from(back.pcm.buffer).equals(Buffer.from(floats.buffer))).toBe(true);
+    // A data chunk with an odd trailing byte: whole frames only.
+    const odd = new Uint8Array(wav.length + 1);
+    odd.set(wav);
+    new DataView(odd.buffer).setUint32(40, pcm.length * 2 + 1, true);
+    expect(decodeWav(odd).pcm.length).toBe(pcm.length);
+  });
+
   it("mixes stereo 24-bit to mono", () => {
     const frames = 4;
     const bytes = new Uint8Array(44 + frames * 6);

@@ -23,17 +23,29 @@ export function wavHeader(sampleRate: number, dataBytes: number, bitsPerSample =
 }
 
 /** Little-endian bytes of 16-bit samples, whatever the host byte order. */
+/** True on little-endian hosts (every one we run on): 16-bit PCM in memory is already WAV's byte order. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Writes `pcm` little-endian into `out` at `at`: one memory copy on a little-endian host. */
+function writeInt16LE(pcm: Int16Array, out: Uint8Array, at: number): void {
+  if (LITTLE_ENDIAN) {
+    out.set(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength), at);
+    return;
+  }
+  const v = new DataView(out.buffer, out.byteOffset + at, pcm.length * 2);
+  for (let i = 0; i < pcm.length; i++) v.setInt16(i * 2, pcm[i], true);
+}
+
 export function int16ToBytesLE(pcm: Int16Array): Uint8Array {
   const out = new Uint8Array(pcm.length * 2);
-  const v = new DataView(out.buffer);
-  for (let i = 0; i < pcm.length; i++) v.setInt16(i * 2, pcm[i], true);
+  writeInt16LE(pcm, out, 0);
   return out;
 }
 
 export function encodeWav(pcm: Int16Array, sampleRate: number): Uint8Array {
   const out = new Uint8Array(44 + pcm.length * 2);
   out.set(wavHeader(sampleRate, pcm.length * 2));
-  out.set(int16ToBytesLE(pcm), 44);
+  writeInt16LE(pcm, out, 44);
   return out;
 }
 
@@ -87,6 +99,13 @@ export function decodeWav(bytes: Uint8Array): DecodedAudio {
   const frame = bytesPer * channels;
   if (!Number.isInteger(bytesPer) || bytesPer < 1) throw new WavFormatError(`unsupported bit depth ${bits}`);
   const frames = Math.floor(dataLen / frame);
+  if (format === FORMAT_PCM && bits === 16 && channels === 1 && LITTLE_ENDIAN) {
+    // Mono 16-bit (our own recordings and samples): the same floats as the loop below, v / 32768.
+    const pcm16 = new Int16Array(bytes.slice(dataOff, dataOff + frames * 2).buffer);
+    const pcm = new Float32Array(frames);
+    for (let f = 0; f < frames; f++) pcm[f] = pcm16[f] / 32768;
+    return { pcm, sampleRate, channels };
+  }
   const read = sampleReader(format, bits, v, bytes);
   const pcm = new Float32Array(frames);
   for (let f = 0; f < frames; f++) {
