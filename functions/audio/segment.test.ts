@@ -36,6 +36,20 @@ describe("segments", () => {
     },
   );
 
+  it.each(["mp3_44100_128", "mp3_22050_32", "mp3_24000_48"] as OutputFormatId[])("%s: a head handed out early plus the rest are the bytes of one call", (id) => {
+    const f = parseOutputFormat(id);
+    // 0.2 s (shorter than the head), ~1 s and ~1.4 s of audio.
+    for (const pcm of [sentence(0).subarray(0, 4410), sentence(2), sentence(4)]) {
+      const whole = encodeSegment(f, pcm, 22050);
+      const heads: Uint8Array[] = [];
+      const rest = encodeSegment(f, pcm, 22050, (h) => heads.push(h));
+      expect(heads.length).toBeLessThanOrEqual(1);
+      if (pcm.length > 0.6 * 22050) expect(heads[0]?.length).toBeGreaterThan(0);
+      expect(Buffer.from(concatBytes([...heads, rest.audio])).equals(Buffer.from(whole.audio))).toBe(true);
+      expect(rest.samples).toBe(whole.samples);
+    }
+  });
+
   it("cuts only silence: a chunk without a silent tail keeps every sample (and is longer for it)", () => {
     const f = parseOutputFormat("mp3_44100_128");
     const loud = Int16Array.from({ length: 22050 }, (_, i) => Math.round(9000 * Math.sin(i / 3)));

@@ -51,7 +51,18 @@ function silentTail(x: Float32Array): number {
   return x.length - i;
 }
 
-export function encodeSegment(format: OutputFormat, pcm: Int16Array, inputRate: number): EncodedSegment {
+/**
+ * Seconds of an MP3 segment encoded first when the caller wants its head early (`onHead`): the
+ * first chunk of a stream, whose whole encoding is most of the time to the first byte.
+ */
+export const HEAD_SECONDS = 0.4;
+
+/**
+ * `onHead` (MP3 only): called with the stream's first bytes (about HEAD_SECONDS of audio) as
+ * soon as they are encoded; `audio` then holds only the bytes after them. Head and rest are the
+ * same bytes as one call would give: LAME's output does not depend on how its input is split.
+ */
+export function encodeSegment(format: OutputFormat, pcm: Int16Array, inputRate: number, onHead?: (head: Uint8Array) => void): EncodedSegment {
   const x = toRate(pcm, inputRate, format.sampleRate);
   switch (format.codec) {
     case "pcm":
@@ -71,12 +82,18 @@ export function encodeSegment(format: OutputFormat, pcm: Int16Array, inputRate: 
       const keep = Math.min(x.length, Math.max((frames - extra) * frame, x.length - silentTail(x), 1));
       const mp3 = new Mp3Stream(format.sampleRate, format.bitrateKbps ?? 128);
       let audio: Uint8Array;
+      let head: Uint8Array = new Uint8Array(0);
       try {
-        audio = concatBytes([mp3.encode(x.subarray(0, keep)), mp3.finish()]);
+        const cut = onHead ? Math.min(keep, Math.round(HEAD_SECONDS * format.sampleRate)) : 0;
+        if (cut > 0) {
+          head = mp3.encode(x.subarray(0, cut));
+          if (head.length) onHead!(head.slice());
+        }
+        audio = concatBytes([mp3.encode(x.subarray(cut, keep)), mp3.finish()]);
       } finally {
         mp3.close();
       }
-      return { audio, samples: mp3StreamSamples(audio) };
+      return { audio, samples: mp3StreamSamples(head.length ? concatBytes([head, audio]) : audio) };
     }
     case "opus":
       throw new Error("Ogg Opus is encoded as one stream, not in segments");

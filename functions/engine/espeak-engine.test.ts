@@ -180,6 +180,7 @@ describe("engine", () => {
       for await (const c of engine.synthesizeEncoded(req, "mp3_44100_128")) {
         parts.push(c.audio);
         text += c.alignment.characters.join("");
+        if (!c.alignment.characters.length) continue; // the first chunk's head (below)
         expect(c.alignment.character_start_times_seconds[0]).toBeGreaterThanOrEqual(lastEnd);
         lastEnd = c.alignment.character_end_times_seconds.at(-1)!;
       }
@@ -195,6 +196,23 @@ describe("engine", () => {
     const seconds = decoded.length / 2 / 44100;
     expect(Math.abs(seconds - pcmSeconds)).toBeLessThan(0.1);
     expect(lastEnd).toBeLessThan(seconds);
+  });
+
+  it("hands out the first chunk's first MP3 bytes before the rest of it, then the chunk with its timings", async () => {
+    const req = request({ text: PARAGRAPH });
+    const got: Array<{ bytes: number; chars: number; offset: number }> = [];
+    for await (const c of engine.synthesizeEncoded(req, "mp3_44100_128")) got.push({ bytes: c.audio.length, chars: c.alignment.characters.length, offset: c.textOffset });
+    // The head: ~0.4 s of frames (128 kbps: ~6.4 kB), no characters yet; then chunk 0 itself.
+    expect(got[0].chars).toBe(0);
+    expect(got[0].bytes).toBeGreaterThan(2000);
+    expect(got[0].bytes).toBeLessThan(8000);
+    expect(got[1].chars).toBeGreaterThan(0);
+    expect(got[1].offset).toBe(got[0].offset);
+    expect(got.slice(1).every((g) => g.chars > 0)).toBe(true);
+    // Formats without segments or heads (PCM) have none.
+    const pcm: number[] = [];
+    for await (const c of engine.synthesizeEncoded(req, "pcm_22050")) pcm.push(c.alignment.characters.length);
+    expect(pcm.every((n) => n > 0)).toBe(true);
   });
 
   it("gives byte-identical MP3 for the same request, however its chunks were scheduled", async () => {

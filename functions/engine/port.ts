@@ -113,7 +113,11 @@ export interface SynthesisChunk {
 }
 
 export interface EncodedChunk {
-  /** Encoded bytes ready to send (may be empty while a codec fills a frame). */
+  /**
+   * Encoded bytes ready to send (may be empty while a codec fills a frame). An engine may hand out
+   * a chunk's first bytes early as a chunk of their own with an empty alignment (the embedded
+   * engine does for the first chunk of an MP3 stream); the chunk's timings come with the rest.
+   */
   audio: Uint8Array;
   textOffset: number;
   alignment: Alignment;

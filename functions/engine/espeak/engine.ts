@@ -135,10 +135,14 @@ export class EspeakEngine implements SpeechEngine {
     const stop = new AbortController();
     const jobSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
     const pending = new Map<number, Promise<SynthResult>>();
+    // An MP3 stream's first chunk hands out its first bytes (~0.4 s of audio) as soon as they are
+    // encoded, before the rest of the chunk is: the time to the first byte (audio/segment.ts).
+    const early = segment?.codec === "mp3" ? { head: null as Uint8Array | null, wake: () => {} } : null;
     const launch = (i: number) => {
       if (i < jobs.length && !pending.has(i)) {
         const inline = segment ? { segment: segment.id } : session && i === 0 ? { session, final: jobs.length === 1 } : undefined;
-        const p = this.pool.synth(jobs[i].job, i, jobSignal, inline);
+        const onHead = i === 0 && early ? (head: Uint8Array) => ((early.head = head), early.wake()) : undefined;
+        const p = this.pool.synth(jobs[i].job, i, jobSignal, inline, onHead);
         p.catch(() => {}); // awaited below in order; this avoids an unhandled rejection on abort
         pending.set(i, p);
       }
@@ -150,6 +154,15 @@ export class EspeakEngine implements SpeechEngine {
       for (let i = 0; i < jobs.length; i++) {
         for (let k = i; k < i + lookahead; k++) launch(k);
         if (signal?.aborted) throw new SynthesisAbortedError();
+        if (i === 0 && early) {
+          const headArrived = new Promise<void>((resolve) => (early.wake = resolve));
+          await Promise.race([headArrived, pending.get(0)!.then(noop, noop)]);
+          // The head message comes before the result's, so a finished chunk has handed its head already.
+          if (early.head) {
+            const none: ChunkAlignment = { characters: [], starts: [], ends: [] };
+            yield { index: 0, last: false, audio: early.head, chunk: { pcm: new Int16Array(0), sampleRate: this.sampleRate, requestIndex: jobs[0].requestIndex, textOffset: jobs[0].offset, alignment: toAlignment(none, 0) } };
+          }
+        }
         const result = await pending.get(i)!;
         pending.delete(i);
         const offset = samples / rate;
@@ -172,6 +185,8 @@ export class EspeakEngine implements SpeechEngine {
     }
   }
 }
+
+const noop = () => undefined;
 
 function withoutIndex<T extends { requestIndex: number }>(c: T): Omit<T, "requestIndex"> {
   const { requestIndex: _, ...rest } = c;

@@ -33,6 +33,8 @@ interface Job {
   message: Extract<ToWorker, { id: number }>;
   resolve(r: Reply): void;
   reject(e: Error): void;
+  /** A segment's first bytes, before the result (synth jobs that asked for the head). */
+  onHead?: (audio: Uint8Array) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
 }
@@ -92,19 +94,23 @@ export class EspeakPool {
 
   /**
    * Synthesises one chunk on any worker; with `encodeWith`, on the session's worker, feeding the
-   * result to its encoder right away (saves a round trip for the first chunk of a stream).
+   * result to its encoder right away (saves a round trip for the first chunk of a stream). With
+   * a segment format and `onHead`, the segment's first bytes come to `onHead` before the result
+   * (whose `audio` is then the bytes after them).
    */
   async synth(
     job: ChunkJob,
     priority: number,
     signal?: AbortSignal,
     encodeWith?: { session: EncoderSession; final: boolean } | { segment: OutputFormatId },
+    onHead?: (audio: Uint8Array) => void,
   ): Promise<SynthResult> {
     await this.start();
     const pin = encodeWith && "session" in encodeWith ? encodeWith.session.claim(encodeWith.final) : null;
-    const encode = pin ? { session: pin.session, final: (encodeWith as { final: boolean }).final } : encodeWith && "segment" in encodeWith ? encodeWith : undefined;
+    const segment = encodeWith && "segment" in encodeWith ? { segment: encodeWith.segment, ...(onHead ? { head: true } : {}) } : undefined;
+    const encode = pin ? { session: pin.session, final: (encodeWith as { final: boolean }).final } : segment;
     const message: ToWorker = { kind: "synth", id: this.nextId++, job, encode };
-    const r = await this.submit(message, priority, pin?.slot ?? null, signal);
+    const r = await this.submit(message, priority, pin?.slot ?? null, signal, segment ? onHead : undefined);
     if (r.kind !== "synth-done") throw new Error("unexpected worker reply");
     if (pin && (encodeWith as { final: boolean }).final) pin.slot.sessions.delete(pin.session);
     return { pcm: r.pcm, samples: r.samples, alignment: r.alignment, audio: r.audio, audioSamples: r.audioSamples };
@@ -162,11 +168,11 @@ export class EspeakPool {
     return (s.busy ? 1 : 0) + s.pinned.length + s.sessions.size;
   }
 
-  private submit(message: Job["message"], priority: number, slot: Slot | null, signal?: AbortSignal): Promise<Reply> {
+  private submit(message: Job["message"], priority: number, slot: Slot | null, signal?: AbortSignal, onHead?: (audio: Uint8Array) => void): Promise<Reply> {
     if (signal?.aborted) return Promise.reject(new SynthesisAbortedError());
     if (this.closed) return Promise.reject(new Error("engine closed"));
     return new Promise<Reply>((resolve, reject) => {
-      const job: Job = { seq: this.seq++, priority, message, resolve, reject, signal };
+      const job: Job = { seq: this.seq++, priority, message, resolve, reject, signal, onHead };
       if (signal) {
         job.onAbort = () => {
           // A queued job is dropped; a running one finishes and its result is ignored.
@@ -239,6 +245,11 @@ export class EspeakPool {
         return;
       }
       const job = slot.busy;
+      if (m.kind === "synth-head") {
+        // Part of a job still running: the worker stays busy with it.
+        if (job && job.message.id === m.id && !job.signal?.aborted) job.onHead?.(m.audio);
+        return;
+      }
       slot.busy = null;
       if (job && job.message.id === m.id) {
         if (job.signal && job.onAbort) job.signal.removeEventListener("abort", job.onAbort);

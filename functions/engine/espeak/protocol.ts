@@ -19,7 +19,7 @@ export type ToWorker =
    * `encode`: feed the result to an encoder session on this worker straight away, or encode it
    * on its own as one segment of a stream (then the PCM is not sent back).
    */
-  | { kind: "synth"; id: number; job: ChunkJob; encode?: { session: number; final: boolean } | { segment: OutputFormatId } }
+  | { kind: "synth"; id: number; job: ChunkJob; encode?: { session: number; final: boolean } | { segment: OutputFormatId; head?: boolean } }
   | { kind: "enc-open"; session: number; format: OutputFormatId; inputRate: number }
   | { kind: "enc-write"; id: number; session: number; pcm: Int16Array; final: boolean }
   | { kind: "enc-close"; session: number }
@@ -30,9 +30,11 @@ export type FromWorker =
   /** `samples`: the chunk's length at the engine's rate; `audioSamples`: at the format's rate, for a segment. */
   | { kind: "synth-done"; id: number; pcm: Int16Array; samples: number; alignment: ChunkAlignment; audio?: Uint8Array; audioSamples?: number }
   | { kind: "enc-done"; id: number; audio: Uint8Array }
+  /** A segment's first bytes, sent before its synth-done when the job asked for its head (`encode.head`). */
+  | { kind: "synth-head"; id: number; audio: Uint8Array }
   | { kind: "error"; id: number; message: string };
 
-const FROM_WORKER_KINDS = new Set(["ready", "synth-done", "enc-done", "error"]);
+const FROM_WORKER_KINDS = new Set(["ready", "synth-done", "synth-head", "enc-done", "error"]);
 
 /** Worker messages are structured clones from our own code; this guards the discriminant. */
 export function isFromWorker(m: unknown): m is FromWorker {

@@ -103,7 +103,8 @@ function finish(c: Current, out: LineResult): void {
   const pcm = processVoice(out.pcm, c.plan.dsp, ESPEAK_SAMPLE_RATE);
   if (c.id < 0) return;
   if (c.encode && "segment" in c.encode) {
-    const { audio, samples } = encodeSegment(parseOutputFormat(c.encode.segment), pcm, ESPEAK_SAMPLE_RATE);
+    const onHead = c.encode.head ? (head: Uint8Array) => post({ kind: "synth-head", id: c.id, audio: head }, [head.buffer as ArrayBuffer]) : undefined;
+    const { audio, samples } = encodeSegment(parseOutputFormat(c.encode.segment), pcm, ESPEAK_SAMPLE_RATE, onHead);
     post({ kind: "synth-done", id: c.id, pcm: new Int16Array(0), samples: pcm.length, alignment, audio, audioSamples: samples }, [audio.buffer as ArrayBuffer]);
     return;
   }
