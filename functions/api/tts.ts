@@ -149,6 +149,11 @@ async function checkRequest<S extends typeof TextToSpeechBody | typeof DialogueB
 
 async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
   const ctx = rc.app;
+  // The workspace's settings for the voice are read while the permission and the plan are
+  // checked (one round trip less before the audio); they are used only once those pass.
+  const voiceId = req.params.voice_id;
+  const early = { voiceId, settings: rc.caller().then((c) => ctx.stores.voices.workspaceSettings(c.workspaceId, voiceId)) };
+  early.settings.catch(() => undefined);
   const { caller, query, body, model } = await checkRequest(req, rc, mode, TextToSpeechBody);
   if (!body.text.trim()) throw new ValidationError([{ loc: ["body", "text"], msg: "Text must not be empty", type: "value_error" }]);
   const limit = maxTextLength(model);
@@ -157,7 +162,7 @@ async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Prom
     throw new ApiError(400, "max_character_limit_exceeded", `The text is ${length} characters long; ${model.model_id} accepts at most ${limit} per request.`);
   }
   const { voice, rate } = await voiceFor(ctx, caller, req.params.voice_id, model);
-  const settings = mergeSettings(await settingsFor(ctx, caller, voice), body.voice_settings);
+  const settings = mergeSettings(await settingsFor(ctx, caller, voice, early), body.voice_settings);
   const g: GenerationRequest = {
     kind: "tts",
     parts: [{ voice, text: body.text, settings, rate }],

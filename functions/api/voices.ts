@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { accessibleVoice } from "../voices/access.js";
 import type { AppContext } from "../context.js";
-import type { VoiceRecord } from "../adapters/dynamo/voices.js";
+import type { StoredVoiceSettings, VoiceRecord } from "../adapters/dynamo/voices.js";
 import type { Caller } from "../domain/caller.js";
 import { DEFAULT_VOICE_SETTINGS, VoiceSettingsInput, mergeSettings } from "../domain/voiceSettings.js";
 import { ApiError, ValidationError } from "../http/errors.js";
@@ -203,7 +203,12 @@ export function registerVoices(r: ApiRouter): void {
 }
 
 /** The settings a workspace uses for a voice: its own voice's, its override of a premade one, or the defaults. */
-export async function settingsFor(ctx: AppContext, caller: Caller, v: VoiceRecord) {
+/**
+ * The settings a voice speaks with in the caller's workspace. `early`: the workspace's settings
+ * for a voice id, already being read (text to speech reads them beside the permission checks).
+ */
+export async function settingsFor(ctx: AppContext, caller: Caller, v: VoiceRecord, early?: { voiceId: string; settings: Promise<StoredVoiceSettings | undefined> }) {
   if (v.workspace_id === caller.workspaceId && v.settings) return v.settings;
-  return (await ctx.stores.voices.workspaceSettings(caller.workspaceId, v.voice_id)) ?? v.settings ?? DEFAULT_VOICE_SETTINGS;
+  const stored = early?.voiceId === v.voice_id ? await early.settings : await ctx.stores.voices.workspaceSettings(caller.workspaceId, v.voice_id);
+  return stored ?? v.settings ?? DEFAULT_VOICE_SETTINGS;
 }
