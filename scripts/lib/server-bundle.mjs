@@ -27,6 +27,23 @@ export const SERVER_ENTRIES = {
 
 const SOURCES = ["functions", "infra", "workflows", join("scripts", "start.ts"), join("scripts", "lib"), "package-lock.json", "tsconfig.json"];
 
+/**
+ * aws-local-stepfunctions is bundled (the one dependency that is) so that what it imports and the
+ * embedded runner never uses resolves to ./step-functions-stubs.mjs: the AWS Lambda client, its
+ * credential providers and the ASL validator cost 0.3-0.5 s of the request loop at the first
+ * workflow execution. Its other imports stay external.
+ * @type {import("esbuild").Plugin}
+ */
+const localStepFunctions = {
+  name: "local-step-functions",
+  setup(b) {
+    const stubs = join(ROOT, "scripts", "lib", "step-functions-stubs.mjs");
+    const inPackage = (/** @type {string} */ importer) => importer.includes(`${join("node_modules", "aws-local-stepfunctions")}`);
+    b.onResolve({ filter: /^aws-local-stepfunctions$/ }, () => ({ path: join(ROOT, "node_modules", "aws-local-stepfunctions", "build", "main.node.esm.js") }));
+    b.onResolve({ filter: /^(@aws-sdk\/client-lambda|@aws-sdk\/credential-providers|asl-validator)$/ }, (args) => (inPackage(args.importer) ? { path: stubs } : undefined));
+  },
+};
+
 /** @param {string} path */
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
@@ -75,6 +92,7 @@ export async function ensureServerBundle() {
     chunkNames: "chunk-[name]-[hash]", // beside the entries: code finds files relative to its own folder
     sourcemap: "linked",
     logLevel: "error",
+    plugins: [localStepFunctions],
   });
   writeFileSync(join(tmp, STAMP.slice(SERVER_DIR.length + 1)), new Date().toISOString());
   const old = `${SERVER_DIR}.${process.pid}.old`;
