@@ -86,11 +86,27 @@ export async function charge(ctx: AppContext, input: { workspaceId: string; key:
   const amount = Math.max(0, Math.ceil(input.amount));
   const ledger = ctx.stores.ledger;
   const now = Math.floor(ctx.now() / 1000);
-  const period = (await currentUsage(ctx, ws)).period_start_unix;
   const caps = input.caps ?? [];
+  const open = (capRefs: ChargeRecord["caps"]) => ledger.openCharge({ workspace_id: ws, key, amount, state: "pending", updated_at: now, caps: capRefs }, now + CHARGE_RECORD_TTL_SECONDS);
+  // The usage is read (and its period rolled over when due) before anything is deducted. Without
+  // caps the charge record does not name the period, so it is opened in the same round trip.
+  let period: number;
+  let opened: boolean;
+  if (caps.length) {
+    period = (await currentUsage(ctx, ws)).period_start_unix;
+    opened = await open(caps.map((c) => ({ id: c.id, period })));
+  } else {
+    const [usage, record] = await Promise.allSettled([currentUsage(ctx, ws), open([])]);
+    if (usage.status === "rejected") {
+      if (record.status === "fulfilled" && record.value) await ledger.dropCharge(ws, key, "pending").catch(() => undefined);
+      throw usage.reason;
+    }
+    if (record.status === "rejected") throw record.reason;
+    period = usage.value.period_start_unix;
+    opened = record.value;
+  }
   const capRefs = caps.map((c) => ({ id: c.id, period }));
 
-  const opened = await ledger.openCharge({ workspace_id: ws, key, amount, state: "pending", updated_at: now, caps: capRefs }, now + CHARGE_RECORD_TTL_SECONDS);
   if (!opened) {
     const existing = await ledger.charge(ws, key);
     if (existing?.state === "charged") return { charged: false, amount: existing.amount, usage: await currentUsage(ctx, ws) };

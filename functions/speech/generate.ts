@@ -260,6 +260,17 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     await audio.return?.()?.catch(() => undefined);
   };
 
+  const owner = req.requestId;
+  let slot: number | undefined;
+  const release = async () => {
+    if (slot !== undefined) await ctx.stores.ledger.releaseSlot(caller.workspaceId, slot, owner).catch(() => undefined);
+    slot = undefined;
+  };
+  // The concurrency slot is taken while the request is counted: independent writes, so one
+  // round trip instead of two before the first audio.
+  const slotTaken = takeSlot(ctx, caller, owner).then((n) => void (slot = n));
+  slotTaken.catch(() => undefined); // awaited below
+
   // A replay of an idempotent request is the same generation: not a regeneration, not a new charge.
   let replay = false;
   let generationNumber = 1;
@@ -272,21 +283,17 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     generationNumber = replay ? 1 : await ctx.stores.ledger.countGeneration(caller.workspaceId, fp, REGENERATION_WINDOW_SECONDS, nowSec);
   } catch (e) {
     await dropAudio();
+    await slotTaken.catch(() => undefined);
+    await release();
     throw e;
   }
   const free = generationNumber > 1 && generationNumber <= maxFree;
 
-  const owner = req.requestId;
   // Our own request id (never a client's header) unless the client made the request idempotent.
   const chargeKey = req.idempotency ? `idem:${req.idempotency.key}` : `req:${req.requestId}`;
-  let slot: number | undefined;
   let charged = false;
   let usageBefore = 0;
   let usageAfter = 0;
-  const release = async () => {
-    if (slot !== undefined) await ctx.stores.ledger.releaseSlot(caller.workspaceId, slot, owner).catch(() => undefined);
-    slot = undefined;
-  };
   const undo = async () => {
     await release();
     if (charged) await refund(ctx, caller.workspaceId, chargeKey).catch((e) => ctx.log.error("refund failed", { error: e, key: chargeKey }));
@@ -294,7 +301,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
   };
 
   try {
-    slot = await takeSlot(ctx, caller, owner);
+    await slotTaken;
     if (free || cost === 0) {
       usageBefore = usageAfter = (await currentUsage(ctx, caller.workspaceId)).character_count;
     } else {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
+import { DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
 import { readAll } from "../support/audio.js";
@@ -43,6 +44,11 @@ describe("idempotency keys", () => {
     expect(await used(ws)).toBe(after1);
     const c = new ElevenLabsClient({ baseUrl: stack.url, apiKey: a.apiKey, maxRetries: 0 });
     expect((await c.history.list()).history).toHaveLength(1);
+    // The concurrency slot, taken while the key was checked, was given back each time.
+    const slots = await DynamoDBDocumentClient.from(stack.ctx.aws.ddb).send(
+      new QueryCommand({ TableName: stack.ctx.config.aws.tables.ledger, KeyConditionExpression: "pk = :p AND begins_with(sk, :s)", ExpressionAttributeValues: { ":p": `WS#${ws}`, ":s": "SLOT#" } }),
+    );
+    expect(slots.Items ?? []).toEqual([]);
   });
 
   it("answers a replay of the same request with audio and charges it once", async () => {

@@ -276,19 +276,21 @@ export class Ledger {
    */
   async countGeneration(ws: string, fingerprint: string, windowSeconds: number, now: number): Promise<number> {
     const key = keys.regen(ws, fingerprint);
+    // Most requests are not regenerations: opening a window first makes theirs one write.
+    const opened = await this.table.put({ ...key, count: 1, first_at: now, ttl: now + windowSeconds }, {
+      condition: "attribute_not_exists(pk) OR first_at <= :windowStart",
+      values: { ":windowStart": now - windowSeconds },
+    });
+    if (opened) return 1;
+    // A window is open: count this one in it.
     const counted = await this.table.update<{ count: number }>(key, {
       UpdateExpression: "ADD #count :one",
       ConditionExpression: "attribute_exists(pk) AND first_at > :windowStart",
       ExpressionAttributeNames: { "#count": "count" },
       ExpressionAttributeValues: { ":one": 1, ":windowStart": now - windowSeconds },
     });
-    if (counted) return counted.count;
-    // No record, or its window has passed: this request opens a new window.
-    const opened = await this.table.put({ ...key, count: 1, first_at: now, ttl: now + windowSeconds }, {
-      condition: "attribute_not_exists(pk) OR first_at <= :windowStart",
-      values: { ":windowStart": now - windowSeconds },
-    });
-    return opened ? 1 : this.countGeneration(ws, fingerprint, windowSeconds, now);
+    // Or it closed in between (the record is gone or its window passed): open one again.
+    return counted ? counted.count : this.countGeneration(ws, fingerprint, windowSeconds, now);
   }
 
   /** Gives back a counted generation that failed. */
