@@ -12,7 +12,7 @@ import { field, parseMultipart } from "../http/multipart.js";
 import { jsonBody, parseWith, q, queryParams } from "../http/validate.js";
 import { EditVoiceFields, FINE_TUNING_STATES, MAX_SAMPLES, SAMPLE_MAX_BYTES, VOICE_CATEGORIES, VOICE_TYPES } from "../contract/voices.js";
 import { voiceNotFound } from "../voices/records.js";
-import { deleteSample, deleteVoice, editVoice, filterVoices, sampleAudio, visibleVoices, wireContext } from "../voices/manage.js";
+import { deleteSample, deleteVoice, editVoice, filterVoices, sampleAudio, visibleVoices, wireContext, workspaceMemberships } from "../voices/manage.js";
 import { libraryAccents } from "../voices/accents.js";
 import { voiceWire } from "../voices/wire.js";
 
@@ -27,8 +27,8 @@ export function publicBase(ctx: AppContext, req: ApiRequest): string {
 }
 
 /** Voices as the wire shows them to this caller, with their listings and collections. */
-async function wireAll(rc: RouteContext, req: ApiRequest, caller: Caller, voices: VoiceRecord[]) {
-  const w = await wireContext(rc.app, caller, publicBase(rc.app, req), voices);
+async function wireAll(rc: RouteContext, req: ApiRequest, caller: Caller, voices: VoiceRecord[], early?: Parameters<typeof wireContext>[4]) {
+  const w = await wireContext(rc.app, caller, publicBase(rc.app, req), voices, early);
   return voices.map((v) => voiceWire(v, w));
 }
 
@@ -67,16 +67,20 @@ export function registerVoices(r: ApiRouter): void {
   r.get("/v1/voices", async (req, rc) => {
     const caller = await rc.caller();
     const { show_legacy } = queryParams(req, z.object({ show_legacy: q.bool().optional() }));
+    const early = { memberships: workspaceMemberships(rc.app, caller) };
+    early.memberships.catch(() => undefined); // awaited in wireAll
     const voices = (await visibleVoices(rc.app, caller)).filter((v) => show_legacy || !v.is_legacy);
     voices.sort((a, b) => a.name.localeCompare(b.name));
-    return json({ voices: await wireAll(rc, req, caller, voices) });
+    return json({ voices: await wireAll(rc, req, caller, voices, early) });
   });
 
   r.get("/v2/voices", async (req, rc) => {
     const caller = await rc.caller();
     const p = queryParams(req, V2Query);
+    const early = { memberships: workspaceMemberships(rc.app, caller) };
+    early.memberships.catch(() => undefined); // awaited in wireContext
     const all = await visibleVoices(rc.app, caller);
-    const w = await wireContext(rc.app, caller, publicBase(rc.app, req), all);
+    const w = await wireContext(rc.app, caller, publicBase(rc.app, req), all, early);
     let voices = await filterVoices(rc.app, caller, all, p, w.listings!);
     const sort = p.sort ?? "created_at_unix";
     const dir = (p.sort_direction ?? (sort === "name" ? "asc" : "desc")) === "asc" ? 1 : -1;

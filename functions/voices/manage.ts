@@ -25,10 +25,15 @@ export async function visibleVoices(ctx: AppContext, caller: Caller): Promise<Vo
   return [...premade, ...allowed.filter((v): v is VoiceRecord => v !== null)];
 }
 
+/** The workspace's collection memberships: lists read them beside the voices (one round trip less). */
+export function workspaceMemberships(ctx: AppContext, caller: Caller) {
+  return ctx.stores.collections.memberships(caller.workspaceId);
+}
+
 /** What the wire needs beside the records: their listings and collections. */
-export async function wireContext(ctx: AppContext, caller: Caller, base: string, voices: VoiceRecord[]): Promise<VoiceWireContext> {
+export async function wireContext(ctx: AppContext, caller: Caller, base: string, voices: VoiceRecord[], early?: { memberships: ReturnType<typeof workspaceMemberships> }): Promise<VoiceWireContext> {
   const ids = voices.map(listingIdOf).filter((id): id is string => id !== null);
-  const [listings, memberships] = await Promise.all([ctx.stores.library.listings(ids), ctx.stores.collections.memberships(caller.workspaceId)]);
+  const [listings, memberships] = await Promise.all([ctx.stores.library.listings(ids), early?.memberships ?? workspaceMemberships(ctx, caller)]);
   const collections = new Map<string, string[]>();
   for (const m of memberships) collections.set(m.voice_id, [...(collections.get(m.voice_id) ?? []), m.collection_id]);
   const access = new Map<string, VoiceAccess | null>();
