@@ -20,8 +20,11 @@ export interface AwsClients {
 /** The header the embedded emulators' guard checks (infra/local/emulators.ts). */
 export const EMULATOR_KEY_HEADER = "x-timbre-emulator-key";
 
-/** Adds the emulator key to every request a client sends (before signing, so it is signed too). */
-function withEmulatorKey<T extends { middlewareStack: { add: (...a: never[]) => unknown } }>(client: T, key: string | undefined): T {
+/**
+ * Adds the emulator key to every request a client sends (before signing, so it is signed too),
+ * and `extra` headers.
+ */
+function withEmulatorKey<T extends { middlewareStack: { add: (...a: never[]) => unknown } }>(client: T, key: string | undefined, extra: Record<string, string> = {}): T {
   if (!key) return client;
   const stack = client.middlewareStack as unknown as {
     add(mw: (next: (args: { request: unknown }) => Promise<unknown>) => (args: { request: unknown }) => Promise<unknown>, opts: { step: "build"; name: string }): void;
@@ -29,7 +32,10 @@ function withEmulatorKey<T extends { middlewareStack: { add: (...a: never[]) => 
   stack.add(
     (next) => async (args) => {
       const req = args.request as { headers?: Record<string, string> };
-      if (req.headers) req.headers[EMULATOR_KEY_HEADER] = key;
+      if (req.headers) {
+        req.headers[EMULATOR_KEY_HEADER] = key;
+        for (const [k, v] of Object.entries(extra)) req.headers[k] ??= v;
+      }
       return next(args);
     },
     { step: "build", name: "timbreEmulatorKey" },
@@ -65,6 +71,9 @@ export function createAwsClients(cfg: Config): AwsClients {
       requestChecksumCalculation: local ? "WHEN_REQUIRED" : undefined,
     }),
     key,
+    // Nor does it check signatures: SHA-256 over every body it is sent (4.5 MB of samples per
+    // clone) would be request-loop CPU for nothing. The signer takes the header as the hash.
+    { "x-amz-content-sha256": "UNSIGNED-PAYLOAD" },
   );
   const sfn = new SFNClient({ region: cfg.aws.region, endpoint: cfg.aws.sfnEndpoint, credentials });
   return { ddb, doc, s3, sfn };

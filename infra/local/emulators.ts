@@ -1,28 +1,25 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { randomBytes, timingSafeEqual } from "node:crypto";
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import dynalite from "dynalite";
-import S3rver from "s3rver";
+import type { Worker } from "node:worker_threads";
 import { EMULATOR_KEY_HEADER } from "../../functions/adapters/aws.js";
+import { spawnWorker } from "../../functions/adapters/worker-threads.js";
+import type { EmulatorWorkerData, FromEmulator, ToEmulator } from "./emulators-worker.js";
 import { repairIndexes, type RepairReport } from "./store-repair.js";
 
 /**
- * dynalite and s3rver in this process. Neither checks signatures, and s3rver answers CORS
- * preflights for any origin, so an open loopback port would hand every tenant's data (password
- * hashes, key records, audio) to any local process or to any web page the user visits. Each
- * listens on loopback behind a guard that refuses, before the emulator sees it, every request
- * without this run's random key (a header only the product's SDK clients add). Browsers cannot
- * send it: a cross-origin request with a custom header needs a preflight, and the guard refuses
- * the preflight too, with no CORS headers.
+ * dynalite and s3rver, each on a worker thread of this process (emulators-worker.ts: their CPU
+ * work stays off the request loop). Each listens on loopback behind a guard that refuses, before
+ * the emulator sees it, every request without this run's random key (a header only the
+ * product's SDK clients add): neither checks signatures, and an open port would hand every
+ * tenant's data to any local process or web page.
  */
 export interface Emulators {
   dynamo: string;
   s3: string;
-  /** The S3 emulator's own store, in this process (absent in front of LocalStack). */
+  /** The S3 emulator's own store (absent in front of LocalStack). */
   store?: InProcessStore;
   /** The per-run key; `npm run seed` reads it from the lock file (0600 in a 0700 folder). */
   key: string;
@@ -41,48 +38,116 @@ export interface InProcessStore {
   delete(bucket: string, key: string): Promise<void>;
 }
 
-/** The part of s3rver's FilesystemStore that InProcessStore uses (s3rver 3: `S3rver#store`). */
-interface S3rverStore {
-  putObject(object: { bucket: string; key: string; content: Readable; metadata: Record<string, string> }): Promise<{ size: number; md5: string }>;
-  deleteObject(bucket: string, key: string): Promise<void>;
+/** Bytes of one put posted to the S3 thread and not yet read by its store. */
+const PUT_WINDOW = 2 * 1024 * 1024;
+
+/** An emulator's thread: started, answering the store's requests, closed. */
+class EmulatorThread {
+  private readonly worker: Worker;
+  private readonly waiters = new Map<number, { settle: (m: FromEmulator) => void; pull?: () => void }>();
+  private nextId = 1;
+  private closing = false;
+  private exited = false;
+  readonly ready: Promise<number>;
+  private closed?: () => void;
+
+  constructor(data: EmulatorWorkerData, onDeath: (e: Error) => void) {
+    this.worker = spawnWorker({ ts: new URL("./emulators-worker.ts", import.meta.url), js: new URL("./emulators-worker.js", import.meta.url) }, import.meta.url, { workerData: data });
+    this.ready = new Promise<number>((resolve, reject) => {
+      this.worker.on("message", (m: FromEmulator) => {
+        if (m.kind === "ready") resolve(m.port);
+        else if (m.kind === "failed") reject(new Error(`the embedded ${data.kind === "dynamo" ? "DynamoDB" : "S3"} did not start: ${m.message}`));
+        else if (m.kind === "closed") this.closed?.();
+        else if (m.kind === "pull") this.waiters.get(m.id)?.pull?.();
+        else this.waiters.get(m.id)?.settle(m);
+      });
+      const died = (e: Error) => {
+        reject(e);
+        for (const w of this.waiters.values()) w.settle({ kind: "store-failed", id: 0, message: e.message });
+        this.waiters.clear();
+        if (!this.closing) onDeath(e);
+      };
+      this.worker.on("error", died);
+      this.worker.on("exit", (code) => {
+        this.exited = true;
+        this.closed?.();
+        died(new Error(`the embedded ${data.kind} thread exited (${code})`));
+      });
+    });
+  }
+
+  send(m: ToEmulator, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(m, transfer);
+  }
+
+  /** Registers a request's answer; `pull` is called each time its store reads on. */
+  expect(pull?: () => void): { id: number; answer: Promise<FromEmulator> } {
+    const id = this.nextId++;
+    const answer = new Promise<FromEmulator>((settle) => this.waiters.set(id, { settle, pull }));
+    return { id, answer: answer.finally(() => this.waiters.delete(id)) };
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.exited) return;
+    const closed = new Promise<void>((r) => (this.closed = r));
+    this.send({ kind: "close" });
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000).unref())]);
+    await this.worker.terminate();
+  }
 }
 
-function inProcessStore(s3rver: S3rver): InProcessStore {
-  const store = (s3rver as unknown as { store?: S3rverStore }).store;
-  if (typeof store?.putObject !== "function" || typeof store.deleteObject !== "function") throw new Error("s3rver's store is not where this version of Timbre expects it");
-  return {
+/** The /storage origin's writes, posted to the S3 thread as they arrive (with its store's backpressure). */
+function threadStore(s3: EmulatorThread): InProcessStore {
+  const failed = (m: FromEmulator) => new Error(m.kind === "store-failed" ? m.message : `unexpected answer ${m.kind}`);
+  const store: InProcessStore = {
     async put(bucket, key, body, contentType) {
-      const { md5, size } = await store.putObject({ bucket, key, content: body, metadata: { "content-type": contentType } });
+      let inFlight = 0;
+      let wake: (() => void) | undefined;
+      const { id, answer } = s3.expect(() => {
+        inFlight = 0;
+        wake?.();
+      });
+      s3.send({ kind: "put", id, bucket, key, contentType });
+      let settled = false;
+      const done = answer.then((m) => {
+        settled = true;
+        wake?.();
+        return m;
+      });
+      let broke: unknown;
+      try {
+        for await (const c of body) {
+          if (settled) break;
+          // Copied, then moved: the caller's buffers stay the caller's.
+          const chunk = new Uint8Array(c as Buffer);
+          s3.send({ kind: "chunk", id, chunk }, [chunk.buffer]);
+          inFlight += chunk.byteLength;
+          while (inFlight > PUT_WINDOW && !settled) await new Promise<void>((r) => (wake = r));
+        }
+      } catch (e) {
+        broke = e;
+      }
+      // Ended either way, so the store closes its file; what a broken body left is deleted.
+      s3.send({ kind: "end", id });
+      const m = await done;
+      if (broke !== undefined) {
+        await store.delete(bucket, key).catch(() => undefined);
+        throw broke;
+      }
+      if (m.kind !== "stored") throw failed(m);
       // The ETag s3rver's PUT answers with.
-      return { etag: JSON.stringify(md5), size };
+      return { etag: JSON.stringify(m.md5), size: m.size };
     },
-    delete: (bucket, key) => store.deleteObject(bucket, key),
+    async delete(bucket, key) {
+      const { id, answer } = s3.expect();
+      s3.send({ kind: "delete", id, bucket, key });
+      const m = await answer;
+      if (m.kind !== "deleted") throw failed(m);
+    },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((res, rej) => {
-    server.once("error", rej);
-    server.listen(port, host, () => res((server.address() as AddressInfo).port));
-  });
-}
-
-/** Puts the key check in front of every request listener the server already has. */
-export function guardServer(server: Server, key: string): void {
-  const expected = Buffer.from(key);
-  const inner = server.listeners("request") as RequestListener[];
-  server.removeAllListeners("request");
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    const sent = req.headers[EMULATOR_KEY_HEADER];
-    const given = Buffer.from(typeof sent === "string" ? sent : "");
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      res.writeHead(403, { "content-type": "text/plain", connection: "close" });
-      res.end("Forbidden");
-      req.resume();
-      return;
-    }
-    for (const l of inner) l.call(server, req, res);
-  });
+  return store;
 }
 
 /** Owner-only: the data folder and the folders the emulators write into. */
@@ -105,21 +170,30 @@ export async function startEmulators(dataDir: string | undefined): Promise<Emula
     if (existsSync(openMarker!)) repaired = await repairIndexes(dynamoDir);
     writeFileSync(openMarker!, `${process.pid}\n`, { mode: 0o600 });
   }
-  const dyn = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  guardServer(dyn, key);
-  const dynPort = await listen(dyn, 0, "127.0.0.1");
-  const s3rver = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: s3Dir, resetOnClose: !dataDir });
-  const s3Address = await s3rver.run();
-  guardServer((s3rver as unknown as { httpServer: Server }).httpServer, key);
+  const onDeath = (e: Error) => {
+    // As when the emulators ran on the request loop: the product cannot go on without its store.
+    setImmediate(() => {
+      throw e;
+    });
+  };
+  const header = EMULATOR_KEY_HEADER;
+  const dynamo = new EmulatorThread({ kind: "dynamo", path: dynamoDir, key, header }, onDeath);
+  const s3 = new EmulatorThread({ kind: "s3", directory: s3Dir, reset: !dataDir, key, header }, onDeath);
+  let ports: number[];
+  try {
+    ports = await Promise.all([dynamo.ready, s3.ready]);
+  } catch (e) {
+    await Promise.all([dynamo.close(), s3.close()]);
+    throw e;
+  }
   return {
-    dynamo: `http://127.0.0.1:${dynPort}`,
-    s3: `http://127.0.0.1:${s3Address.port}`,
-    store: inProcessStore(s3rver),
+    dynamo: `http://127.0.0.1:${ports[0]}`,
+    s3: `http://127.0.0.1:${ports[1]}`,
+    store: threadStore(s3),
     key,
     repaired,
     async close() {
-      await s3rver.close();
-      await new Promise<void>((r) => dyn.close(() => r()));
+      await Promise.all([s3.close(), dynamo.close()]);
       if (openMarker) rmSync(openMarker, { force: true });
       if (!dataDir) rmSync(s3Dir, { recursive: true, force: true });
     },

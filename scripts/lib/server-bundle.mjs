@@ -23,6 +23,7 @@ export const SERVER_ENTRIES = {
   worker: "functions/engine/espeak/worker.ts",
   "cpu-worker": "functions/offload/worker.ts",
   "analysis-worker": "functions/voice-analysis/analysis-worker.ts",
+  "emulators-worker": "infra/local/emulators-worker.ts",
 };
 
 const SOURCES = ["functions", "infra", "workflows", join("scripts", "start.ts"), join("scripts", "lib"), "package-lock.json", "tsconfig.json"];

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, readdirSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { PassThrough } from "node:stream";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { S3Client, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { EMULATOR_KEY_HEADER } from "../../functions/adapters/aws.js";
 import { parseConfig } from "../../functions/config.js";
 import { startEmbedded, type EmbeddedStack } from "../../infra/local/stack.js";
+import { startEmulators, type Emulators } from "../../infra/local/emulators.js";
 import { createTestAccount } from "../support/stack.js";
 
 /**
@@ -80,5 +85,67 @@ describe("the embedded emulators", () => {
       const st = statSync(join(dataDir, sub));
       expect(st.mode & 0o077, sub).toBe(0);
     }
+  });
+
+  it("answer while the request loop is blocked: they run on threads of their own", () => {
+    // execFileSync holds this thread until the child is done: an emulator on this event loop
+    // could not answer it, and the child would time out.
+    const probe = `fetch(process.argv[1], { method: "POST", headers: JSON.parse(process.argv[2]), body: "{}" })
+      .then(async (r) => { process.stdout.write(r.status + " " + (await r.text())); }, (e) => { process.stdout.write("failed " + e.message); })`;
+    const headers = JSON.stringify({ ...dynamoHeaders, [EMULATOR_KEY_HEADER]: stack.endpoints.key });
+    const out = execFileSync(process.execPath, ["-e", `setTimeout(() => { process.stdout.write("timed out"); process.exit(0); }, 10000).unref(); ${probe}`, stack.endpoints.dynamo, headers], { encoding: "utf8", timeout: 20_000 });
+    // dynalite's own answer (it wants a signed request): it was reached and it answered.
+    expect(out).toMatch(/^\d{3} \{"__type":/);
+  });
+});
+
+describe("the embedded S3's store, as the storage origin writes to it", () => {
+  const BUCKET = "emulators-test";
+  let own: Emulators;
+  const url = (key: string) => `${own.s3}/${BUCKET}/${key}`;
+  const status = async (key: string) => (await fetch(url(key), { headers: { [EMULATOR_KEY_HEADER]: own.key } })).status;
+  const read = async (key: string) => {
+    const r = await fetch(url(key), { headers: { [EMULATOR_KEY_HEADER]: own.key } });
+    expect(r.status).toBe(200);
+    return Buffer.from(await r.arrayBuffer());
+  };
+  beforeAll(async () => {
+    own = await startEmulators(undefined);
+    expect((await fetch(`${own.s3}/${BUCKET}`, { method: "PUT", headers: { [EMULATOR_KEY_HEADER]: own.key } })).status).toBe(200);
+  });
+  afterAll(() => own?.close());
+
+  it("store an upload whole before answering: a read right after the put gets every byte", async () => {
+    const store = own.store!;
+    for (const size of [1, 700_000, 5_000_000]) {
+      const bytes = randomBytes(size);
+      const copy = Buffer.from(bytes);
+      const body = new PassThrough();
+      const key = `tmp/ws/emulators-test/${size}`;
+      const put = store.put(BUCKET, key, body, "application/octet-stream");
+      // Handed over as the storage origin hands a request's body: many chunks, some of them views.
+      for (let i = 0; i < size; i += 65_536) body.write(bytes.subarray(i, i + 65_536));
+      body.end();
+      const { size: stored } = await put;
+      expect(stored).toBe(size);
+      const back = await read(key);
+      expect(back.length).toBe(size);
+      expect(back.equals(copy)).toBe(true);
+      expect(bytes.equals(copy)).toBe(true); // the caller's buffers are left as they were
+      await store.delete(BUCKET, key);
+      expect(await status(key)).toBe(404);
+    }
+  });
+
+  it("leave no object behind when an upload's body breaks off", async () => {
+    const store = own.store!;
+    const body = new PassThrough();
+    const key = "tmp/ws/emulators-test/broken";
+    const put = store.put(BUCKET, key, body, "application/octet-stream");
+    body.write(randomBytes(300_000));
+    body.destroy(new Error("client went away"));
+    await expect(put).rejects.toThrow();
+    await store.delete(BUCKET, key).catch(() => undefined);
+    expect(await status(key)).toBe(404);
   });
 });

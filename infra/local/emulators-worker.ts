@@ -1,0 +1,176 @@
+import { timingSafeEqual } from "node:crypto";
+import { stat } from "node:fs/promises";
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { parentPort, workerData } from "node:worker_threads";
+import dynalite from "dynalite";
+import S3rver from "s3rver";
+
+/**
+ * One embedded emulator (dynalite or s3rver) on a thread of its own: their parsing, validation,
+ * hashing and file work does not run on the request loop (a clone stored 4.5 MB of samples and
+ * cost the loop ~45 ms of s3rver and dynalite in stretches of up to 30 ms; decision record
+ * 2026-11-27-emulators-off-the-request-loop). The product still talks to them over loopback
+ * HTTP with the AWS SDK, as it would to AWS; the S3 thread also takes the /storage origin's
+ * uploads straight into s3rver's store, through its port (emulators.ts).
+ */
+export type EmulatorWorkerData =
+  | { kind: "dynamo"; path?: string; key: string; header: string }
+  | { kind: "s3"; directory: string; reset: boolean; key: string; header: string };
+
+/** To the worker. Chunks of a put arrive in order after its "put"; "end" closes it. */
+export type ToEmulator =
+  | { kind: "close" }
+  | { kind: "put"; id: number; bucket: string; key: string; contentType: string }
+  | { kind: "chunk"; id: number; chunk: Uint8Array }
+  | { kind: "end"; id: number }
+  | { kind: "delete"; id: number; bucket: string; key: string };
+
+/** From the worker. "pull": the store took a put's chunks so far and wants more. */
+export type FromEmulator =
+  | { kind: "ready"; port: number }
+  | { kind: "failed"; message: string }
+  | { kind: "closed" }
+  | { kind: "pull"; id: number }
+  | { kind: "stored"; id: number; md5: string; size: number }
+  | { kind: "deleted"; id: number }
+  | { kind: "store-failed"; id: number; message: string };
+
+/** The part of s3rver's FilesystemStore the uploads use (s3rver 3: `S3rver#store`). */
+interface S3rverStore {
+  putObject(object: { bucket: string; key: string; content: Readable; metadata: Record<string, string> }): Promise<{ size: number; md5: string }>;
+  deleteObject(bucket: string, key: string): Promise<void>;
+  getResourcePath(bucket: string, key: string, resource: string): string;
+}
+
+/**
+ * s3rver 3's putObject resolves when its hashing stream has passed the last byte on, not when the
+ * file stream behind it has written it: a GET right after a PUT could read a short file (seen
+ * with a 5 MB upload: 4 MiB read back). Every put (its HTTP PUT handler's and the uploads') now
+ * resolves once the file on disk has the size it reports.
+ */
+function waitForWrittenFiles(store: S3rverStore): void {
+  const put = store.putObject.bind(store);
+  store.putObject = async (object) => {
+    const stored = await put(object);
+    const file = store.getResourcePath(object.bucket, object.key, "object");
+    for (let waited = 0; (await stat(file)).size < stored.size; waited++) {
+      if (waited > 30_000) throw new Error(`the embedded S3 did not finish writing ${object.key}`);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    return stored;
+  };
+}
+
+/**
+ * Puts a check of this run's key in front of every request listener the server already has.
+ * Neither emulator checks signatures, and s3rver answers CORS preflights for any origin: without
+ * it an open loopback port hands every tenant's data to any local process or web page. Browsers
+ * cannot send the header: a cross-origin request with a custom header needs a preflight, and the
+ * guard refuses the preflight too, with no CORS headers.
+ */
+export function guardServer(server: Server, key: string, header: string): void {
+  const expected = Buffer.from(key);
+  const inner = server.listeners("request") as RequestListener[];
+  server.removeAllListeners("request");
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const sent = req.headers[header];
+    const given = Buffer.from(typeof sent === "string" ? sent : "");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      res.writeHead(403, { "content-type": "text/plain", connection: "close" });
+      res.end("Forbidden");
+      req.resume();
+      return;
+    }
+    for (const l of inner) l.call(server, req, res);
+  });
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((res, rej) => {
+    server.once("error", rej);
+    server.listen(0, "127.0.0.1", () => res((server.address() as AddressInfo).port));
+  });
+}
+
+const port = parentPort;
+const data = workerData as EmulatorWorkerData | undefined;
+const post = (m: FromEmulator) => port!.postMessage(m);
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** A put's body on this side: chunks pushed as they arrive, "pull" sent when the store reads on. */
+class IncomingBody extends Readable {
+  private waiting = false;
+  constructor(private readonly id: number) {
+    super({ highWaterMark: 1024 * 1024 });
+  }
+  add(chunk: Uint8Array): void {
+    if (this.push(chunk)) post({ kind: "pull", id: this.id });
+    else this.waiting = true;
+  }
+  override _read(): void {
+    if (!this.waiting) return;
+    this.waiting = false;
+    post({ kind: "pull", id: this.id });
+  }
+}
+
+async function startDynamo(d: Extract<EmulatorWorkerData, { kind: "dynamo" }>): Promise<() => Promise<void>> {
+  const dyn = dynalite({ path: d.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  guardServer(dyn, d.key, d.header);
+  post({ kind: "ready", port: await listen(dyn) });
+  return () => new Promise<void>((r) => dyn.close(() => r()));
+}
+
+async function startS3(d: Extract<EmulatorWorkerData, { kind: "s3" }>): Promise<() => Promise<void>> {
+  const s3rver = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: d.directory, resetOnClose: d.reset });
+  const store = (s3rver as unknown as { store?: S3rverStore }).store;
+  // Reaching into s3rver's store ties us to s3rver 3's layout: fail the start loudly otherwise.
+  if (typeof store?.putObject !== "function" || typeof store.deleteObject !== "function" || typeof store.getResourcePath !== "function") {
+    throw new Error("s3rver's store is not where this version of Timbre expects it");
+  }
+  waitForWrittenFiles(store);
+  const address = await s3rver.run();
+  guardServer((s3rver as unknown as { httpServer: Server }).httpServer, d.key, d.header);
+  const bodies = new Map<number, IncomingBody>();
+  port!.on("message", (m: ToEmulator) => {
+    switch (m.kind) {
+      case "put": {
+        const body = new IncomingBody(m.id);
+        bodies.set(m.id, body);
+        store.putObject({ bucket: m.bucket, key: m.key, content: body, metadata: { "content-type": m.contentType } }).then(
+          ({ md5, size }) => post({ kind: "stored", id: m.id, md5, size }),
+          (e: unknown) => post({ kind: "store-failed", id: m.id, message: errorText(e) }),
+        ).finally(() => bodies.delete(m.id));
+        return;
+      }
+      case "chunk":
+        bodies.get(m.id)?.add(m.chunk);
+        return;
+      case "end":
+        bodies.get(m.id)?.push(null);
+        return;
+      case "delete":
+        store.deleteObject(m.bucket, m.key).then(
+          () => post({ kind: "deleted", id: m.id }),
+          (e: unknown) => post({ kind: "store-failed", id: m.id, message: errorText(e) }),
+        );
+        return;
+    }
+  });
+  post({ kind: "ready", port: address.port });
+  return () => s3rver.close();
+}
+
+if (port && data) {
+  let close: (() => Promise<void>) | undefined;
+  port.on("message", (m: ToEmulator) => {
+    if (m.kind !== "close") return;
+    (close?.() ?? Promise.resolve()).catch(() => undefined).then(() => post({ kind: "closed" }));
+  });
+  (data.kind === "dynamo" ? startDynamo(data) : startS3(data)).then(
+    (c) => (close = c),
+    (e: unknown) => post({ kind: "failed", message: errorText(e) }),
+  );
+}
