@@ -1,5 +1,5 @@
 import type { Config } from "./config.js";
-import { createAwsClients, type AwsClients } from "./adapters/aws.js";
+import { createAwsClients, type AwsClients, type DynamoRequestHandler } from "./adapters/aws.js";
 import { createStores, type Stores } from "./adapters/dynamo/index.js";
 import { createLogger, type Logger } from "./adapters/log.js";
 import { BlobStore } from "./adapters/s3.js";
@@ -55,6 +55,8 @@ export const defaultEngineFactory: EngineFactory = async (cfg) => {
 
 export interface ContextOptions {
   workflows: WorkflowStarter;
+  /** The embedded DynamoDB's request handler (infra/local/emulators.ts); default: HTTP. */
+  dynamoHandler?: DynamoRequestHandler;
   sessionSecret: string;
   now?: () => number;
   log?: Logger;
@@ -70,7 +72,7 @@ export interface ContextOptions {
 }
 
 export function createContext(cfg: Config, opts: ContextOptions): AppContext {
-  const aws = createAwsClients(cfg);
+  const aws = createAwsClients(cfg, { dynamoHandler: opts.dynamoHandler });
   let engine: Promise<SpeechEngine> | undefined;
   let analyzer: VoiceAnalyzer | undefined;
   let converter: VoiceConverter | undefined;

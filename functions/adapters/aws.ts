@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SFNClient } from "@aws-sdk/client-sfn";
 import type { Config } from "../config.js";
+import type { HttpHandlerOptions, HttpRequest, HttpResponse, RequestHandler } from "@smithy/types";
 
 /**
  * The only place that builds AWS SDK clients. Local emulators get fixed credentials:
@@ -43,7 +44,16 @@ function withEmulatorKey<T extends { middlewareStack: { add: (...a: never[]) => 
   return client;
 }
 
-export function createAwsClients(cfg: Config): AwsClients {
+/**
+ * A request handler for the DynamoDB client (the SDK's HttpHandler shape): the embedded stack
+ * passes one that hands requests to the emulator's thread (infra/local/emulators.ts).
+ */
+export interface DynamoRequestHandler extends RequestHandler<HttpRequest, HttpResponse, HttpHandlerOptions> {
+  updateHttpClientConfig(key: never, value: never): void;
+  httpHandlerConfigs(): Record<string, unknown>;
+}
+
+export function createAwsClients(cfg: Config, opts: { dynamoHandler?: DynamoRequestHandler } = {}): AwsClients {
   const local = cfg.mode !== "aws";
   const credentials = local ? LOCAL_CREDENTIALS : undefined;
   const key = cfg.mode === "embedded" ? cfg.aws.emulatorKey : undefined;
@@ -53,6 +63,7 @@ export function createAwsClients(cfg: Config): AwsClients {
       endpoint: cfg.aws.dynamoEndpoint,
       credentials,
       maxAttempts: local ? 2 : 3,
+      ...(opts.dynamoHandler ? { requestHandler: opts.dynamoHandler } : {}),
     }),
     key,
   );

@@ -1,9 +1,12 @@
-import { timingSafeEqual } from "node:crypto";
-import { stat } from "node:fs/promises";
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { Agent, request, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
-import { parentPort, workerData } from "node:worker_threads";
+import { Readable, Transform } from "node:stream";
+import { parentPort, threadId, workerData } from "node:worker_threads";
 import dynalite from "dynalite";
 import S3rver from "s3rver";
 
@@ -19,13 +22,15 @@ export type EmulatorWorkerData =
   | { kind: "dynamo"; path?: string; key: string; header: string }
   | { kind: "s3"; directory: string; reset: boolean; key: string; header: string };
 
-/** To the worker. Chunks of a put arrive in order after its "put"; "end" closes it. */
+/** To the worker. Chunks of a put arrive in order after its "put"; "end" or "abort" closes it. */
 export type ToEmulator =
   | { kind: "close" }
   | { kind: "put"; id: number; bucket: string; key: string; contentType: string }
   | { kind: "chunk"; id: number; chunk: Uint8Array }
   | { kind: "end"; id: number }
-  | { kind: "delete"; id: number; bucket: string; key: string };
+  | { kind: "abort"; id: number; message: string }
+  | { kind: "delete"; id: number; bucket: string; key: string }
+  | { kind: "request"; id: number; method: string; path: string; headers: Record<string, string>; body?: string | Uint8Array };
 
 /** From the worker. "pull": the store took a put's chunks so far and wants more. */
 export type FromEmulator =
@@ -35,31 +40,54 @@ export type FromEmulator =
   | { kind: "pull"; id: number }
   | { kind: "stored"; id: number; md5: string; size: number }
   | { kind: "deleted"; id: number }
-  | { kind: "store-failed"; id: number; message: string };
+  | { kind: "store-failed"; id: number; message: string }
+  | { kind: "response"; id: number; status: number; headers: Record<string, string>; body: Uint8Array }
+  | { kind: "request-failed"; id: number; message: string; code?: string };
 
-/** The part of s3rver's FilesystemStore the uploads use (s3rver 3: `S3rver#store`). */
+/** The parts of s3rver's FilesystemStore used here (s3rver 3: `S3rver#store`). */
 interface S3rverStore {
-  putObject(object: { bucket: string; key: string; content: Readable; metadata: Record<string, string> }): Promise<{ size: number; md5: string }>;
+  putObject(object: { bucket: string; key: string; content: Readable | Buffer; metadata: Record<string, string> }): Promise<{ size: number; md5: string }>;
   deleteObject(bucket: string, key: string): Promise<void>;
   getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
 }
+
+let writes = 0;
 
 /**
  * s3rver 3's putObject resolves when its hashing stream has passed the last byte on, not when the
  * file stream behind it has written it: a GET right after a PUT could read a short file (seen
- * with a 5 MB upload: 4 MiB read back). Every put (its HTTP PUT handler's and the uploads') now
- * resolves once the file on disk has the size it reports.
+ * with a 5 MB upload: 4 MiB read back), and two puts of one key wrote into the same file. Every
+ * put (its HTTP PUT handler's and the uploads') now writes a file of its own beside the object,
+ * hashing as it goes, and renames it over the object once written, then writes the metadata as
+ * s3rver does. The listing only takes files ending in `._S3rver_object`: the one being written
+ * is not an object until it is renamed.
  */
-function waitForWrittenFiles(store: S3rverStore): void {
-  const put = store.putObject.bind(store);
+function writeWholeFiles(store: S3rverStore): void {
   store.putObject = async (object) => {
-    const stored = await put(object);
     const file = store.getResourcePath(object.bucket, object.key, "object");
-    for (let waited = 0; (await stat(file)).size < stored.size; waited++) {
-      if (waited > 30_000) throw new Error(`the embedded S3 did not finish writing ${object.key}`);
-      await new Promise((r) => setTimeout(r, 1));
+    await mkdir(dirname(file), { recursive: true });
+    const partial = `${file}.writing-${threadId}-${++writes}`;
+    const md5 = createHash("md5");
+    let size = 0;
+    try {
+      const content = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
+      const count = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          md5.update(chunk);
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      await pipeline(content, count, createWriteStream(partial));
+      await rename(partial, file);
+    } catch (e) {
+      await rm(partial, { force: true });
+      throw e;
     }
-    return stored;
+    const digest = md5.digest("hex");
+    await store.putMetadata(object.bucket, object.key, object.metadata, digest);
+    return { size, md5: digest };
   };
 }
 
@@ -116,10 +144,38 @@ class IncomingBody extends Readable {
   }
 }
 
+/**
+ * The product's DynamoDB requests, posted to this thread instead of sent over a socket
+ * (emulators.ts, `Emulators.dynamoHandler`): the HTTP client's work (the request's writes, the
+ * response's parsing) happens here, beside dynalite, and not on the request loop.
+ */
+function serveRequests(listenPort: number): void {
+  const agent = new Agent({ keepAlive: true });
+  port!.on("message", (m: ToEmulator) => {
+    if (m.kind !== "request") return;
+    const failed = (e: NodeJS.ErrnoException) => post({ kind: "request-failed", id: m.id, message: e.message, code: e.code });
+    const req = request({ host: "127.0.0.1", port: listenPort, method: m.method, path: m.path, headers: m.headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("error", failed);
+      res.on("end", () => {
+        const body = new Uint8Array(Buffer.concat(chunks));
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+        port!.postMessage({ kind: "response", id: m.id, status: res.statusCode ?? 500, headers, body } satisfies FromEmulator, [body.buffer]);
+      });
+    });
+    req.on("error", failed);
+    req.end(m.body);
+  });
+}
+
 async function startDynamo(d: Extract<EmulatorWorkerData, { kind: "dynamo" }>): Promise<() => Promise<void>> {
   const dyn = dynalite({ path: d.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   guardServer(dyn, d.key, d.header);
-  post({ kind: "ready", port: await listen(dyn) });
+  const listening = await listen(dyn);
+  serveRequests(listening);
+  post({ kind: "ready", port: listening });
   return () => new Promise<void>((r) => dyn.close(() => r()));
 }
 
@@ -127,10 +183,10 @@ async function startS3(d: Extract<EmulatorWorkerData, { kind: "s3" }>): Promise<
   const s3rver = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: d.directory, resetOnClose: d.reset });
   const store = (s3rver as unknown as { store?: S3rverStore }).store;
   // Reaching into s3rver's store ties us to s3rver 3's layout: fail the start loudly otherwise.
-  if (typeof store?.putObject !== "function" || typeof store.deleteObject !== "function" || typeof store.getResourcePath !== "function") {
+  if (typeof store?.putObject !== "function" || typeof store.deleteObject !== "function" || typeof store.getResourcePath !== "function" || typeof store.putMetadata !== "function") {
     throw new Error("s3rver's store is not where this version of Timbre expects it");
   }
-  waitForWrittenFiles(store);
+  writeWholeFiles(store);
   const address = await s3rver.run();
   guardServer((s3rver as unknown as { httpServer: Server }).httpServer, d.key, d.header);
   const bodies = new Map<number, IncomingBody>();
@@ -150,6 +206,10 @@ async function startS3(d: Extract<EmulatorWorkerData, { kind: "s3" }>): Promise<
         return;
       case "end":
         bodies.get(m.id)?.push(null);
+        return;
+      case "abort":
+        // The put fails and its half-written file goes: no object is left, none is replaced.
+        bodies.get(m.id)?.destroy(new Error(m.message));
         return;
       case "delete":
         store.deleteObject(m.bucket, m.key).then(

@@ -4,7 +4,8 @@ import type { Readable } from "node:stream";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
-import { EMULATOR_KEY_HEADER } from "../../functions/adapters/aws.js";
+import type { HttpHandlerOptions, HttpRequest, HttpResponse } from "@smithy/types";
+import { EMULATOR_KEY_HEADER, type DynamoRequestHandler } from "../../functions/adapters/aws.js";
 import { spawnWorker } from "../../functions/adapters/worker-threads.js";
 import type { EmulatorWorkerData, FromEmulator, ToEmulator } from "./emulators-worker.js";
 import { repairIndexes, type RepairReport } from "./store-repair.js";
@@ -19,6 +20,11 @@ import { repairIndexes, type RepairReport } from "./store-repair.js";
 export interface Emulators {
   dynamo: string;
   s3: string;
+  /**
+   * The product's DynamoDB client sends its requests through this (absent in front of LocalStack):
+   * posted to the emulator's thread, which makes the HTTP request there.
+   */
+  dynamoHandler?: DynamoRequestHandler;
   /** The S3 emulator's own store (absent in front of LocalStack). */
   store?: InProcessStore;
   /** The per-run key; `npm run seed` reads it from the lock file (0600 in a 0700 folder). */
@@ -34,6 +40,7 @@ export interface Emulators {
  * it (storage-route.ts), after its own checks; nothing a browser sends reaches it otherwise.
  */
 export interface InProcessStore {
+  /** Resolves once the object is whole; a body that breaks off rejects it and leaves no object (nor replaces one). */
   put(bucket: string, key: string, body: Readable, contentType: string): Promise<{ etag: string; size: number }>;
   delete(bucket: string, key: string): Promise<void>;
 }
@@ -129,13 +136,14 @@ function threadStore(s3: EmulatorThread): InProcessStore {
       } catch (e) {
         broke = e;
       }
-      // Ended either way, so the store closes its file; what a broken body left is deleted.
-      s3.send({ kind: "end", id });
-      const m = await done;
       if (broke !== undefined) {
-        await store.delete(bucket, key).catch(() => undefined);
+        // Nothing of a body that broke off is kept: the store drops the file it was writing.
+        s3.send({ kind: "abort", id, message: broke instanceof Error ? broke.message : String(broke) });
+        await done;
         throw broke;
       }
+      s3.send({ kind: "end", id });
+      const m = await done;
       if (m.kind !== "stored") throw failed(m);
       // The ETag s3rver's PUT answers with.
       return { etag: JSON.stringify(m.md5), size: m.size };
@@ -148,6 +156,33 @@ function threadStore(s3: EmulatorThread): InProcessStore {
     },
   };
   return store;
+}
+
+/**
+ * An SDK request handler that posts each request to the DynamoDB thread: what the SDK builds,
+ * signs and parses is unchanged, only the socket work moves off the request loop.
+ */
+function threadRequestHandler(dynamo: EmulatorThread): DynamoRequestHandler {
+  return {
+    metadata: { handlerProtocol: "http/1.1" },
+    async handle(request: HttpRequest, options: HttpHandlerOptions = {}): Promise<{ response: HttpResponse }> {
+      const signal = options.abortSignal as AbortSignal | undefined;
+      const aborted = () => Object.assign(new Error("Request aborted"), { name: "AbortError" });
+      if (signal?.aborted) throw aborted();
+      const query = new URLSearchParams();
+      for (const [k, v] of Object.entries(request.query ?? {})) for (const one of Array.isArray(v) ? v : [v]) query.append(k, one ?? "");
+      const path = query.size ? `${request.path}?${query}` : request.path;
+      const body = request.body as unknown;
+      if (body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array)) throw new Error("the embedded DynamoDB takes string or byte bodies");
+      const { id, answer } = dynamo.expect();
+      dynamo.send({ kind: "request", id, method: request.method, path, headers: request.headers, body: body as string | Uint8Array | undefined });
+      const m = await (signal ? Promise.race([answer, new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(aborted()), { once: true }))]) : answer);
+      if (m.kind !== "response") throw Object.assign(new Error(m.kind === "request-failed" || m.kind === "store-failed" ? m.message : `unexpected answer ${m.kind}`), { code: m.kind === "request-failed" ? m.code : undefined });
+      return { response: { statusCode: m.status, reason: undefined, headers: m.headers, body: m.body } };
+    },
+    updateHttpClientConfig: () => undefined,
+    httpHandlerConfigs: () => ({}),
+  };
 }
 
 /** Owner-only: the data folder and the folders the emulators write into. */
@@ -189,6 +224,7 @@ export async function startEmulators(dataDir: string | undefined): Promise<Emula
   return {
     dynamo: `http://127.0.0.1:${ports[0]}`,
     s3: `http://127.0.0.1:${ports[1]}`,
+    dynamoHandler: threadRequestHandler(dynamo),
     store: threadStore(s3),
     key,
     repaired,

@@ -18,8 +18,8 @@ import type { InProcessStore } from "./emulators.js";
 
 /**
  * The body of a PUT of known length, streamed into the in-process store as it arrives (with the
- * store's backpressure). A body that ends short or breaks off leaves no object behind: the store
- * is handed an end so it closes its file, and what it wrote is deleted.
+ * store's backpressure). A body that breaks off leaves no object behind: the store drops what it
+ * was writing. One that ends short is stored whole first, then deleted (the count is known only then).
  */
 async function writeToStore(store: InProcessStore, bucket: string, key: string, req: IncomingMessage, length: number, contentType: string): Promise<{ etag?: string }> {
   let received = 0;
@@ -32,17 +32,21 @@ async function writeToStore(store: InProcessStore, bucket: string, key: string, 
   });
   req.pipe(body);
   const stored = store.put(bucket, key, body, contentType);
+  let etag: string;
   try {
-    const [, { etag }] = await Promise.all([arrived, stored]);
-    if (received !== length) throw new Error(`${received} bytes arrived, ${length} were signed`);
-    return { etag };
+    [, { etag }] = await Promise.all([arrived, stored]);
   } catch (e) {
+    // The store keeps nothing of a body that breaks off (a delete here could race a retry's PUT).
     req.unpipe(body);
-    body.end();
+    body.destroy(e instanceof Error ? e : new Error(String(e)));
     await stored.catch(() => undefined);
-    await store.delete(bucket, key).catch(() => undefined);
     throw e;
   }
+  if (received !== length) {
+    await store.delete(bucket, key).catch(() => undefined);
+    throw new Error(`${received} bytes arrived, ${length} were signed`);
+  }
+  return { etag };
 }
 
 /** Bytes buffered between the request and the store's file: fewer, larger hand-overs than the 16 KiB default. */

@@ -124,9 +124,11 @@ describe("presigned uploads through the embedded origin", () => {
       req.on("error", (e) => resolve(e.message));
       req.on("close", () => resolve("closed"));
     });
-    req.write(Buffer.from(small.subarray(0, small.byteLength >> 1)));
-    // The first half reaches the store, then the connection drops.
-    await expect.poll(async () => (await stack.ctx.blobs.listWithSizes(prefix)).length, { timeout: 10_000 }).toBe(1);
+    await new Promise((r) => req.write(Buffer.from(small.subarray(0, small.byteLength >> 1)), r));
+    // The first half goes out and is streamed into the store (where, as on S3, no object shows
+    // until it is whole: the upload's key stays empty), then the connection drops.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await stack.ctx.blobs.list(prefix)).toEqual([]);
     req.destroy();
     expect(await ended).not.toMatch(/answered 200/);
     await expect.poll(() => stack.ctx.blobs.list(prefix), { timeout: 10_000 }).toEqual([]);
