@@ -15,7 +15,10 @@ describe("worker threads", () => {
     expect(workerExecArgv(["--import", "tsx"])).toEqual(["--import", "tsx"]);
   });
 
-  it("start from a process that was itself started with `node --input-type=module -e` (a bundle loaded as Lambda's INIT is measured)", () => {
+  it.each([
+    ["`node --input-type=module -e` (a bundle loaded as Lambda's INIT is measured)", []],
+    ["V8 flags (`--max-old-space-size`, `--stack-trace-limit`) beside `-e`", ["--max-old-space-size=512", "--stack-trace-limit=50"]],
+  ])("start from a process that was itself started with %s", (_what, v8Flags) => {
     const dir = mkdtempSync(join(tmpdir(), "timbre-worker-"));
     try {
       const entry = join(dir, "worker.mjs");
@@ -27,7 +30,7 @@ describe("worker threads", () => {
         const w = spawnWorker({ ts: new URL(${file}), js: new URL(${file}) }, "file:///bundle.mjs");
         w.on("error", (e) => { console.log("error", e.message); process.exit(1); });
         w.on("exit", (c) => { console.log("exit", c); process.exit(0); });`;
-      const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8", timeout: 20_000 });
+      const r = spawnSync(process.execPath, [...v8Flags, "--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8", timeout: 20_000 });
       expect(r.stdout.trim(), r.stderr).toBe("exit 0");
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -12,12 +12,30 @@ import { Worker, parentPort, type TransferListItem, type WorkerOptions } from "n
  */
 export function spawnWorker(entry: { ts: URL; js: URL }, callerUrl: string, options: WorkerOptions = {}): Worker {
   const execArgv = workerExecArgv(process.execArgv);
-  if (!callerUrl.endsWith(".ts")) return new Worker(entry.js, { ...options, execArgv });
+  if (!callerUrl.endsWith(".ts")) return newWorker(entry.js, options, execArgv);
   // The ESM build of tsx's API (the `import` condition), next to its package.json.
   const tsxRoot = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
   const tsxApi = pathToFileURL(join(tsxRoot, "dist/esm/api/index.mjs")).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry.ts.href)}); });`;
-  return new Worker(bootstrap, { ...options, eval: true, execArgv });
+  return newWorker(bootstrap, { ...options, eval: true }, execArgv);
+}
+
+/**
+ * A worker with the parent's flags. When none had to be dropped it inherits them as they are
+ * (a worker inherits V8's flags such as `--max-old-space-size` or `--trace-gc` without complaint,
+ * but refuses them listed in `execArgv`). Otherwise the list is passed without those Node names
+ * as invalid: V8's and the process's flags already apply to every thread.
+ */
+function newWorker(url: string | URL, options: WorkerOptions, execArgv: string[]): Worker {
+  if (execArgv.length === process.execArgv.length) return new Worker(url, options);
+  try {
+    return new Worker(url, { ...options, execArgv });
+  } catch (e) {
+    if ((e as { code?: string }).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw e;
+    // "Initiated Worker with invalid execArgv flags: --a, --b=1"
+    const invalid = new Set((e as Error).message.replace(/^[^:]*:\s*/, "").split(", "));
+    return new Worker(url, { ...options, execArgv: execArgv.filter((a) => !invalid.has(a)) });
+  }
 }
 
 /**
