@@ -5,6 +5,7 @@
 import { int16ToFloat } from "../audio/resample.js";
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
+import { createHash } from "node:crypto";
 import { parentPort } from "node:worker_threads";
 import { AudioDecodeError, AudioLimitError, decodeAudio, probeAudio } from "../audio/decode/index.js";
 import { analyzeVoice, detectSpeech, embedSegment } from "./analyze.js";
@@ -34,11 +35,16 @@ async function run(job: Job): Promise<{ result: unknown; transfer: ArrayBuffer[]
   switch (job.kind) {
     case "probe":
       return { result: probeAudio(job.bytes), transfer: [] };
-    case "decode": {
+    case "decode":
+    case "decode-upload": {
       const d = await decodeAudio(job.bytes, { ...job.limits, sampleRate: job.sampleRate });
       // The samples may be a view on a larger buffer (trimmed Opus): send exactly them.
-      const samples = d.samples.byteOffset === 0 && d.samples.byteLength === d.samples.buffer.byteLength ? d.samples : d.samples.slice();
-      return { result: { ...d, samples }, transfer: [samples.buffer as ArrayBuffer] };
+      const whole = d.samples.byteOffset === 0 && d.samples.byteLength === d.samples.buffer.byteLength && d.samples.buffer !== job.bytes.buffer;
+      const samples = whole ? d.samples : d.samples.slice();
+      if (job.kind === "decode") return { result: { ...d, samples }, transfer: [samples.buffer as ArrayBuffer] };
+      // The upload goes back to its owner, with its hash.
+      const sha256 = createHash("sha256").update(job.bytes).digest("hex");
+      return { result: { ...d, samples, bytes: job.bytes, sha256 }, transfer: [samples.buffer as ArrayBuffer, job.bytes.buffer as ArrayBuffer] };
     }
     case "analyze": {
       const d = await decodeAudio(job.bytes, job.limits);
@@ -52,7 +58,7 @@ async function run(job: Job): Promise<{ result: unknown; transfer: ArrayBuffer[]
     case "embed":
       return { result: job.segments.map((s) => embedSegment(job.samples, job.sampleRate, s)), transfer: [] };
     case "sentence-costs":
-      return { result: sentenceCosts(job.recording, job.recordingRate, job.candidates.map(asFloat), job.candidateRate), transfer: [] };
+      return { result: sentenceCosts(asFloat(job.recording), job.recordingRate, job.candidates.map(asFloat), job.candidateRate), transfer: [] };
     case "wav": {
       const d = await decodeAudio(job.bytes, job.limits);
       const wav = encodeWav(floatToInt16(d.samples), d.sampleRate);

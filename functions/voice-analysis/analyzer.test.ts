@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AudioDecodeError, AudioLimitError } from "../audio/decode/index.js";
@@ -86,6 +87,24 @@ describe("createVoiceAnalyzer", () => {
     expect(only.analysis).toBeNull();
     expect(Buffer.from(only.wavs[0]!).equals(Buffer.from(encodeWav(floatToInt16(speech.subarray(0, RATE)), RATE)))).toBe(true);
     await expect(analyzer.joinAudio([speech.slice(0, 10)], RATE, { wav: [true, false] })).rejects.toThrow(/one wav flag per source/);
+  });
+
+  it("decodes an upload it is handed without copying it here: the bytes go to a worker and come back, hashed there", async () => {
+    const upload = Buffer.concat([Buffer.from(mp3)]);
+    const buffer = upload.buffer;
+    const plain = await analyzer.decode(mp3, { sampleRate: 16_000 });
+    const d = await analyzer.decodeUpload(upload, { sampleRate: 16_000 });
+    // Moved: the caller's Buffer was detached on the way and the same bytes came back.
+    expect(buffer.byteLength).toBe(0);
+    expect(Buffer.compare(Buffer.from(d.bytes), Buffer.from(mp3))).toBe(0);
+    expect(d.sha256).toBe(createHash("sha256").update(mp3).digest("hex"));
+    expect(d.durationSecs).toBe(plain.durationSecs);
+    expect(d.samples).toEqual(plain.samples);
+    // A view on a buffer it shares (a small Buffer cut from Node's pool) is copied, not moved.
+    const small = Buffer.allocUnsafe(100).fill(0);
+    expect(small.buffer.byteLength).toBeGreaterThan(small.byteLength);
+    await expect(analyzer.decodeUpload(small)).rejects.toBeInstanceOf(AudioDecodeError);
+    expect(small.byteLength).toBe(100);
   });
 
   it("refuses garbage with the spec's message and oversize input before any work", async () => {

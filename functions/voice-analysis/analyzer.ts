@@ -22,6 +22,12 @@ function own(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes);
 }
 
+/** The bytes themselves when they fill a buffer of their own (moved, not copied), else a copy. */
+function movable(bytes: Uint8Array): Uint8Array {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  return whole ? bytes : own(bytes);
+}
+
 function checkBytes(bytes: Uint8Array, maxBytes = DEFAULT_DECODE_LIMITS.maxBytes): void {
   if (bytes.length > maxBytes) throw new AudioLimitError("bytes", maxBytes, bytes.length);
 }
@@ -59,6 +65,11 @@ export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyz
       checkBytes(bytes, o.maxBytes);
       const copy = own(bytes);
       return pool.run({ kind: "decode", bytes: copy, limits: { maxBytes: o.maxBytes, maxSeconds: o.maxSeconds }, sampleRate: o.sampleRate }, [copy.buffer as ArrayBuffer], o.signal);
+    },
+    async decodeUpload(bytes, o = {}) {
+      checkBytes(bytes, o.maxBytes);
+      const moved = movable(bytes);
+      return pool.run({ kind: "decode-upload", bytes: moved, limits: { maxBytes: o.maxBytes, maxSeconds: o.maxSeconds }, sampleRate: o.sampleRate }, [moved.buffer as ArrayBuffer], o.signal);
     },
     async analyzeSamples(samples, sampleRate, o = {}) {
       const copy = samples.slice();

@@ -98,10 +98,22 @@ export interface JoinedAudio {
   wavs: (Uint8Array | null)[];
 }
 
+/** An upload decoded by `decodeUpload`: its bytes back, with their SHA-256 (hex). */
+export interface DecodedUpload extends DecodedAudioFile {
+  bytes: Uint8Array;
+  sha256: string;
+}
+
 export interface VoiceAnalyzer {
   analyze(bytes: Uint8Array, opts?: AnalyzeOptions): Promise<FileAnalysis>;
   probe(bytes: Uint8Array, opts?: { maxBytes?: number; signal?: AbortSignal }): Promise<AudioProbe>;
   decode(bytes: Uint8Array, opts?: AnalyzeOptions & { sampleRate?: number }): Promise<DecodedAudioFile>;
+  /**
+   * As decode, for bytes the caller hands over: they move to a worker (no copy on the request
+   * loop when they fill a buffer of their own), are hashed there and come back in the result.
+   * The caller must not read them until it settles; if it fails they are gone.
+   */
+  decodeUpload(bytes: Uint8Array, opts?: AnalyzeOptions & { sampleRate?: number }): Promise<DecodedUpload>;
   /** Samples in -1..1, or 16-bit PCM (converted in the worker as v / 32768: the same floats). */
   analyzeSamples(samples: Float32Array | Int16Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<VoiceAnalysis>;
   detectSpeech(samples: Float32Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<SpeechSegment[]>;
@@ -109,7 +121,7 @@ export interface VoiceAnalyzer {
   denoise(samples: Float32Array, sampleRate: number, opts?: { keepOriginal?: number; signal?: AbortSignal }): Promise<Float32Array>;
   /** Alignment cost of the recording against each candidate reading (lower fits better). */
   /** Candidates as floats in -1..1 or 16-bit PCM (converted in the worker as v / 32768). */
-  sentenceCosts(recording: Float32Array, recordingRate: number, candidates: readonly (Float32Array | Int16Array)[], candidateRate: number, opts?: { signal?: AbortSignal }): Promise<number[]>;
+  sentenceCosts(recording: Float32Array | Int16Array, recordingRate: number, candidates: readonly (Float32Array | Int16Array)[], candidateRate: number, opts?: { signal?: AbortSignal }): Promise<number[]>;
   toWav(bytes: Uint8Array, opts?: AnalyzeOptions): Promise<Uint8Array>;
   /**
    * Audio assembled in a worker, not on the request loop: each source (pieces crossfaded), then

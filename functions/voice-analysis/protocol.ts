@@ -1,7 +1,7 @@
 /** Messages between the analyzer (request loop) and its workers. */
 import type { AudioProbe, DecodedAudioFile } from "../audio/decode/index.js";
 import type { PiecedAudio } from "../audio/pieces.js";
-import type { FileAnalysis, JoinedAudio, SpeechSegment, VoiceAnalysis } from "./port.js";
+import type { DecodedUpload, FileAnalysis, JoinedAudio, SpeechSegment, VoiceAnalysis } from "./port.js";
 
 export interface Limits {
   maxBytes?: number;
@@ -12,11 +12,12 @@ export type Job =
   | { kind: "analyze"; bytes: Uint8Array; limits: Limits }
   | { kind: "probe"; bytes: Uint8Array }
   | { kind: "decode"; bytes: Uint8Array; limits: Limits; sampleRate?: number }
+  | { kind: "decode-upload"; bytes: Uint8Array; limits: Limits; sampleRate?: number }
   | { kind: "analyze-samples"; samples: Float32Array | Int16Array; sampleRate: number }
   | { kind: "detect"; samples: Float32Array; sampleRate: number }
   | { kind: "embed"; samples: Float32Array; sampleRate: number; segments: SpeechSegment[] }
   | { kind: "denoise"; samples: Float32Array; sampleRate: number; keepOriginal: number }
-  | { kind: "sentence-costs"; recording: Float32Array; recordingRate: number; candidates: (Float32Array | Int16Array)[]; candidateRate: number }
+  | { kind: "sentence-costs"; recording: Float32Array | Int16Array; recordingRate: number; candidates: (Float32Array | Int16Array)[]; candidateRate: number }
   | { kind: "wav"; bytes: Uint8Array; limits: Limits }
   | { kind: "join"; sources: PiecedAudio[]; sampleRate: number; wav: boolean[]; analyse: { capSeconds: number; gapSeconds: number } | null };
 
@@ -24,6 +25,7 @@ export interface JobResults {
   analyze: FileAnalysis;
   probe: AudioProbe;
   decode: DecodedAudioFile;
+  "decode-upload": DecodedUpload;
   "analyze-samples": VoiceAnalysis;
   detect: SpeechSegment[];
   embed: number[][];

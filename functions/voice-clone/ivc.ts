@@ -23,7 +23,6 @@ import type { MultipartFile } from "../http/multipart.js";
 import { createVoice, assertCanManage, voiceNotFound, isLibraryCopy } from "../voices/records.js";
 import { sampleKey } from "../voices/samples.js";
 import type { SniffedAudioType } from "../audio/sniff.js";
-import { webcrypto } from "node:crypto";
 import { cloneMessages, GENERATED_VOICE_TTL_SECONDS, verificationMessages } from "../contract/voiceCreation.js";
 import { resolveLanguage } from "../engine/espeak/voices.js";
 import { PREVIEW_TEXTS } from "../voice-design/previewText.js";
@@ -136,8 +135,7 @@ async function storeDecoded(ctx: AppContext, ws: string, folder: string[], decod
       const { mime, ext } = MIME[d.type];
       const key = workspaceKey(ws, ...folder, "samples", `${sampleId}.${ext}`);
       const isolatedKey = d.denoised ? workspaceKey(ws, ...folder, "samples", `${sampleId}.isolated.wav`) : null;
-      const [digest] = await Promise.all([
-        webcrypto.subtle.digest("SHA-256", d.file.data),
+      await Promise.all([
         put(key, d.file.data, mime),
         isolatedKey
           ? isolated.then((wavs) => {
@@ -152,7 +150,7 @@ async function storeDecoded(ctx: AppContext, ws: string, folder: string[], decod
         file_name: d.file.filename.slice(0, 255),
         mime_type: mime,
         size_bytes: d.file.data.byteLength,
-        hash: Buffer.from(digest).toString("hex"),
+        hash: d.sha256,
         duration_secs: Math.round(d.durationSecs * 1000) / 1000,
         object_key: key,
         remove_background_noise: d.denoised,

@@ -21,6 +21,8 @@ const GAP_SECONDS = 0.3;
 
 export interface DecodedSample {
   file: MultipartFile;
+  /** SHA-256 of the upload (hex), computed where it was decoded. */
+  sha256: string;
   type: SniffedAudioType;
   durationSecs: number;
   /** Mono at SAMPLE_RATE; denoised when asked (then in pieces, joined in a worker). */
@@ -50,8 +52,10 @@ export async function decodeUploads(ctx: AppContext, files: MultipartFile[], kep
   const decoded = await Promise.all(
     files.map(async (file, i) => {
       try {
-        const d = await analyzer.decode(file.data, { maxBytes: SAMPLE_MAX_BYTES, maxSeconds: SAMPLES_MAX_TOTAL_SECONDS, sampleRate: SAMPLE_RATE, signal: opts.signal });
-        return { file, type: types[i], durationSecs: d.durationSecs, audio: d.samples as PiecedAudio, denoised: false };
+        // The upload moves to the worker and back (hashed there): no copy of it on the request loop.
+        const d = await analyzer.decodeUpload(file.data, { maxBytes: SAMPLE_MAX_BYTES, maxSeconds: SAMPLES_MAX_TOTAL_SECONDS, sampleRate: SAMPLE_RATE, signal: opts.signal });
+        file.data = Buffer.from(d.bytes.buffer, d.bytes.byteOffset, d.bytes.byteLength);
+        return { file, sha256: d.sha256, type: types[i], durationSecs: d.durationSecs, audio: d.samples as PiecedAudio, denoised: false };
       } catch (e) {
         if (e instanceof AudioLimitError) {
           if (e.limit === "bytes") throw new ApiError(413, "sample_too_large", voiceMessages.sampleTooLarge(SAMPLE_MAX_BYTES / 1024 / 1024));
