@@ -34,7 +34,8 @@ export function eventToFetchRequest(event: FunctionUrlEvent): Request {
   const proto = headers.get("x-forwarded-proto") ?? "http";
   const url = `${proto}://${host}${event.rawPath}${event.rawQueryString ? `?${event.rawQueryString}` : ""}`;
   const method = event.requestContext.http.method.toUpperCase();
-  const bytes = method !== "GET" && method !== "HEAD" ? eventBody(event) : undefined;
+  const raw = method !== "GET" && method !== "HEAD" ? eventBody(event) : undefined;
+  const bytes = Array.isArray(raw) ? Buffer.concat(raw) : raw;
   // Node Buffers are always ArrayBuffer-backed here; the DOM typings only lack the proof.
   const body = bytes?.length ? (bytes as Uint8Array<ArrayBuffer>) : undefined;
   return new Request(url, { method, headers, body });

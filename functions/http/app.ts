@@ -63,7 +63,9 @@ export function createApiHandler(ctx: AppContext, register: (router: ApiRouter) 
     }
     let caller: Promise<Caller> | undefined;
     const rc: RouteContext = { app: ctx, log, caller: () => (caller ??= authenticateRequest(ctx, req)) };
-    return match.handler({ ...req, params: match.params }, rc);
+    // Set on the request itself: a copy would read (and join) a body the handler may never need.
+    req.params = match.params;
+    return match.handler(req, rc);
   };
   return async (req) => {
     const started = performance.now();

@@ -47,15 +47,17 @@ export function awslambda(): AwsLambdaGlobal {
 }
 
 /**
- * The local front hands the request body over as it read it (a Buffer under this symbol) instead
- * of base64 in `body`, saving two copies of up to 60 MB per upload; on AWS the field is absent.
+ * The local front hands the request body over as it read it (the socket's pieces, or one Buffer,
+ * under this symbol) instead of base64 in `body`, saving two copies of up to 60 MB per upload;
+ * on AWS the field is absent.
  */
 export const RAW_BODY = Symbol.for("timbre.rawBody");
 
-/** The event's body bytes, wherever the transport put them. */
-export function eventBody(event: FunctionUrlEvent): Buffer {
-  const raw = (event as { [RAW_BODY]?: Buffer })[RAW_BODY];
-  return raw ?? (event.body ? Buffer.from(event.body, event.isBase64Encoded ? "base64" : "utf8") : Buffer.alloc(0));
+/** The event's body bytes, wherever the transport put them: one Buffer, or the pieces as they arrived. */
+export function eventBody(event: FunctionUrlEvent): Buffer | Buffer[] {
+  const raw = (event as { [RAW_BODY]?: Buffer | Buffer[] })[RAW_BODY];
+  if (raw) return Array.isArray(raw) && raw.length === 1 ? raw[0] : raw;
+  return event.body ? Buffer.from(event.body, event.isBase64Encoded ? "base64" : "utf8") : Buffer.alloc(0);
 }
 
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);
@@ -67,12 +69,12 @@ export function eventToRequest(event: FunctionUrlEvent): ApiRequest {
   const method = event.requestContext.http.method.toUpperCase();
   const body = eventBody(event);
   const clientId = headers["x-request-id"];
-  return {
+  const req: ApiRequest = {
     method: (METHODS.has(method) ? method : "GET") as Method,
     path: event.rawPath || "/",
     query: new URLSearchParams(event.rawQueryString ?? ""),
     headers,
-    body,
+    body: Array.isArray(body) ? Buffer.alloc(0) : body,
     // Ours, always: a client's id is echoed for tracing but never keys anything (charges above all).
     requestId: event.requestContext.requestId || newRequestId(),
     clientRequestId: clientId && /^[\w.:-]{1,128}$/.test(clientId) ? clientId : undefined,
@@ -80,6 +82,13 @@ export function eventToRequest(event: FunctionUrlEvent): ApiRequest {
     receivedAt: event.requestContext.timeEpoch || Date.now(),
     params: {},
   };
+  if (Array.isArray(body)) {
+    // Joined only if a handler reads `body`: a multipart upload is parsed from the pieces.
+    let joined: Buffer | undefined;
+    Object.defineProperty(req, "body", { get: () => (joined ??= Buffer.concat(body)), enumerable: true, configurable: true });
+    req.bodyChunks = body;
+  }
+  return req;
 }
 
 /** The client closed the connection mid-response: normal for streams, not a server error. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./errors.js";
 import { field, parseMultipart } from "./multipart.js";
+import { eventToRequest, RAW_BODY, type FunctionUrlEvent } from "./lambda.js";
 import type { ApiRequest } from "./types.js";
 
 /** A request as the SDK sends multipart (contract §A4), built with WHATWG FormData. */
@@ -35,6 +36,35 @@ describe("multipart bodies", () => {
       ["files", "blob", "audio/wav", [1, 2, 3], false],
       ["files", "b.mp3", "audio/mpeg", [4, 5], false],
     ]);
+  });
+
+  it("parses the body from the pieces it arrived in (the local front), wherever they were cut", async () => {
+    const form = new FormData();
+    form.append("name", "Cut Voice");
+    const audio = new Uint8Array(20_000).map((_, i) => (i * 7) % 251);
+    form.append("files", new Blob([audio], { type: "audio/wav" }), "a.wav");
+    form.append("files", new Blob([audio.subarray(0, 3000)], { type: "audio/wav" }), "b.wav");
+    const whole = await request(form);
+    const boundary = whole.body.indexOf("\r\n--", 10);
+    // Cuts inside a boundary, inside a file, and one byte pieces.
+    for (const cuts of [[boundary + 3], [1, 2, 3, 5000, 5001, 16_000], [boundary + 1, boundary + 2, boundary + 3, boundary + 4]]) {
+      const pieces: Buffer[] = [];
+      let at = 0;
+      for (const c of [...cuts, whole.body.length]) {
+        pieces.push(whole.body.subarray(at, c));
+        at = c;
+      }
+      const event = { version: "2.0", rawPath: "/", rawQueryString: "", headers: whole.headers, requestContext: { requestId: "r", timeEpoch: 1, http: { method: "POST", path: "/", sourceIp: "127.0.0.1" } }, isBase64Encoded: false } as unknown as FunctionUrlEvent;
+      Object.defineProperty(event, RAW_BODY, { value: pieces });
+      const req = eventToRequest(event);
+      expect(req.bodyChunks).toHaveLength(pieces.length);
+      const parsed = await parseMultipart(req, { maxFileBytes: 1 << 20, maxFiles: 5 });
+      expect(field(parsed, "name")).toBe("Cut Voice");
+      expect(parsed.files.map((f) => [f.filename, f.data.length])).toEqual([["a.wav", 20_000], ["b.wav", 3000]]);
+      expect(Buffer.compare(parsed.files[0].data, Buffer.from(audio))).toBe(0);
+      // Read on demand, the body is the pieces joined.
+      expect(Buffer.compare(req.body, whole.body)).toBe(0);
+    }
   });
 
   it("marks a file over the size limit as truncated and refuses too many files", async () => {

@@ -78,7 +78,10 @@ export function parseMultipart(req: ApiRequest, limits: MultipartLimits): Promis
     bb.on("partsLimit", () => fail(new ApiError(400, "too_many_parts", "Too many form parts.")));
     bb.on("error", () => reject(failed ?? new ApiError(400, "invalid_multipart", "The multipart body could not be read.")));
     bb.on("close", () => (failed ? reject(failed) : resolve(form)));
-    bb.end(req.body);
+    if (req.bodyChunks) {
+      for (const c of req.bodyChunks) bb.write(c);
+      bb.end();
+    } else bb.end(req.body);
   });
 }
 

@@ -10,6 +10,11 @@ export interface ApiRequest {
   /** Lower-cased header names; repeated headers joined with ", ". */
   headers: Record<string, string>;
   body: Buffer;
+  /**
+   * The same bytes in the pieces they arrived in, when the transport has them so (the local
+   * front); `body` then joins them on first read. Multipart parsing reads the pieces.
+   */
+  bodyChunks?: readonly Buffer[];
   /** Ours; answered in `request-id`. */
   requestId: string;
   /** The caller's own `x-request-id`, echoed back for tracing only. */

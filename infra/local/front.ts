@@ -82,12 +82,13 @@ class BodyRefused extends Error {
   }
 }
 
-function readBody(req: IncomingMessage, limit: number, idleMs: number, refuseOver: () => Refusal): Promise<Buffer> {
+/** The body as it arrived, in pieces: nothing joins them unless a handler reads `req.body`. */
+function readBody(req: IncomingMessage, limit: number, idleMs: number, refuseOver: () => Refusal): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const finish = (err: Error | undefined, body?: Buffer) => {
+    const finish = (err: Error | undefined, body?: Buffer[]) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -103,7 +104,7 @@ function readBody(req: IncomingMessage, limit: number, idleMs: number, refuseOve
       timer.refresh();
     };
     req.on("data", onData);
-    req.once("end", () => finish(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+    req.once("end", () => finish(undefined, chunks));
     // A client that goes away mid-body ("aborted") is not a server error.
     const gone = () => finish(new BodyRefused({ status: 400, code: "client_closed", message: "The client closed the request." }));
     req.once("error", gone);
@@ -111,7 +112,7 @@ function readBody(req: IncomingMessage, limit: number, idleMs: number, refuseOve
   });
 }
 
-function toEvent(req: IncomingMessage, url: URL, body: Buffer, sourceIp: string): FunctionUrlEvent {
+function toEvent(req: IncomingMessage, url: URL, body: Buffer[], sourceIp: string): FunctionUrlEvent {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined || k === "cookie") continue;
@@ -134,7 +135,7 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer, sourceIp: string)
     isBase64Encoded: false,
   };
   // Handed over as read: no base64 copy (see RAW_BODY).
-  if (body.length) Object.defineProperty(event, RAW_BODY, { value: body, enumerable: false });
+  if (body.some((c) => c.length)) Object.defineProperty(event, RAW_BODY, { value: body, enumerable: false });
   return event;
 }
 
@@ -242,7 +243,7 @@ export function createFront(opts: FrontOptions): Front {
       // The body: its size first, then who sends it, then a place among the large ones.
       const declared = req.headers["content-length"] !== undefined ? Number(req.headers["content-length"]) : undefined;
       const hasBody = declared !== undefined ? declared > 0 : req.headers["transfer-encoding"] !== undefined;
-      let body: Buffer = Buffer.alloc(0);
+      let body: Buffer[] = [];
       if (hasBody) {
         if (declared !== undefined && (!Number.isFinite(declared) || declared > limits.maxBodyBytes)) return refuse(res, tooLarge(), true);
         const small = declared !== undefined && declared <= limits.anonymousBodyBytes;
