@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeWav, encodeWav, WavFormatError } from "./wav.js";
+import { decodeWav, encodeWav, WavFormatError, wavPcm16 } from "./wav.js";
 import { sniffAudioType } from "./sniff.js";
 import { encodeAll } from "./encoder.js";
 import { toneInt16 } from "./testing.js";
@@ -32,6 +32,21 @@ describe("WAV", () => {
     odd.set(wav);
     new DataView(odd.buffer).setUint32(40, pcm.length * 2 + 1, true);
     expect(decodeWav(odd).pcm.length).toBe(pcm.length);
+  });
+
+  it("reads a mono 16-bit WAV's samples as stored, at any offset, and nothing else", () => {
+    const pcm = toneInt16(300, 16000, 0.1);
+    const wav = encodeWav(pcm, 16000);
+    const shifted = new Uint8Array(wav.length + 1);
+    shifted.set(wav, 1);
+    const w = wavPcm16(shifted.subarray(1))!;
+    expect(w.sampleRate).toBe(16000);
+    expect(Array.from(w.pcm16)).toEqual(Array.from(pcm));
+    expect(Array.from(decodeWav(wav).pcm)).toEqual(Array.from(w.pcm16, (x) => x / 32768));
+    const stereo = encodeWav(pcm, 16000);
+    new DataView(stereo.buffer).setUint16(22, 2, true);
+    expect(wavPcm16(stereo)).toBeUndefined();
+    expect(() => wavPcm16(new Uint8Array(20))).toThrow(WavFormatError);
   });
 
   it("mixes stereo 24-bit to mono", () => {

@@ -69,7 +69,16 @@ const FORMAT_ALAW = 6;
 const FORMAT_MULAW = 7;
 const FORMAT_EXTENSIBLE = 0xfffe;
 
-export function decodeWav(bytes: Uint8Array): DecodedAudio {
+interface WavLayout {
+  format: number;
+  channels: number;
+  sampleRate: number;
+  bits: number;
+  dataOff: number;
+  dataLen: number;
+}
+
+function wavLayout(bytes: Uint8Array): WavLayout {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tag = (off: number) => String.fromCharCode(bytes[off], bytes[off + 1], bytes[off + 2], bytes[off + 3]);
   if (bytes.length < 12 || tag(0) !== "RIFF" || tag(8) !== "WAVE") throw new WavFormatError("not a RIFF/WAVE file");
@@ -95,6 +104,23 @@ export function decodeWav(bytes: Uint8Array): DecodedAudio {
     off = body + size + (size & 1);
   }
   if (!channels || !sampleRate || dataOff < 0) throw new WavFormatError("missing fmt or data chunk");
+  return { format, channels, sampleRate, bits, dataOff, dataLen };
+}
+
+/**
+ * The samples of a mono 16-bit WAV (our own recordings and samples) as they are stored: one copy,
+ * no conversion (the analyser's workers take 16-bit PCM as v / 32768). Undefined for any other layout.
+ */
+export function wavPcm16(bytes: Uint8Array): { pcm16: Int16Array; sampleRate: number } | undefined {
+  const w = wavLayout(bytes);
+  if (w.format !== FORMAT_PCM || w.bits !== 16 || w.channels !== 1 || !LITTLE_ENDIAN) return undefined;
+  const frames = Math.floor(w.dataLen / 2);
+  return { pcm16: new Int16Array(bytes.slice(w.dataOff, w.dataOff + frames * 2).buffer), sampleRate: w.sampleRate };
+}
+
+export function decodeWav(bytes: Uint8Array): DecodedAudio {
+  const { format, channels, sampleRate, bits, dataOff, dataLen } = wavLayout(bytes);
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const bytesPer = bits / 8;
   const frame = bytesPer * channels;
   if (!Number.isInteger(bytesPer) || bytesPer < 1) throw new WavFormatError(`unsupported bit depth ${bits}`);

@@ -3,7 +3,7 @@ import type { AppContext } from "../context.js";
 import { workspaceKey } from "../adapters/s3.js";
 import type { VerificationAttemptRecord, VoiceRecord } from "../adapters/dynamo/voices.js";
 import { AudioDecodeError, AudioLimitError } from "../audio/decode/errors.js";
-import { decodeWav, encodeWav } from "../audio/wav.js";
+import { encodeWav, wavPcm16 } from "../audio/wav.js";
 import { floatToInt16 } from "../audio/resample.js";
 import { EMBEDDING_VERSION } from "../voice-analysis/embedding.js";
 import { similarity } from "../voice-analysis/search.js";
@@ -38,11 +38,14 @@ async function load(ctx: AppContext, ws: string, voiceId: string, attemptId: str
 
 const pcmKey = (ws: string, voiceId: string, attemptId: string) => workspaceKey(ws, "voices", voiceId, "verification", `${attemptId}.16k.wav`);
 
-async function loadPcm(ctx: AppContext, key: string): Promise<Float32Array> {
+async function loadPcm(ctx: AppContext, key: string): Promise<Int16Array> {
   const o = await ctx.blobs.getBytes(key);
   if (!o) throw new Error(`prepared recording ${key} is missing`);
-  // Our own 16-bit 16 kHz WAV: reading it is one linear pass, cheaper than a worker round trip.
-  return decodeWav(o.bytes).pcm;
+  // Our own 16-bit 16 kHz WAV: its samples go to the workers as they are stored (converted
+  // there), so the request loop only copies them, once.
+  const w = wavPcm16(o.bytes);
+  if (!w || w.sampleRate !== SAMPLE_RATE) throw new Error(`prepared recording ${key} is not 16-bit mono at ${SAMPLE_RATE} Hz`);
+  return w.pcm16;
 }
 
 /** The voice's samples as one analysis: the stored one, or (older voices, professional drafts) analysed now. */
