@@ -1,5 +1,5 @@
 import type { Config } from "./config.js";
-import { createAwsClients, type AwsClients, type DynamoRequestHandler } from "./adapters/aws.js";
+import { createAwsClients, type AwsClients, type SdkRequestHandler } from "./adapters/aws.js";
 import { createStores, type Stores } from "./adapters/dynamo/index.js";
 import { createLogger, type Logger } from "./adapters/log.js";
 import { BlobStore } from "./adapters/s3.js";
@@ -56,7 +56,8 @@ export const defaultEngineFactory: EngineFactory = async (cfg) => {
 export interface ContextOptions {
   workflows: WorkflowStarter;
   /** The embedded DynamoDB's request handler (infra/local/emulators.ts); default: HTTP. */
-  dynamoHandler?: DynamoRequestHandler;
+  dynamoHandler?: SdkRequestHandler;
+  s3Handler?: SdkRequestHandler;
   sessionSecret: string;
   now?: () => number;
   log?: Logger;
@@ -72,7 +73,7 @@ export interface ContextOptions {
 }
 
 export function createContext(cfg: Config, opts: ContextOptions): AppContext {
-  const aws = createAwsClients(cfg, { dynamoHandler: opts.dynamoHandler });
+  const aws = createAwsClients(cfg, { dynamoHandler: opts.dynamoHandler, s3Handler: opts.s3Handler });
   let engine: Promise<SpeechEngine> | undefined;
   let analyzer: VoiceAnalyzer | undefined;
   let converter: VoiceConverter | undefined;

@@ -45,15 +45,15 @@ function withEmulatorKey<T extends { middlewareStack: { add: (...a: never[]) => 
 }
 
 /**
- * A request handler for the DynamoDB client (the SDK's HttpHandler shape): the embedded stack
- * passes one that hands requests to the emulator's thread (infra/local/emulators.ts).
+ * A request handler for the DynamoDB and S3 clients (the SDK's HttpHandler shape): the embedded
+ * stack passes ones that hand requests to the emulators' threads (infra/local/emulators.ts).
  */
-export interface DynamoRequestHandler extends RequestHandler<HttpRequest, HttpResponse, HttpHandlerOptions> {
+export interface SdkRequestHandler extends RequestHandler<HttpRequest, HttpResponse, HttpHandlerOptions> {
   updateHttpClientConfig(key: never, value: never): void;
   httpHandlerConfigs(): Record<string, unknown>;
 }
 
-export function createAwsClients(cfg: Config, opts: { dynamoHandler?: DynamoRequestHandler } = {}): AwsClients {
+export function createAwsClients(cfg: Config, opts: { dynamoHandler?: SdkRequestHandler; s3Handler?: SdkRequestHandler } = {}): AwsClients {
   const local = cfg.mode !== "aws";
   const credentials = local ? LOCAL_CREDENTIALS : undefined;
   const key = cfg.mode === "embedded" ? cfg.aws.emulatorKey : undefined;
@@ -80,6 +80,7 @@ export function createAwsClients(cfg: Config, opts: { dynamoHandler?: DynamoRequ
       // The embedded store checks no checksums, and the SDK cannot compute one ahead of a
       // stream it is handed (the /storage origin streams uploads through).
       requestChecksumCalculation: local ? "WHEN_REQUIRED" : undefined,
+      ...(opts.s3Handler ? { requestHandler: opts.s3Handler } : {}),
     }),
     key,
     // Nor does it check signatures: SHA-256 over every body it is sent (4.5 MB of samples per

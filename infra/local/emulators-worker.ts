@@ -30,7 +30,14 @@ export type ToEmulator =
   | { kind: "end"; id: number }
   | { kind: "abort"; id: number; message: string }
   | { kind: "delete"; id: number; bucket: string; key: string }
-  | { kind: "request"; id: number; method: string; path: string; headers: Record<string, string>; body?: string | Uint8Array };
+  | { kind: "request"; id: number; method: string; path: string; headers: Record<string, string>; body?: string | Uint8Array; streamed?: boolean }
+  /** A streamed request's body, in order; "request-end" ends it, "request-cancel" drops the request. */
+  | { kind: "request-chunk"; id: number; chunk: Uint8Array }
+  | { kind: "request-end"; id: number }
+  | { kind: "request-cancel"; id: number; message: string }
+  /** The reader of a streamed response is full, or wants more. */
+  | { kind: "response-pause"; id: number }
+  | { kind: "response-resume"; id: number };
 
 /** From the worker. "pull": the store took a put's chunks so far and wants more. */
 export type FromEmulator =
@@ -42,6 +49,12 @@ export type FromEmulator =
   | { kind: "deleted"; id: number }
   | { kind: "store-failed"; id: number; message: string }
   | { kind: "response"; id: number; status: number; headers: Record<string, string>; body: Uint8Array }
+  /** A large response: its head, then its body in chunks, then its end (or "request-failed"). */
+  | { kind: "response-head"; id: number; status: number; headers: Record<string, string>; chunks: Uint8Array[] }
+  | { kind: "response-chunk"; id: number; chunk: Uint8Array }
+  | { kind: "response-end"; id: number }
+  /** Bytes of a streamed request body written to the socket: the sender may post that many more. */
+  | { kind: "request-pull"; id: number; bytes: number }
   | { kind: "request-failed"; id: number; message: string; code?: string };
 
 /** The parts of s3rver's FilesystemStore used here (s3rver 3: `S3rver#store`). */
@@ -124,7 +137,7 @@ function listen(server: Server): Promise<number> {
 
 const port = parentPort;
 const data = workerData as EmulatorWorkerData | undefined;
-const post = (m: FromEmulator) => port!.postMessage(m);
+const post = (m: FromEmulator, transfer: ArrayBuffer[] = []) => port!.postMessage(m, transfer);
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** A put's body on this side: chunks pushed as they arrive, "pull" sent when the store reads on. */
@@ -144,29 +157,91 @@ class IncomingBody extends Readable {
   }
 }
 
+/** Responses up to this size go back in one message; larger ones stream in the socket's chunks. */
+const WHOLE_RESPONSE_BYTES = 256 * 1024;
+
 /**
- * The product's DynamoDB requests, posted to this thread instead of sent over a socket
- * (emulators.ts, `Emulators.dynamoHandler`): the HTTP client's work (the request's writes, the
- * response's parsing) happens here, beside dynalite, and not on the request loop.
+ * The product's SDK requests, posted to this thread instead of sent over a socket (emulators.ts,
+ * `threadRequestHandler`): the HTTP client's work (the request's writes, the response's parsing)
+ * happens here, beside the emulator, and not on the request loop. A body may arrive whole or in
+ * chunks ("streamed", acknowledged as written); a response comes back whole when small, else as
+ * a head and chunks the reader can pause.
  */
 function serveRequests(listenPort: number): void {
   const agent = new Agent({ keepAlive: true });
+  const open = new Map<number, { req: ReturnType<typeof request>; res?: IncomingMessage }>();
   port!.on("message", (m: ToEmulator) => {
-    if (m.kind !== "request") return;
-    const failed = (e: NodeJS.ErrnoException) => post({ kind: "request-failed", id: m.id, message: e.message, code: e.code });
-    const req = request({ host: "127.0.0.1", port: listenPort, method: m.method, path: m.path, headers: m.headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
+    switch (m.kind) {
+      case "request":
+        break;
+      case "request-chunk": {
+        const o = open.get(m.id);
+        const bytes = m.chunk.byteLength;
+        o?.req.write(m.chunk, () => post({ kind: "request-pull", id: m.id, bytes }));
+        return;
+      }
+      case "request-end":
+        open.get(m.id)?.req.end();
+        return;
+      case "request-cancel": {
+        const o = open.get(m.id);
+        open.delete(m.id);
+        o?.req.destroy(new Error(m.message));
+        o?.res?.destroy();
+        return;
+      }
+      case "response-pause":
+        open.get(m.id)?.res?.pause();
+        return;
+      case "response-resume":
+        open.get(m.id)?.res?.resume();
+        return;
+      default:
+        return;
+    }
+    const id = m.id;
+    const failed = (e: NodeJS.ErrnoException) => {
+      if (!open.delete(id)) return;
+      post({ kind: "request-failed", id, message: e.message, code: e.code });
+    };
+    // The body is all here or on its way: no waiting for "100 Continue".
+    const headers = Object.fromEntries(Object.entries(m.headers).filter(([k]) => k.toLowerCase() !== "expect"));
+    const req = request({ host: "127.0.0.1", port: listenPort, method: m.method, path: m.path, headers, agent }, (res) => {
+      const entry = open.get(id);
+      if (!entry) return void res.destroy();
+      entry.res = res;
+      const head = () => {
+        const h: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(", ") : v;
+        return h;
+      };
+      let held: Buffer[] | null = [];
+      let size = 0;
+      res.on("data", (c: Buffer) => {
+        if (held) {
+          held.push(c);
+          size += c.length;
+          if (size <= WHOLE_RESPONSE_BYTES) return;
+          const chunks = held.map((b) => new Uint8Array(b));
+          held = null;
+          post({ kind: "response-head", id, status: res.statusCode ?? 500, headers: head(), chunks }, chunks.map((b) => b.buffer as ArrayBuffer));
+          return;
+        }
+        const chunk = new Uint8Array(c);
+        post({ kind: "response-chunk", id, chunk }, [chunk.buffer as ArrayBuffer]);
+      });
       res.on("error", failed);
       res.on("end", () => {
-        const body = new Uint8Array(Buffer.concat(chunks));
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
-        port!.postMessage({ kind: "response", id: m.id, status: res.statusCode ?? 500, headers, body } satisfies FromEmulator, [body.buffer]);
+        if (!open.delete(id)) return;
+        if (held) {
+          const body = new Uint8Array(Buffer.concat(held, size));
+          post({ kind: "response", id, status: res.statusCode ?? 500, headers: head(), body }, [body.buffer as ArrayBuffer]);
+        } else post({ kind: "response-end", id });
       });
     });
+    open.set(id, { req });
     req.on("error", failed);
-    req.end(m.body);
+    if (!m.streamed) req.end(m.body);
   });
 }
 
@@ -189,6 +264,7 @@ async function startS3(d: Extract<EmulatorWorkerData, { kind: "s3" }>): Promise<
   writeWholeFiles(store);
   const address = await s3rver.run();
   guardServer((s3rver as unknown as { httpServer: Server }).httpServer, d.key, d.header);
+  serveRequests(address.port);
   const bodies = new Map<number, IncomingBody>();
   port!.on("message", (m: ToEmulator) => {
     switch (m.kind) {

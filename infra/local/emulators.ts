@@ -1,11 +1,11 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import type { HttpHandlerOptions, HttpRequest, HttpResponse } from "@smithy/types";
-import { EMULATOR_KEY_HEADER, type DynamoRequestHandler } from "../../functions/adapters/aws.js";
+import { EMULATOR_KEY_HEADER, type SdkRequestHandler } from "../../functions/adapters/aws.js";
 import { spawnWorker } from "../../functions/adapters/worker-threads.js";
 import type { EmulatorWorkerData, FromEmulator, ToEmulator } from "./emulators-worker.js";
 import { repairIndexes, type RepairReport } from "./store-repair.js";
@@ -21,10 +21,11 @@ export interface Emulators {
   dynamo: string;
   s3: string;
   /**
-   * The product's DynamoDB client sends its requests through this (absent in front of LocalStack):
-   * posted to the emulator's thread, which makes the HTTP request there.
+   * The product's DynamoDB and S3 clients send their requests through these (absent in front of
+   * LocalStack): posted to the emulator's thread, which makes the HTTP request there.
    */
-  dynamoHandler?: DynamoRequestHandler;
+  dynamoHandler?: SdkRequestHandler;
+  s3Handler?: SdkRequestHandler;
   /** The S3 emulator's own store (absent in front of LocalStack). */
   store?: InProcessStore;
   /** The per-run key; `npm run seed` reads it from the lock file (0600 in a 0700 folder). */
@@ -52,6 +53,8 @@ const PUT_WINDOW = 2 * 1024 * 1024;
 class EmulatorThread {
   private readonly worker: Worker;
   private readonly waiters = new Map<number, { settle: (m: FromEmulator) => void; pull?: () => void }>();
+  /** Requests answered in several messages (threadRequestHandler). */
+  private readonly listeners = new Map<number, (m: FromEmulator) => void>();
   private nextId = 1;
   private closing = false;
   private exited = false;
@@ -66,12 +69,15 @@ class EmulatorThread {
         else if (m.kind === "failed") reject(new Error(`the embedded ${data.kind === "dynamo" ? "DynamoDB" : "S3"} did not start: ${m.message}`));
         else if (m.kind === "closed") this.closed?.();
         else if (m.kind === "pull") this.waiters.get(m.id)?.pull?.();
+        else if ("id" in m && this.listeners.has(m.id)) this.listeners.get(m.id)!(m);
         else this.waiters.get(m.id)?.settle(m);
       });
       const died = (e: Error) => {
         reject(e);
         for (const w of this.waiters.values()) w.settle({ kind: "store-failed", id: 0, message: e.message });
         this.waiters.clear();
+        for (const [id, l] of [...this.listeners]) l({ kind: "request-failed", id, message: e.message });
+        this.listeners.clear();
         if (!this.closing) onDeath(e);
       };
       this.worker.on("error", died);
@@ -92,6 +98,13 @@ class EmulatorThread {
     const id = this.nextId++;
     const answer = new Promise<FromEmulator>((settle) => this.waiters.set(id, { settle, pull }));
     return { id, answer: answer.finally(() => this.waiters.delete(id)) };
+  }
+
+  /** Registers a listener for every message about a new request id, until `done()`. */
+  listen(onMessage: (m: FromEmulator) => void): { id: number; done: () => void } {
+    const id = this.nextId++;
+    this.listeners.set(id, onMessage);
+    return { id, done: () => this.listeners.delete(id) };
   }
 
   async close(): Promise<void> {
@@ -158,31 +171,173 @@ function threadStore(s3: EmulatorThread): InProcessStore {
   return store;
 }
 
+/** Request bodies larger than this go to the thread in chunks of REQUEST_CHUNK_BYTES, a window at a time. */
+const WHOLE_REQUEST_BYTES = 256 * 1024;
+const REQUEST_CHUNK_BYTES = 256 * 1024;
+const REQUEST_WINDOW_BYTES = 2 * 1024 * 1024;
+
+const abortError = () => Object.assign(new Error("Request aborted"), { name: "AbortError" });
+
+/** A streamed response's body on this side: chunks pushed as they come; full, it asks the thread to pause. */
+class ThreadResponseBody extends Readable {
+  private paused = false;
+  ended = false;
+
+  constructor(private readonly onPause: (pause: boolean) => void, private readonly onCancel: () => void) {
+    super();
+  }
+
+  add(chunk: Uint8Array): void {
+    if (!this.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)) && !this.paused) {
+      this.paused = true;
+      this.onPause(true);
+    }
+  }
+
+  override _read(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.onPause(false);
+  }
+
+  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    if (!this.ended) this.onCancel();
+    done(err);
+  }
+}
+
 /**
- * An SDK request handler that posts each request to the DynamoDB thread: what the SDK builds,
- * signs and parses is unchanged, only the socket work moves off the request loop.
+ * An SDK request handler (the shape of the SDK's HttpHandler) that posts each request to an
+ * emulator's thread: what the SDK builds, signs and parses is unchanged, only the socket work
+ * leaves the request loop. Bodies are copied into buffers that move to the thread (large ones in
+ * chunks, so no turn of the loop copies more than REQUEST_CHUNK_BYTES); a large response streams
+ * back with backpressure. `streamResponses`: S3's client reads bodies as streams; DynamoDB's is
+ * handed the bytes when they came whole.
  */
-function threadRequestHandler(dynamo: EmulatorThread): DynamoRequestHandler {
+function threadRequestHandler(thread: EmulatorThread, opts: { streamResponses: boolean }): SdkRequestHandler {
   return {
     metadata: { handlerProtocol: "http/1.1" },
-    async handle(request: HttpRequest, options: HttpHandlerOptions = {}): Promise<{ response: HttpResponse }> {
+    handle(request: HttpRequest, options: HttpHandlerOptions = {}): Promise<{ response: HttpResponse }> {
       const signal = options.abortSignal as AbortSignal | undefined;
-      const aborted = () => Object.assign(new Error("Request aborted"), { name: "AbortError" });
-      if (signal?.aborted) throw aborted();
+      if (signal?.aborted) return Promise.reject(abortError());
       const query = new URLSearchParams();
       for (const [k, v] of Object.entries(request.query ?? {})) for (const one of Array.isArray(v) ? v : [v]) query.append(k, one ?? "");
       const path = query.size ? `${request.path}?${query}` : request.path;
       const body = request.body as unknown;
-      if (body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array)) throw new Error("the embedded DynamoDB takes string or byte bodies");
-      const { id, answer } = dynamo.expect();
-      dynamo.send({ kind: "request", id, method: request.method, path, headers: request.headers, body: body as string | Uint8Array | undefined });
-      const m = await (signal ? Promise.race([answer, new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(aborted()), { once: true }))]) : answer);
-      if (m.kind !== "response") throw Object.assign(new Error(m.kind === "request-failed" || m.kind === "store-failed" ? m.message : `unexpected answer ${m.kind}`), { code: m.kind === "request-failed" ? m.code : undefined });
-      return { response: { statusCode: m.status, reason: undefined, headers: m.headers, body: m.body } };
+      const stream = body instanceof Readable ? body : undefined;
+      if (body !== undefined && body !== null && !stream && typeof body !== "string" && !(body instanceof Uint8Array)) {
+        return Promise.reject(new Error("the embedded emulators take string, byte or Node stream bodies"));
+      }
+      const bytes = stream ? undefined : (body as string | Uint8Array | null | undefined) ?? undefined;
+      const streamed = stream !== undefined || (bytes instanceof Uint8Array && bytes.byteLength > WHOLE_REQUEST_BYTES);
+
+      return new Promise<{ response: HttpResponse }>((resolve, reject) => {
+        let settled = false;
+        let finished = false;
+        let responseBody: ThreadResponseBody | undefined;
+        let inFlight = 0;
+        let wake: (() => void) | undefined;
+        const finish = () => {
+          finished = true;
+          reg.done();
+          signal?.removeEventListener("abort", onAbort);
+          wake?.();
+        };
+        const fail = (e: Error) => {
+          if (finished) return;
+          finish();
+          if (!settled) {
+            settled = true;
+            reject(e);
+          } else responseBody?.destroy(e);
+        };
+        const answer = (status: number, headers: Record<string, string>, b: Uint8Array | Readable) => {
+          settled = true;
+          resolve({ response: { statusCode: status, reason: undefined, headers, body: b } });
+        };
+        const reg = thread.listen((m) => {
+          switch (m.kind) {
+            case "response": {
+              finish();
+              if (!opts.streamResponses) return answer(m.status, m.headers, m.body);
+              const whole = new ThreadResponseBody(() => undefined, () => undefined);
+              whole.ended = true;
+              whole.add(m.body);
+              whole.push(null);
+              return answer(m.status, m.headers, whole);
+            }
+            case "response-head": {
+              responseBody = new ThreadResponseBody(
+                (pause) => thread.send({ kind: pause ? "response-pause" : "response-resume", id: reg.id }),
+                () => {
+                  if (finished) return;
+                  finish();
+                  thread.send({ kind: "request-cancel", id: reg.id, message: "the reader went away" });
+                },
+              );
+              for (const c of m.chunks) responseBody.add(c);
+              return answer(m.status, m.headers, responseBody);
+            }
+            case "response-chunk":
+              responseBody?.add(m.chunk);
+              return;
+            case "response-end":
+              finish();
+              if (responseBody) {
+                responseBody.ended = true;
+                responseBody.push(null);
+              }
+              return;
+            case "request-pull":
+              inFlight -= m.bytes;
+              wake?.();
+              return;
+            case "request-failed":
+              return fail(Object.assign(new Error(m.message), { code: m.code }));
+            default:
+              return fail(new Error(`unexpected answer ${m.kind}`));
+          }
+        });
+        const onAbort = () => {
+          if (finished) return;
+          thread.send({ kind: "request-cancel", id: reg.id, message: "aborted" });
+          fail(abortError());
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+        if (!streamed) {
+          // Exactly its bytes, moved: cloning a view would copy the whole buffer it is cut from.
+          const whole = bytes instanceof Uint8Array ? new Uint8Array(bytes) : bytes;
+          thread.send({ kind: "request", id: reg.id, method: request.method, path, headers: request.headers, body: whole }, whole instanceof Uint8Array ? [whole.buffer as ArrayBuffer] : []);
+          return;
+        }
+        thread.send({ kind: "request", id: reg.id, method: request.method, path, headers: request.headers, streamed });
+        void (async () => {
+          try {
+            const pieces: AsyncIterable<unknown> | Iterable<Uint8Array> = stream ?? chunksOf(bytes as Uint8Array, REQUEST_CHUNK_BYTES);
+            for await (const c of pieces) {
+              if (finished) return;
+              // Copied, then moved: the caller's buffers stay the caller's.
+              const chunk = typeof c === "string" ? new Uint8Array(Buffer.from(c)) : new Uint8Array(c as Uint8Array);
+              thread.send({ kind: "request-chunk", id: reg.id, chunk }, [chunk.buffer as ArrayBuffer]);
+              inFlight += chunk.byteLength;
+              while (inFlight > REQUEST_WINDOW_BYTES && !finished) await new Promise<void>((r) => (wake = r));
+            }
+            if (!finished) thread.send({ kind: "request-end", id: reg.id });
+          } catch (e) {
+            if (finished) return;
+            thread.send({ kind: "request-cancel", id: reg.id, message: e instanceof Error ? e.message : String(e) });
+            fail(e instanceof Error ? e : new Error(String(e)));
+          }
+        })();
+      });
     },
     updateHttpClientConfig: () => undefined,
     httpHandlerConfigs: () => ({}),
   };
+}
+
+function* chunksOf(bytes: Uint8Array, size: number): Iterable<Uint8Array> {
+  for (let at = 0; at < bytes.byteLength; at += size) yield bytes.subarray(at, at + size);
 }
 
 /** Owner-only: the data folder and the folders the emulators write into. */
@@ -224,7 +379,8 @@ export async function startEmulators(dataDir: string | undefined): Promise<Emula
   return {
     dynamo: `http://127.0.0.1:${ports[0]}`,
     s3: `http://127.0.0.1:${ports[1]}`,
-    dynamoHandler: threadRequestHandler(dynamo),
+    dynamoHandler: threadRequestHandler(dynamo, { streamResponses: false }),
+    s3Handler: threadRequestHandler(s3, { streamResponses: true }),
     store: threadStore(s3),
     key,
     repaired,
