@@ -145,6 +145,9 @@ class IncomingBody extends Readable {
   private waiting = false;
   constructor(private readonly id: number) {
     super({ highWaterMark: 1024 * 1024 });
+    // An upload can break off before the store has piped this anywhere (it first makes the
+    // object's folder): the store's pipeline still sees the error; unheard, it would end the thread.
+    this.on("error", () => undefined);
   }
   add(chunk: Uint8Array): void {
     if (this.push(chunk)) post({ kind: "pull", id: this.id });

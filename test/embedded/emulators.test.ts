@@ -203,5 +203,14 @@ describe("the embedded S3's store, as the storage origin writes to it", () => {
     await expect(put).rejects.toThrow("client went away");
     expect(await status(key)).toBe(404);
     expect(files().filter((f) => !f.startsWith(".") && f !== "metadata.json")).toEqual([]);
+    // Broken off at once, before the store has opened anything (this ended the S3 thread once).
+    for (let i = 0; i < 5; i++) {
+      const early = new PassThrough();
+      const p = store.put(BUCKET, `${key}-${i}`, early, "application/octet-stream");
+      early.destroy(new Error("client went away"));
+      await expect(p).rejects.toThrow();
+    }
+    expect(await status(key)).toBe(404);
+    expect(files().filter((f) => !f.startsWith(".") && f !== "metadata.json")).toEqual([]);
   });
 });
