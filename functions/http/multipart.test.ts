@@ -67,6 +67,28 @@ describe("multipart bodies", () => {
     }
   });
 
+  it("parses a large body from its pieces a slice at a time, letting the event loop run in between", async () => {
+    const form = new FormData();
+    form.append("files", new Blob([new Uint8Array(3_000_000).fill(7)], { type: "audio/wav" }), "big.wav");
+    const whole = await request(form);
+    const log: string[] = [];
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < whole.body.length; at += 65_536) pieces.push(whole.body.subarray(at, at + 65_536));
+    // The parser reads the pieces through this iterator; a ticker notes each turn of the loop.
+    const seen = { [Symbol.iterator]: function* () { for (const p of pieces) { log.push("piece"); yield p; } } };
+    let ticking = true;
+    const tick = () => { log.push("turn"); if (ticking) setImmediate(tick); };
+    setImmediate(tick);
+    const parsed = await parseMultipart({ ...whole, bodyChunks: seen as unknown as Buffer[] }, { maxFileBytes: 1 << 23, maxFiles: 1 });
+    ticking = false;
+    expect(parsed.files[0].data.length).toBe(3_000_000);
+    // Turns of the loop came between the pieces, not only after the last one.
+    const firstTurn = log.indexOf("turn");
+    expect(firstTurn).toBeGreaterThan(0);
+    expect(log.lastIndexOf("piece")).toBeGreaterThan(firstTurn);
+    expect(log.slice(0, firstTurn).length).toBeLessThanOrEqual(8);
+  });
+
   it("marks a file over the size limit as truncated and refuses too many files", async () => {
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(20)]), "big.pls");

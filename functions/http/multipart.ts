@@ -78,11 +78,29 @@ export function parseMultipart(req: ApiRequest, limits: MultipartLimits): Promis
     bb.on("partsLimit", () => fail(new ApiError(400, "too_many_parts", "Too many form parts.")));
     bb.on("error", () => reject(failed ?? new ApiError(400, "invalid_multipart", "The multipart body could not be read.")));
     bb.on("close", () => (failed ? reject(failed) : resolve(form)));
-    if (req.bodyChunks) {
-      for (const c of req.bodyChunks) bb.write(c);
-      bb.end();
-    } else bb.end(req.body);
+    if (req.bodyChunks) feed(bb, req.bodyChunks);
+    else bb.end(req.body);
   });
+}
+
+/** Bytes parsed per turn of the event loop: a 60 MB upload must not hold the loop for its whole parse. */
+const SLICE_BYTES = 256 * 1024;
+
+/** Writes the pieces to the parser a slice at a time, letting other requests run in between. */
+function feed(bb: busboy.Busboy, pieces: readonly Buffer[]): void {
+  void (async () => {
+    let since = 0;
+    for (const c of pieces) {
+      if (bb.destroyed) return;
+      bb.write(c);
+      since += c.length;
+      if (since >= SLICE_BYTES) {
+        since = 0;
+        await new Promise<void>((r) => setImmediate(r));
+      }
+    }
+    if (!bb.destroyed) bb.end();
+  })();
 }
 
 /** The single value of a text field (the last one if repeated), or undefined. */

@@ -98,13 +98,17 @@ export async function denoiseInPieces(ctx: AppContext, x: Float32Array, signal?:
   if (x.length <= piece + 2 * overlap) return ctx.analyzer().denoise(x, SAMPLE_RATE, { signal });
   const starts: number[] = [];
   for (let s = 0; s < x.length; s += piece) starts.push(s);
-  const parts = await Promise.all(
-    starts.map((s) => {
-      const from = Math.max(0, s - overlap);
-      const to = Math.min(x.length, s + piece + overlap);
-      return ctx.analyzer().denoise(x.subarray(from, to), SAMPLE_RATE, { signal }).then((y) => ({ from, y }));
-    }),
-  );
+  // Each piece is copied for its worker in a turn of its own: the loop serves requests in between.
+  const jobs: Promise<{ from: number; y: Float32Array }>[] = [];
+  for (const s of starts) {
+    if (jobs.length) await new Promise<void>((r) => setImmediate(r));
+    const from = Math.max(0, s - overlap);
+    const to = Math.min(x.length, s + piece + overlap);
+    const job = ctx.analyzer().denoise(x.subarray(from, to), SAMPLE_RATE, { signal }).then((y) => ({ from, y }));
+    job.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+    jobs.push(job);
+  }
+  const parts = await Promise.all(jobs);
   // Joined where they are used next, in a worker (ctx.analyzer().joinAudio).
   return { length: x.length, starts, overlap, parts };
 }
