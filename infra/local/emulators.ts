@@ -249,7 +249,11 @@ function threadRequestHandler(thread: EmulatorThread, opts: { streamResponses: b
           if (!settled) {
             settled = true;
             reject(e);
-          } else responseBody?.destroy(e);
+          } else if (responseBody) {
+            // A body nobody reads any more (its reader left, or the store is closing) ends quietly:
+            // an error nobody listens for would end the process.
+            responseBody.destroy(responseBody.listenerCount("error") > 0 ? e : undefined);
+          }
         };
         const answer = (status: number, headers: Record<string, string>, b: Uint8Array | Readable) => {
           settled = true;

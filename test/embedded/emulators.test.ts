@@ -148,6 +148,26 @@ describe("the product's S3 client, whose requests the S3 thread makes", () => {
   });
 });
 
+describe("a store that closes while an answer is streaming", () => {
+  it("ends the unread body quietly, and fails a reader's with the reason", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "timbre-closing-"));
+    const own = await startEmbedded({ config: parseConfig({ PORT: "0", LOG_LEVEL: "warn", DATA_DIR: dir }), persist: true, web: false, workflowWaitMs: 0 });
+    try {
+      await own.ctx.blobs.put("tmp/ws/closing/big", randomBytes(3_000_000), "application/octet-stream");
+      const unread = await own.ctx.blobs.getStream("tmp/ws/closing/big");
+      const read = await own.ctx.blobs.getStream("tmp/ws/closing/big");
+      const failure = new Promise<Error>((resolve) => read!.stream.on("error", resolve));
+      const closed = new Promise<void>((resolve) => unread!.stream.on("close", () => resolve()));
+      read!.stream.pause();
+      await own.close();
+      await closed;
+      expect((await failure).message).toMatch(/thread exited|closed/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the embedded S3's store, as the storage origin writes to it", () => {
   const BUCKET = "emulators-test";
   let own: Emulators;
