@@ -4,7 +4,7 @@ import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Construct } from "constructs";
 import type { TimbreData } from "./data.js";
-import { TimbreFunction } from "./function.js";
+import { LAMBDA_WORKERS, TimbreFunction } from "./function.js";
 import { LAMBDA_ENTRY } from "./paths.js";
 
 /** Packages the speech engine and the codecs read from disk at run time (see TimbreFunction). */
@@ -41,9 +41,9 @@ export class TimbreApi extends Construct {
       // Long texts stream for a while; the client sees bytes from the first sentence on.
       timeout: Duration.minutes(5),
       runtimePackages: [...ENGINE_RUNTIME_PACKAGES, ...CONVERSION_RUNTIME_PACKAGES],
-      // Uploads are decoded and analysed on worker threads (functions/voice-analysis/pool.ts);
-      // speech to speech and the isolator run on their own (functions/voice-conversion/pool.ts).
-      workers: ["analysis-worker.js", "conversion-worker.js"],
+      // Every worker thread a request can start (scripts/lib/worker-entries.mjs): uploads are
+      // decoded and analysed on their own, speech to speech and the isolator on theirs.
+      workers: LAMBDA_WORKERS,
       environment: {
         STATE_MACHINES: Stack.of(this).toJsonString(Object.fromEntries([...props.machines].map(([name, m]) => [name, m.stateMachineArn]))),
       },

@@ -10,6 +10,7 @@ import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Construct } from "constructs";
 import type { TimbreData } from "./data.js";
 import { LOCK_FILE, ROOT } from "./paths.js";
+import { WORKERS } from "../../scripts/lib/worker-entries.mjs";
 
 /**
  * read:   GetItem, BatchGetItem, Query (table and its indexes)
@@ -62,15 +63,20 @@ export interface TimbreFunctionProps {
 
 /**
  * Worker threads start from a file beside the bundle (each pool's spawnWorker resolves it next to
- * import.meta.url): output file name -> TypeScript entry.
+ * import.meta.url): output file name -> TypeScript entry, for every worker that runs on Lambda
+ * (scripts/lib/worker-entries.mjs lists them all, for the server bundle too).
  */
-export const WORKER_ENTRIES = {
-  "worker.js": "functions/engine/espeak/worker.ts",
-  "analysis-worker.js": "functions/voice-analysis/analysis-worker.ts",
-  "conversion-worker.js": "functions/voice-conversion/conversion-worker.ts",
-} as const;
+type LambdaWorkerName = { [K in keyof typeof WORKERS]: (typeof WORKERS)[K]["lambda"] extends true ? K : never }[keyof typeof WORKERS];
+export const WORKER_ENTRIES = Object.fromEntries(
+  Object.entries(WORKERS)
+    .filter(([, w]) => w.lambda)
+    .map(([name, w]) => [`${name}.js`, w.entry]),
+) as { readonly [K in LambdaWorkerName as `${K}.js`]: (typeof WORKERS)[K]["entry"] };
 
 export type BundledWorker = keyof typeof WORKER_ENTRIES;
+
+/** Every worker a Lambda may start: the API function answers every capability, so it carries them all. */
+export const LAMBDA_WORKERS = Object.keys(WORKER_ENTRIES) as BundledWorker[];
 
 /** Lets the CommonJS dependencies of an ESM bundle call require() for Node built-ins. */
 const REQUIRE_BANNER = "import{createRequire as __timbreRequire}from'node:module';const require=__timbreRequire(import.meta.url);";

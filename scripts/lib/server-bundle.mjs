@@ -9,21 +9,20 @@
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { WORKER_ENTRY_POINTS } from "./worker-entries.mjs";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const SERVER_DIR = join(ROOT, "build", "server");
 const STAMP = join(SERVER_DIR, ".built");
 
 /**
- * Output file -> entry. Each worker pool starts its thread from the file of this name beside the
- * code that spawns it (spawnWorker), which in the bundle is this folder.
+ * Output file -> entry: the server and every worker thread the code can start
+ * (scripts/lib/worker-entries.mjs). Each worker pool starts its thread from the file of this name
+ * beside the code that spawns it (spawnWorker), which in the bundle is this folder.
  */
 export const SERVER_ENTRIES = {
   start: "scripts/start.ts",
-  worker: "functions/engine/espeak/worker.ts",
-  "cpu-worker": "functions/offload/worker.ts",
-  "analysis-worker": "functions/voice-analysis/analysis-worker.ts",
-  "emulators-worker": "infra/local/emulators-worker.ts",
+  ...WORKER_ENTRY_POINTS,
 };
 
 const SOURCES = ["functions", "infra", "workflows", join("scripts", "start.ts"), join("scripts", "lib"), "package-lock.json", "tsconfig.json"];

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { findWebBuild, ROOT } from "../../infra/constructs/paths.js";
+import { WORKERS } from "../../scripts/lib/worker-entries.mjs";
 
 /**
  * `npx cdk synth` with the real CLI, as a user runs it: no AWS credentials, no network (a network
@@ -91,11 +92,10 @@ it("bundles the API function locally with esbuild, with the engine's runtime fil
   expect(existsSync(join(asset, "node_modules", "@mediabunny", "mp3-encoder", "src"))).toBe(false);
   expect(existsSync(join(asset, "node_modules", "opusscript", "build", "opusscript_native_nasm.js"))).toBe(false);
   expect(existsSync(join(asset, "node_modules", "wasm-media-encoders"))).toBe(false);
-  // The engine's worker threads start from this file, beside the bundle.
-  expect(existsSync(join(asset, "worker.js"))).toBe(true);
-  // So do the voice analyzer's (decoders and analysis, WebAssembly inlined: no runtime files).
-  expect(existsSync(join(asset, "analysis-worker.js"))).toBe(true);
-  // And speech to speech's, with RNNoise's WebAssembly in its package beside the bundle.
+  // Every worker thread a request can start, beside the bundle (scripts/lib/worker-entries.mjs):
+  // the engine's, the voice analyzer's (decoders and analysis, WebAssembly inlined) and speech to
+  // speech's (RNNoise's WebAssembly in its package beside the bundle).
+  for (const [name, w] of Object.entries(WORKERS)) if (w.lambda) expect(existsSync(join(asset, `${name}.js`)), `${name}.js in the /v1 asset`).toBe(true);
   expect(existsSync(join(asset, "conversion-worker.js"))).toBe(true);
   expect(existsSync(join(asset, "node_modules", "@echogarden", "rnnoise-wasm", "rnnoise.wasm"))).toBe(true);
 
