@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import SlowestFiles from "./test/support/slowest-files.js";
 
 // Separate from the Remix vite config so the Remix plugin is not loaded in tests.
 export default defineConfig({
@@ -9,6 +10,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ["test/support/global-setup.ts"],
+    reporters: ["default", new SlowestFiles()],
     env: {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
       AWS_REGION: "us-east-1",
