@@ -1,12 +1,11 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { initials } from "../lib/format.js";
-import { buildProfileMenu, type MenuItem } from "../lib/nav.js";
+import { buildProfileMenu, dialogHref, type MenuItem } from "../lib/nav.js";
 import { navContext, type ShellData } from "../lib/shell.js";
 import { applyTheme, currentTheme, type Theme } from "../lib/theme.js";
 import { CreditUsage, UsageRing } from "./CreditUsage.js";
 import { CsrfInput } from "./Csrf.js";
-import { dialogHref } from "./QueryDialogs.js";
 
 export function Avatar({ name, photoUrl }: { name: string; photoUrl: string | null }) {
   return photoUrl ? <img className="avatar" src={photoUrl} alt="" width={28} height={28} /> : <span className="avatar avatar-initials" aria-hidden="true">{initials(name)}</span>;

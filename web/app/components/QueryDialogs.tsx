@@ -1,15 +1,8 @@
-import { useSearchParams, type Location } from "@remix-run/react";
+import { useSearchParams } from "@remix-run/react";
 import type { DialogId } from "../lib/nav.js";
 import { AffiliateDialog } from "./engagement/AffiliateDialog.js";
 import { DictionariesDialog } from "./dictionaries/DictionariesDialog.js";
 import { creationDialogOpen, useCreationTypeReset, VoiceCreationDialogs } from "./voice-creation/VoiceCreationDialogs.js";
-
-/** The current page with `?{dialog}=true` added: query-driven dialogs open over any page. */
-export function dialogHref(location: Pick<Location, "pathname" | "search">, dialog: DialogId): string {
-  const params = new URLSearchParams(location.search);
-  params.set(dialog, "true");
-  return `${location.pathname}?${params}`;
-}
 
 /** affiliate=true and pronunciation-dictionaries=true (app-shell.md §2). */
 export function QueryDialogs() {

@@ -1,12 +1,11 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
 import { matchesAny } from "../lib/match.js";
-import { buildSettingsNav, type SettingsEntry } from "../lib/nav.js";
+import { buildSettingsNav, dialogHref, type SettingsEntry } from "../lib/nav.js";
 import { navContext, type ShellData } from "../lib/shell.js";
 import { applyTheme, currentTheme, type Theme } from "../lib/theme.js";
 import { CsrfInput } from "./Csrf.js";
 import { Icon } from "./Icon.js";
-import { dialogHref } from "./QueryDialogs.js";
 
 function ThemeChoice() {
   const [theme, setTheme] = useState<Theme>("light");

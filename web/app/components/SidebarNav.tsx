@@ -1,10 +1,9 @@
 import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { matchesAny } from "../lib/match.js";
-import { linkPatterns, menuForRoute, SUBMENU_NAVIGATION_DELAY_MS, type NavLink, type SidebarModel, type SubmenuId } from "../lib/nav.js";
+import { dialogHref, linkPatterns, menuForRoute, SUBMENU_NAVIGATION_DELAY_MS, type NavLink, type SidebarModel, type SubmenuId } from "../lib/nav.js";
 import { readStored, STORAGE_KEYS, writeStored } from "../lib/persist.js";
 import { Icon } from "./Icon.js";
-import { dialogHref } from "./QueryDialogs.js";
 
 /** One navigation entry: a route link, a dialog link, a new-tab link or a submenu opener. */
 export function NavEntry({ link, onOpenSubmenu }: { link: NavLink; onOpenSubmenu?: (link: NavLink) => void }) {

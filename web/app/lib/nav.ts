@@ -368,3 +368,10 @@ export function buildSettingsNav(ctx: NavContext & { hasAffiliateLink?: boolean 
   ];
   return groups.map((g) => ({ ...g, entries: g.entries.filter((e) => !("when" in e) || isVisible(e.when, ctx)) }));
 }
+
+/** The current page with `?{dialog}=true` added: query-driven dialogs open over any page. */
+export function dialogHref(location: { pathname: string; search: string }, dialog: DialogId): string {
+  const params = new URLSearchParams(location.search);
+  params.set(dialog, "true");
+  return `${location.pathname}?${params}`;
+}

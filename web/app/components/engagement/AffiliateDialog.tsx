@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { CopyButton } from "../CopyButton.js";
 import { useCsrfToken } from "../Csrf.js";
 import { Dialog } from "../Dialog.js";
-import { dialogHref } from "../QueryDialogs.js";
+import { dialogHref } from "../../lib/nav.js";
 import { useToast } from "../ui/Toast.js";
 import { useShell } from "../../lib/shell.js";
 import { AFFILIATE, affiliatePromoEligible } from "./engagement.js";
