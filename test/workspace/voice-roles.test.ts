@@ -95,7 +95,7 @@ describe("a voice shared as viewer", () => {
     expect((await stored(v.voice_id))?.name).toBe("Edited by the editor");
   });
 
-  it("refuses the viewer's sample and voice deletion; an editor may delete", async () => {
+  it("refuses the viewer's sample deletion (an editor may) and deleting the voice to all but its admins", async () => {
     const v = await sharedVoice();
     const [first, second] = v.samples;
     await refused(await call(viewer, "DELETE", `/v1/voices/${v.voice_id}/samples/${first.sample_id}`));
@@ -103,7 +103,10 @@ describe("a voice shared as viewer", () => {
     expect((await stored(v.voice_id))?.samples.map((s) => s.sample_id)).toEqual([first.sample_id, second.sample_id]);
     await allowed(await call(editor, "DELETE", `/v1/voices/${v.voice_id}/samples/${first.sample_id}`));
     expect((await stored(v.voice_id))?.samples.map((s) => s.sample_id)).toEqual([second.sample_id]);
-    await allowed(await call(editor, "DELETE", `/v1/voices/${v.voice_id}`));
+    // Deleting takes the voice from its owner and everyone it is shared with: the voice's admins only (as the web app offers it).
+    await refused(await call(editor, "DELETE", `/v1/voices/${v.voice_id}`));
+    expect(await stored(v.voice_id)).toBeDefined();
+    await allowed(await call(sharer, "DELETE", `/v1/voices/${v.voice_id}`));
     expect(await stored(v.voice_id)).toBeUndefined();
   });
 
