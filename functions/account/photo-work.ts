@@ -8,7 +8,15 @@ import { PNG } from "pngjs";
  * encode a JPEG. Linear in the number of source pixels.
  */
 export const PHOTO_SIZE = 256;
-export const MAX_PHOTO_SIDE = 6000;
+/**
+ * The largest side the header check lets through. It follows from the decoder's memory budget:
+ * jpeg-js keeps every 8x8 block of every component (4 bytes a pixel each), a line buffer and the
+ * output per component and the RGBA image, about 28 bytes a pixel for a 4-component JPEG. At 4096
+ * that is 470 MB, inside the 512 MB budget below, so a photo the check admits always decodes
+ * (6000 px a side would need up to 1 GB, and was refused as unreadable once decoded).
+ */
+export const MAX_PHOTO_SIDE = 4096;
+const DECODE_BUDGET_MB = 512;
 
 export interface PhotoTask {
   bytes: Uint8Array;
@@ -23,7 +31,7 @@ export function resizePhoto(t: PhotoTask): Uint8Array {
           const p = PNG.sync.read(buf);
           return { width: p.width, height: p.height, data: new Uint8Array(p.data.buffer, p.data.byteOffset, p.data.byteLength) };
         })()
-      : jpeg.decode(buf, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 40, maxMemoryUsageInMB: 300 });
+      : jpeg.decode(buf, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 20, maxMemoryUsageInMB: DECODE_BUDGET_MB });
   const side = Math.min(img.width, img.height);
   const x0 = Math.floor((img.width - side) / 2);
   const y0 = Math.floor((img.height - side) / 2);

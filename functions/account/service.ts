@@ -19,6 +19,7 @@ import { matchTotp, newTotpSecret, otpauthUrl } from "./totp.js";
 export const accountMessages = {
   wrongPassword: "Your current password is not correct.",
   wrongCode: "That code is not correct. Check your authenticator app's clock and try again.",
+  codeUsed: "That code was already used. Please wait for the next code from your authenticator app.",
   notEnabled: "Two-factor authentication is not turned on.",
   alreadyEnabled: "Two-factor authentication is already turned on.",
   noSetup: "Start the setup first: scan the new key, then enter a code from your app.",
@@ -168,15 +169,12 @@ export async function checkSecondFactor(ctx: AppContext, user: UserRecord, raw: 
   const tf = user.two_factor!;
   const step = matchTotp(unseal(ctx.secrets.session, PURPOSE, tf.secret_sealed), code, nowUnix(ctx), tf.last_step);
   if (step !== undefined) {
-    await ctx.stores.users.update(user.user_id, { two_factor: { ...tf, last_step: step } });
-    return;
+    // Conditional on no later or equal step being used meanwhile: parallel requests with one code get one success.
+    if (await ctx.stores.users.useTotpStep(user.user_id, tf.secret_sealed, step)) return;
+    throw new ApiError(400, "code_already_used", accountMessages.codeUsed);
   }
   const hash = sha256Hex(code);
-  const hashes = user.backup_code_hash ?? [];
-  if (hashes.some((h) => safeEqual(h, hash))) {
-    await ctx.stores.users.update(user.user_id, { backup_code_hash: hashes.filter((h) => h !== hash) });
-    return;
-  }
+  if ((user.backup_code_hash ?? []).some((h) => safeEqual(h, hash)) && (await ctx.stores.users.useBackupCode(user.user_id, hash, (h) => safeEqual(h, hash)))) return;
   throw new ApiError(400, "invalid_code", accountMessages.wrongCode);
 }
 

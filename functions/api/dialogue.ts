@@ -21,7 +21,7 @@ export function registerDialogue(r: ApiRouter): void {
     const caller = await rc.caller();
     const body = jsonBody(req, PreferenceBody);
     const ws = caller.workspaceId;
-    const [a, b] = await Promise.all([rc.app.stores.history.byRequestId(ws, body.request_a_id), rc.app.stores.history.byRequestId(ws, body.request_b_id)]);
+    const [a, b] = await Promise.all([rc.app.stores.history.byRequestId(ws, caller.userId, body.request_a_id), rc.app.stores.history.byRequestId(ws, caller.userId, body.request_b_id)]);
     if (!a || !b) throw new ApiError(404, "generation_not_found", "Both generations must be your own generations.");
     // Setting the same choice again keeps it; choosing the other one clears it.
     const key = { pk: `WS#${ws}`, sk: `DIALOGUEPREF#${[body.request_a_id, body.request_b_id].sort().join("#")}` };

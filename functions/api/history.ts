@@ -92,6 +92,7 @@ export function registerHistory(r: ApiRouter): void {
     const caller = await rc.caller();
     const p = queryParams(req, ListQuery);
     const { items, hasMore } = await rc.app.stores.history.list(caller.workspaceId, {
+      userId: caller.userId,
       pageSize: p.page_size,
       startAfterId: p.start_after_history_item_id,
       voiceId: p.voice_id,
@@ -113,14 +114,14 @@ export function registerHistory(r: ApiRouter): void {
 
   r.get("/v1/history/:history_item_id", async (req, rc) => {
     const caller = await rc.caller();
-    const h = await rc.app.stores.history.get(caller.workspaceId, req.params.history_item_id);
+    const h = await rc.app.stores.history.ownedBy(caller.workspaceId, caller.userId, req.params.history_item_id);
     if (!h) throw historyNotFound(req.params.history_item_id);
     return json(historyWire(h, await alignmentOf(rc.app, h)));
   });
 
   r.get("/v1/history/:history_item_id/audio", async (req, rc) => {
     const caller = await rc.caller();
-    const h = await rc.app.stores.history.get(caller.workspaceId, req.params.history_item_id);
+    const h = await rc.app.stores.history.ownedBy(caller.workspaceId, caller.userId, req.params.history_item_id);
     if (!h) throw historyNotFound(req.params.history_item_id);
     const audio = await rc.app.blobs.getBytes(h.audio_key);
     if (!audio) throw historyNotFound(req.params.history_item_id);
@@ -129,7 +130,7 @@ export function registerHistory(r: ApiRouter): void {
 
   r.delete("/v1/history/:history_item_id", async (req, rc) => {
     const caller = await rc.caller();
-    const h = await rc.app.stores.history.get(caller.workspaceId, req.params.history_item_id);
+    const h = await rc.app.stores.history.ownedBy(caller.workspaceId, caller.userId, req.params.history_item_id);
     if (!h) throw historyNotFound(req.params.history_item_id);
     await rc.app.stores.history.delete(h);
     await rc.app.blobs.deleteMany([h.audio_key, ...(h.alignment_key ? [h.alignment_key] : []), ...(h.sts_input ? [h.sts_input.key] : [])]);
@@ -141,7 +142,7 @@ export function registerHistory(r: ApiRouter): void {
     const body = jsonBody(req, DownloadBody);
     const wav = body.output_format === "wav";
     const ids = [...new Set(body.history_item_ids)];
-    const items = await Promise.all(ids.map((id) => rc.app.stores.history.get(caller.workspaceId, id)));
+    const items = await Promise.all(ids.map((id) => rc.app.stores.history.ownedBy(caller.workspaceId, caller.userId, id)));
     const missing = ids.filter((_, i) => !items[i]);
     if (missing.length) throw new ApiError(400, "history_item_not_found", `History items not found: ${missing.join(", ")}`);
     const found = items as HistoryRecord[];

@@ -161,7 +161,7 @@ async function regenerateFromHistory(req: ApiRequest, rc: RouteContext): Promise
   const caller = await rc.caller();
   await caller.require("speech_to_speech");
   const id = req.params.history_item_id;
-  const item = await ctx.stores.history.get(caller.workspaceId, id);
+  const item = await ctx.stores.history.ownedBy(caller.workspaceId, caller.userId, id);
   if (!item) throw historyNotFound(id);
   const input = item.sts_input ? await ctx.blobs.getBytes(item.sts_input.key) : undefined;
   if (!item.sts_input || !input) throw new ApiError(400, "history_item_not_regenerable", stsMessages.notRegenerable);

@@ -11,7 +11,7 @@ import { bytes, json, stream, type ApiRequest } from "../http/types.js";
 import { field, parseMultipart } from "../http/multipart.js";
 import { jsonBody, parseWith, q, queryParams } from "../http/validate.js";
 import { EditVoiceFields, FINE_TUNING_STATES, MAX_SAMPLES, SAMPLE_MAX_BYTES, VOICE_CATEGORIES, VOICE_TYPES } from "../contract/voices.js";
-import { voiceNotFound } from "../voices/records.js";
+import { assertCanManage, voiceNotFound } from "../voices/records.js";
 import { deleteSample, deleteVoice, editVoice, filterVoices, sampleAudio, visibleVoices, wireContext, workspaceMemberships } from "../voices/manage.js";
 import { libraryAccents } from "../voices/accents.js";
 import { voiceWire } from "../voices/wire.js";
@@ -158,6 +158,9 @@ export function registerVoices(r: ApiRouter): void {
     const input = jsonBody(req, VoiceSettingsInput);
     const v = await accessibleVoice(rc.app, caller, req.params.voice_id);
     if (!v) throw voiceNotFound(req.params.voice_id);
+    // A workspace's own voice is changed for everyone it is shared with: only those who may edit it
+    // (its owner, a workspace admin, an editor or admin it is shared with), not a viewer.
+    if (v.workspace_id === caller.workspaceId) await assertCanManage(caller, v);
     const next = mergeSettings(await settingsFor(rc.app, caller, v), input);
     if (v.workspace_id === caller.workspaceId) await rc.app.stores.voices.patch(caller.workspaceId, v.voice_id, { settings: next });
     else await rc.app.stores.voices.putWorkspaceSettings(caller.workspaceId, v.voice_id, next);

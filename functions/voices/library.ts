@@ -13,7 +13,7 @@ import { localeOf } from "./accents.js";
 import { normaliseLabel } from "./libraryQuery.js";
 import { makePreview } from "./previews.js";
 import { embedListing, libraryEmbeddings } from "./similar.js";
-import { assertCanManage, createVoice, listingIdOf, publicOwnerId, voiceNotFound } from "./records.js";
+import { assertVoiceAdmin, createVoice, listingIdOf, publicOwnerId, voiceNotFound } from "./records.js";
 
 /**
  * The voice library: publishing one's own voice, removing it with a notice period, adding
@@ -112,7 +112,7 @@ export function publishedListing(
 export async function publishVoice(ctx: AppContext, caller: Caller, voiceId: string, input: PublishVoiceBody): Promise<LibraryListing> {
   const v = await ctx.stores.voices.get(caller.workspaceId, voiceId);
   if (!v) throw voiceNotFound(voiceId);
-  await assertCanManage(caller, v);
+  await assertVoiceAdmin(caller, v, "share");
   if (v.sharing?.original_voice_id) throw new ApiError(400, "voice_not_publishable", "A voice added from the Voice Library cannot be published again.");
   if (v.verification.requires_verification && !v.verification.is_verified) {
     throw new ApiError(400, "voice_not_verified", `The voice ${v.name} must be verified before it can be shared.`);
@@ -182,7 +182,7 @@ export async function unpublishVoice(ctx: AppContext, ownerWorkspaceId: string, 
 export async function unpublishOwnVoice(ctx: AppContext, caller: Caller, voiceId: string): Promise<LibraryListing> {
   const v = await ctx.stores.voices.get(caller.workspaceId, voiceId);
   if (!v) throw voiceNotFound(voiceId);
-  await assertCanManage(caller, v);
+  await assertVoiceAdmin(caller, v, "share");
   const listing = await ctx.stores.library.listing(voiceId);
   if (!listing || listing.owner_workspace_id !== caller.workspaceId || listing.status !== "listed") {
     throw new ApiError(400, "voice_not_shared", `The voice ${v.name} is not in the Voice Library.`);

@@ -6,7 +6,7 @@ import type { LibraryListing } from "../adapters/dynamo/library.js";
 import { ApiError } from "../http/errors.js";
 import type { MultipartFile } from "../http/multipart.js";
 import { FINE_TUNING_STATES, VOICE_TYPES } from "../contract/voices.js";
-import { assertCanManage, fineTuningState, isLibraryCopy, listingIdOf, removeVoice, voiceNotFound } from "./records.js";
+import { assertCanManage, assertVoiceAdmin, fineTuningState, isLibraryCopy, listingIdOf, removeVoice, voiceNotFound } from "./records.js";
 import { checkSamples, sampleNotFound, storeSamples } from "./samples.js";
 import { unpublishVoice } from "./library.js";
 import { normaliseLabel } from "./libraryQuery.js";
@@ -155,8 +155,7 @@ export async function editVoice(ctx: AppContext, caller: Caller, voiceId: string
 export async function deleteVoice(ctx: AppContext, caller: Caller, voiceId: string): Promise<void> {
   const v = await accessibleVoice(ctx, caller, voiceId);
   if (!v) throw voiceNotFound(voiceId);
-  if (v.workspace_id !== caller.workspaceId) throw new ApiError(403, "voice_not_owned", "Only your own voices can be deleted; premade voices cannot.");
-  await assertCanManage(caller, v);
+  await assertVoiceAdmin(caller, v, "delete");
   if (v.sharing && !isLibraryCopy(v)) await unpublishVoice(ctx, caller.workspaceId, v.voice_id);
   await removeVoice(ctx, v);
 }

@@ -86,3 +86,16 @@ export async function assertCanManage(caller: Caller, v: VoiceRecord): Promise<v
     throw new ApiError(403, "voice_not_owned", "Only the voice's owner, a workspace admin or an editor it is shared with can change it.");
   }
 }
+
+/**
+ * Who may share a voice the workspace holds further (publish it to the Voice Library or take it
+ * out) or delete it: the resource admins (its creator, a workspace admin, or someone given
+ * admin), as for sharing within the workspace; editors edit but neither share nor delete.
+ */
+export async function assertVoiceAdmin(caller: Caller, v: VoiceRecord, action: "share" | "delete"): Promise<void> {
+  if (v.workspace_id !== caller.workspaceId) throw new ApiError(403, "voice_not_owned", `Only your own voices can be ${action === "share" ? "shared" : "deleted"}; premade voices cannot.`);
+  const role = await voiceAccess(caller, v);
+  if (role !== "owner" && role !== "admin") {
+    throw new ApiError(403, "voice_not_owned", `Only the voice's owner, a workspace admin or an admin it is shared with can ${action} it.`);
+  }
+}

@@ -126,7 +126,7 @@ describe("Voice Changer page", () => {
     expect(saved[0] === 0xff || saved.subarray(0, 3).toString() === "ID3").toBe(true);
 
     // The history keeps every conversion as speech to speech.
-    const items = await stack.ctx.stores.history.list(account.workspace.workspace_id, { pageSize: 10, source: "STS" });
+    const items = await stack.ctx.stores.history.list(account.workspace.workspace_id, { userId: account.user.user_id, pageSize: 10, source: "STS" });
     expect(items.items).toHaveLength(4);
 
     // The History tab lists them (replacing the history entry, keeping the query): play, download,
@@ -149,7 +149,7 @@ describe("Voice Changer page", () => {
     await rows.first().getByRole("button", { name: "Regenerate" }).click();
     await expect.poll(() => rows.count(), { timeout: 60_000 }).toBe(5);
     expect((await currentUsage(stack.ctx, account.workspace.workspace_id)).character_count).toBeGreaterThan(charged);
-    const newest = (await stack.ctx.stores.history.list(account.workspace.workspace_id, { pageSize: 10, source: "STS" })).items;
+    const newest = (await stack.ctx.stores.history.list(account.workspace.workspace_id, { userId: account.user.user_id, pageSize: 10, source: "STS" })).items;
     expect(newest).toHaveLength(5);
     // The new conversion came from the kept input of the one regenerated, into the same voice.
     expect(newest[0].sts_input!.file_name).toBe(newest[1].sts_input!.file_name);
@@ -157,7 +157,7 @@ describe("Voice Changer page", () => {
     await rows.nth(2).getByRole("button", { name: "Delete" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
     await expect.poll(() => rows.count()).toBe(4);
-    expect((await stack.ctx.stores.history.list(account.workspace.workspace_id, { pageSize: 10, source: "STS" })).items).toHaveLength(4);
+    expect((await stack.ctx.stores.history.list(account.workspace.workspace_id, { userId: account.user.user_id, pageSize: 10, source: "STS" })).items).toHaveLength(4);
     // Back on the Convert tab, the queue is still there.
     await page.getByRole("tab", { name: "Convert" }).click();
     await expect.poll(() => page.url()).not.toContain("tab=history");

@@ -76,6 +76,42 @@ export class Users {
     return lock ? this.get(lock.user_id) : undefined;
   }
 
+  /**
+   * Records that a TOTP time step was used, only when it is later than the last one used with the
+   * same secret: of several sign-ins sending the same code at once, exactly one gets true.
+   */
+  async useTotpStep(userId: string, secretSealed: string, step: number): Promise<boolean> {
+    const done = await this.main.update(keys.user(userId), {
+      UpdateExpression: "SET #tf.#last = :step",
+      ConditionExpression: "#tf.#secret = :secret AND (attribute_not_exists(#tf.#last) OR attribute_type(#tf.#last, :null) OR #tf.#last < :step)",
+      ExpressionAttributeNames: { "#tf": "two_factor", "#last": "last_step", "#secret": "secret_sealed" },
+      ExpressionAttributeValues: { ":step": step, ":secret": secretSealed, ":null": "NULL" },
+    });
+    return done !== undefined;
+  }
+
+  /**
+   * Removes one backup code's hash, only if it is still where it was read (a conditional write):
+   * of requests using the same code at once, exactly one gets true, and codes used in parallel
+   * all disappear (a removal that lost a race reads the list again).
+   */
+  async useBackupCode(userId: string, hash: string, matches: (stored: string) => boolean): Promise<boolean> {
+    // Each lost race means another code left the list, so this ends within its length.
+    for (let attempt = 0; attempt < 64; attempt++) {
+      const user = await this.get(userId);
+      const index = (user?.backup_code_hash ?? []).findIndex(matches);
+      if (index < 0) return false;
+      const done = await this.main.update(keys.user(userId), {
+        UpdateExpression: `REMOVE #codes[${index}]`,
+        ConditionExpression: `#codes[${index}] = :hash`,
+        ExpressionAttributeNames: { "#codes": "backup_code_hash" },
+        ExpressionAttributeValues: { ":hash": hash },
+      });
+      if (done) return true;
+    }
+    return false;
+  }
+
   async update(userId: string, patch: Partial<Omit<UserRecord, "user_id" | "email">>): Promise<UserRecord | undefined> {
     const item = await this.main.patch<Stored<UserRecord>>(keys.user(userId), patch);
     return item ? (withoutKeys<UserRecord>(item)) : undefined;

@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { api, ApiFailure } from "./api.server.js";
 import { requireCsrf } from "./csrf.server.js";
 import { requireAuth } from "./session.server.js";
+import { readForm } from "./form.server.js";
 
 /** The signed-in user's /v1 client for a loader or action. */
 export async function v1(request: Request, context: AppLoadContext) {
@@ -13,7 +14,7 @@ export async function v1(request: Request, context: AppLoadContext) {
 /** An action's form, with its CSRF token checked, and the user's /v1 client. */
 export async function v1Form(request: Request, context: AppLoadContext) {
   const { auth, client } = await v1(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, context, form);
   return { auth, client, form };
 }

@@ -4,6 +4,7 @@ import { api, ApiFailure, OkWire } from "../lib/api.server.js";
 import { requireCsrf } from "../lib/csrf.server.js";
 import { requireAuth } from "../lib/session.server.js";
 import { SHARING_FAILURES, type SharingData } from "../components/sharing/sharing.js";
+import { readForm } from "../lib/form.server.js";
 
 /**
  * The Sharing dialog's server side (app-shell.md §2, §7): GET the resource's metadata (roles,
@@ -58,7 +59,7 @@ const Body = z.object({
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const auth = await requireAuth(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, context, form);
   const type = Type.safeParse(params.type);
   const parsed = Body.safeParse(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string" && v !== "")));

@@ -8,6 +8,7 @@ import { Field, FormError } from "../components/Field.js";
 import { api, ApiFailure, OkWire, SessionWire, UserWire } from "../lib/api.server.js";
 import { requireCsrf } from "../lib/csrf.server.js";
 import { getAuth, startSession } from "../lib/session.server.js";
+import { readForm } from "../lib/form.server.js";
 
 export const meta: MetaFunction = () => [{ title: "Join a workspace · Timbre" }];
 
@@ -37,7 +38,7 @@ const SignUpBody = z.object({
 });
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, context, form);
   const token = params.token ?? "";
   try {

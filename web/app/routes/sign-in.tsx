@@ -11,6 +11,7 @@ import { requireCsrf } from "../lib/csrf.server.js";
 import { fieldErrors, formFields, type FieldErrors } from "../lib/forms.js";
 import { safeRedirect } from "../lib/redirect.js";
 import { getAuth, startSession } from "../lib/session.server.js";
+import { readForm } from "../lib/form.server.js";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Timbre" }];
 
@@ -28,7 +29,7 @@ const CodeSchema = z.object({ code: z.string().trim().min(1, "Please enter the c
 type ActionData = { fields: FieldErrors; formError: string | null; email: string; challenge?: string };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, context, form);
   const email = typeof form.get("email") === "string" ? String(form.get("email")) : "";
   const finish = async (s: z.infer<typeof SessionWire>) => {

@@ -2,6 +2,7 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { api, OkWire } from "../lib/api.server.js";
 import { requireCsrf } from "../lib/csrf.server.js";
 import { endSession, getAuth } from "../lib/session.server.js";
+import { readForm } from "../lib/form.server.js";
 
 export function loader() {
   return redirect("/");
@@ -9,7 +10,7 @@ export function loader() {
 
 /** Ends the /v1 session (so outstanding tokens die at once) and clears the cookie. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireCsrf(request, context, await request.formData());
+  await requireCsrf(request, context, await readForm(request));
   const auth = await getAuth(request, context);
   if (auth) {
     await api(context, request, auth)

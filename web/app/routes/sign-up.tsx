@@ -9,6 +9,7 @@ import { api, ApiFailure, SessionWire } from "../lib/api.server.js";
 import { requireCsrf } from "../lib/csrf.server.js";
 import { fieldErrors, formFields, type FieldErrors } from "../lib/forms.js";
 import { getAuth, startSession } from "../lib/session.server.js";
+import { readForm } from "../lib/form.server.js";
 
 export const meta: MetaFunction = () => [{ title: "Create your account · Timbre" }];
 
@@ -20,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 const FIELDS = ["email", "password", "first_name"] as const;
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, context, form);
   const values = formFields(form, FIELDS);
   const echo = { email: values.email ?? "", first_name: values.first_name ?? "" };

@@ -261,9 +261,14 @@ export function VoiceDetail({ voiceId, collections, onClose, onChanged, onDelete
       <section className="voice-detail-section" aria-label="Settings">
         <h3 className="section-title">Settings</h3>
         <VoiceSettingsPanel settings={settings} onChange={setSettings} dialogue={false} canUseStyle canUseSpeakerBoost />
-        <button type="button" className="button button-small" onClick={saveSettings} disabled={savingSettings}>
-          {savingSettings ? "Saving…" : "Save settings"}
-        </button>
+        {/* A workspace voice shared as viewer: its settings are the owner's (the server refuses a change). */}
+        {voice.permission_on_resource !== null && !editable ? (
+          <p className="field-hint">You can use this voice but not change its settings: it is shared with you as a viewer.</p>
+        ) : (
+          <button type="button" className="button button-small" onClick={saveSettings} disabled={savingSettings}>
+            {savingSettings ? "Saving…" : "Save settings"}
+          </button>
+        )}
       </section>
 
       {collections.length > 0 && (

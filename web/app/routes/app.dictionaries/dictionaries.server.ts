@@ -5,6 +5,7 @@ import { RESOURCE_ROLES, type RuleRequest } from "../../../../functions/contract
 import { api, ApiFailure, OkWire, sessionToken } from "../../lib/api.server.js";
 import { requireAuth, type WebSession } from "../../lib/session.server.js";
 import { requireCsrf } from "../../lib/csrf.server.js";
+import { readForm } from "../../lib/form.server.js";
 
 /**
  * The dictionary editor's server side: /v1 calls as the signed-in user, parsed by schemas of
@@ -58,7 +59,7 @@ export async function dictionariesFor(request: Request, context: AppLoadContext)
 
 /** Checks the form's CSRF token; every editor POST goes through here. */
 export async function editorForm(request: Request, context: AppLoadContext): Promise<FormData> {
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, context, form);
   return form;
 }

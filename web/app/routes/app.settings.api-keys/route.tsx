@@ -19,6 +19,7 @@ import { requireAuth } from "../../lib/session.server.js";
 import { apiKeys, newestFirst, type ApiKey } from "./api-keys.server.js";
 import { EmptyState } from "../../components/ui/EmptyState.js";
 import { useToast } from "../../components/ui/Toast.js";
+import { readForm } from "../../lib/form.server.js";
 
 export const meta: MetaFunction = () => [{ title: "API Keys · Timbre" }];
 
@@ -37,7 +38,7 @@ type ActionResult =
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireAuth(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, context, form);
   const keys = apiKeys(context, request, auth);
 
