@@ -13,20 +13,24 @@ import { startReceiver, type Receiver } from "./receiver.js";
 /**
  * Webhooks end to end on the embedded stack: the management API through the official SDK,
  * deliveries a real receiver checks with the SDK's constructEvent, retries and auto-disable on a
- * clock the test moves, and the event sources (quota thresholds, personal events).
+ * clock the test moves, and the event sources (quota thresholds, personal events). The receivers
+ * are on loopback, which only WEBHOOK_ALLOW_LOCAL_TARGETS allows; `plain` is a stack with the
+ * default settings, where no member can reach this machine.
  */
 let stack: EmbeddedStack;
+let plain: EmbeddedStack;
 let offsetMs = 0;
 const now = () => Date.now() + offsetMs;
 const receivers: Receiver[] = [];
 const verifier = new ElevenLabsClient({ apiKey: "unused" });
 
 beforeAll(async () => {
-  stack = await startTestStack({ now });
+  [stack, plain] = await Promise.all([startTestStack({ now, env: { WEBHOOK_ALLOW_LOCAL_TARGETS: "true" } }), startTestStack({ now })]);
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await stack?.close();
+  await plain?.close();
 });
 afterEach(() => {
   offsetMs = 0;
@@ -39,15 +43,24 @@ async function receiver(): Promise<Receiver> {
 }
 
 /** Runs the dispatcher until nothing more is due now (the workflow the emit started may run too). */
-async function drain(): Promise<void> {
-  await stack.workflows.idle();
-  while ((await dispatchDue(stack.ctx)).more);
-  await stack.workflows.idle();
+async function drain(on: EmbeddedStack = stack): Promise<void> {
+  await on.workflows.idle();
+  while ((await dispatchDue(on.ctx)).more);
+  await on.workflows.idle();
 }
 
-async function deliveries(apiKey: string, webhookId: string) {
-  return (await (await apiFetch(stack, apiKey, `/v1/workspace/webhooks/${webhookId}/deliveries`)).json()) as {
-    deliveries: Array<{ event_id: string; event_type: string; state: string; attempts: number; last_status: number | null; next_attempt_unix: number | null }>;
+async function deliveries(apiKey: string, webhookId: string, on: EmbeddedStack = stack) {
+  return (await (await apiFetch(on, apiKey, `/v1/workspace/webhooks/${webhookId}/deliveries`)).json()) as {
+    deliveries: Array<{
+      event_id: string;
+      event_type: string;
+      state: string;
+      attempts: number;
+      last_status: number | null;
+      last_error: string | null;
+      next_attempt_unix: number | null;
+      log: Array<{ status: number | null; error: string | null }>;
+    }>;
   };
 }
 
@@ -250,5 +263,58 @@ describe("events", () => {
     await emitEvent(stack.ctx, admin.workspace.workspace_id, "fine_tuning_finished", { voice_id: "x", model_id: "eleven_multilingual_v2" }, { userId: ann.userId });
     await drain();
     expect([wsHook.received.length, annHook.received.length, bobHook.received.length]).toEqual([1, 1, 0]);
+  });
+});
+
+describe("what a member can reach and read (issue 24)", () => {
+  const refusal = async (p: Promise<unknown>) => {
+    const e = (await p.catch((x: unknown) => x)) as ElevenLabsError;
+    expect(e).toBeInstanceOf(ElevenLabsError);
+    return { status: e.statusCode, body: e.body as { detail: { status: string; message: string } } };
+  };
+
+  it("by default no member can add a webhook on this machine or a link-local address, in any spelling", async () => {
+    const r = await receiver();
+    const port = new URL(r.url).port;
+    const admin = await adminOf(plain);
+    const member = await joinAsMember(plain, admin);
+    const urls = [
+      `http://127.0.0.1:${port}/x`,
+      `http://127.1:${port}/x`,
+      `http://2130706433:${port}/x`,
+      `http://0x7f000001:${port}/x`,
+      `http://0177.0.0.1:${port}/x`,
+      `http://[::1]:${port}/x`,
+      `http://[::ffff:127.0.0.1]:${port}/x`,
+      `http://0.0.0.0:${port}/x`,
+      `http://localhost:${port}/x`,
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[fe80::1]/x",
+    ];
+    for (const webhookUrl of urls) {
+      const e = await refusal(member.client.webhooks.create({ settings: { authType: "hmac", name: "x", webhookUrl } }));
+      expect(e.status, webhookUrl).toBe(400);
+      expect(e.body.detail.status, webhookUrl).toBe("webhook_target_not_allowed");
+      expect(e.body.detail.message).toContain("WEBHOOK_ALLOW_LOCAL_TARGETS=true");
+    }
+    // Nor by changing the URL of a webhook it has.
+    const { webhookId } = await member.client.webhooks.create({ settings: { authType: "hmac", name: "Elsewhere", webhookUrl: "https://receiver.example.invalid/hook" } });
+    const e = await refusal(member.client.webhooks.update(webhookId, { name: "Elsewhere", isDisabled: false }, { additionalBodyParameters: { webhook_url: `http://[::1]:${port}/x` } }));
+    expect(e.status).toBe(400);
+    expect(r.received).toHaveLength(0);
+  });
+
+  it("checks the address a name resolves to when delivering (a name that resolves to loopback later is refused)", async () => {
+    const r = await receiver();
+    const admin = await adminOf(plain);
+    const { webhookId } = await admin.client.webhooks.create({ settings: { authType: "hmac", name: "Rebound", webhookUrl: "https://receiver.example.invalid/hook" } });
+    // The stored name now resolves to this machine: localhost, which the resolver answers with 127.0.0.1 or ::1.
+    await plain.ctx.stores.webhooks.patch(admin.workspace.workspace_id, webhookId, { webhook_url: r.url.replace("127.0.0.1", "localhost") });
+    expect((await apiFetch(plain, admin.apiKey, `/v1/workspace/webhooks/${webhookId}/test`, { method: "POST" })).status).toBe(202);
+    await drain(plain);
+    expect(r.received).toHaveLength(0);
+    const [d] = (await deliveries(admin.apiKey, webhookId, plain)).deliveries;
+    expect(d).toMatchObject({ state: "failed", attempts: 1, last_status: null });
+    expect(d.last_error).toContain("private, loopback or link-local");
   });
 });
