@@ -4,6 +4,7 @@ import { addressAllowed, checkUrl, classifyAddress, resolveTarget, TargetRefused
 import { retryDelaySeconds, isRetryable, RETRY_WINDOW_SECONDS } from "./dispatch.js";
 import { signatureHeader } from "./signature.js";
 import { decryptSecret, encryptSecret, newWebhookSecret } from "./secrets.js";
+import { deliverableHeaders, headerRule } from "./headers.js";
 import { parseConfig } from "../config.js";
 
 const strict = { allowPrivate: false, allowLoopback: false, allowHttp: false };
@@ -92,6 +93,17 @@ describe("webhook targets", () => {
   it("checks the addresses a name resolves to: localhost is loopback", async () => {
     await expect(resolveTarget(new URL("https://localhost:9/"), strict)).rejects.toBeInstanceOf(TargetRefused);
     expect((await resolveTarget(new URL("http://localhost:9/"), embedded)).address).toMatch(/^(127\.0\.0\.1|::1)$/);
+  });
+});
+
+describe("request headers", () => {
+  it("refuses credential, cookie, proxy, forwarding and hop-by-hop names and Timbre's own, in any case", () => {
+    const forbidden = ["Authorization", "proxy-authorization", "COOKIE", "Set-Cookie", "Host", "connection", "Keep-Alive", "Transfer-Encoding", "TE", "Trailer", "Upgrade", "Content-Length", "Proxy-Connection", "proxy-anything", "X-Forwarded-For", "x-forwarded-host", "X-Forwarded-Proto", "Forwarded"];
+    for (const name of forbidden) expect(headerRule(name), name).toBe("forbidden");
+    for (const name of ["ElevenLabs-Signature", "elevenlabs-signature", "Timbre-Event-Id", "Content-Type", "User-Agent"]) expect(headerRule(name), name).toBe("reserved");
+    for (const name of ["X-Webhook-Token", "X-Team", "X-Api-Key-Id", "Authorization-Hint"]) expect(headerRule(name), name).toBeNull();
+    // A stored webhook from before the rule sends only what the rule allows.
+    expect(deliverableHeaders({ Cookie: "a=b", authorization: "Bearer x", "X-Team": "ops" })).toEqual({ "X-Team": "ops" });
   });
 });
 
