@@ -76,6 +76,11 @@ const EnvSchema = z.object({
   SERVER_ADMIN_EMAILS: z.string().default(""),
   /** Deliver webhooks to private, loopback and link-local addresses (after DNS resolution). */
   WEBHOOK_ALLOW_PRIVATE: bool(false),
+  /**
+   * Deliver webhooks to loopback addresses (a receiver on this machine: 127.0.0.0/8, ::1, and
+   * names resolving to them). Off by default in every mode: any member can add a webhook.
+   */
+  WEBHOOK_ALLOW_LOCAL_TARGETS: bool(false),
   /** Delay before the first retry of a failed webhook delivery; later retries grow from it. */
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(60).default(30),
   /** `serial` encodes a request's chunks in order on one engine worker (the design before issue 14; the bench's baseline). */
@@ -134,7 +139,7 @@ export interface Config {
   webhooks: {
     /** Private and link-local targets allowed (WEBHOOK_ALLOW_PRIVATE). */
     allowPrivate: boolean;
-    /** Loopback targets allowed: with allowPrivate, and always in embedded mode (a developer's localhost). */
+    /** Loopback targets allowed: WEBHOOK_ALLOW_LOCAL_TARGETS (a developer's localhost receiver), or with allowPrivate. */
     allowLoopback: boolean;
     /** Plain http targets allowed (everywhere but AWS). */
     allowHttp: boolean;
@@ -207,7 +212,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     serverAdminEmails: e.SERVER_ADMIN_EMAILS.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean),
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
-      allowLoopback: e.WEBHOOK_ALLOW_PRIVATE || e.TIMBRE_MODE === "embedded",
+      allowLoopback: e.WEBHOOK_ALLOW_PRIVATE || e.WEBHOOK_ALLOW_LOCAL_TARGETS,
       allowHttp: e.TIMBRE_MODE !== "aws",
       retryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS,
     },

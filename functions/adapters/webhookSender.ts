@@ -5,21 +5,24 @@ import type { LookupFunction } from "node:net";
 /**
  * Sends one webhook delivery: an HTTP POST to an address already checked by the caller
  * (functions/webhooks/targets.ts), with the URL's host kept for the Host header and TLS (SNI and
- * certificate checks), a time limit, no redirects followed, and at most a little of the answer
- * read (for the delivery log).
+ * certificate checks), a time limit, and no redirects followed. Only the answer's status is kept:
+ * its body is never read into anything a member can see (a delivery log must not become a way to
+ * read what some address answers), and every way of getting no answer (refused, reset, TLS,
+ * not HTTP, timeout) is the caller's one generic reason; `detail` says which, for the server's
+ * own log only.
  */
 export interface SendResult {
   /** The response status, or null when there was none (timeout, refused, reset). */
   status: number | null;
-  error: string | null;
-  /** The start of the response body, for the log. */
-  excerpt: string;
+  /** Why there was no answer, for the server's log (never shown to members); null with a status. */
+  detail: string | null;
   durationMs: number;
   timedOut: boolean;
 }
 
 export const SEND_TIMEOUT_MS = 10_000;
-const EXCERPT_BYTES = 1024;
+/** The most of an answer's body read (and thrown away) before the connection is closed. */
+const DRAIN_BYTES = 64 * 1024;
 
 export function sendWebhook(url: URL, address: { address: string; family: 4 | 6 }, body: string, headers: Record<string, string>, timeoutMs = SEND_TIMEOUT_MS): Promise<SendResult> {
   const started = performance.now();
@@ -33,22 +36,29 @@ export function sendWebhook(url: URL, address: { address: string; family: 4 | 6 
     const done = (r: Omit<SendResult, "durationMs">) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
       resolve({ ...r, durationMs: Math.round(performance.now() - started) });
     };
     const req = send(url, { method: "POST", lookup, headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, agent: false }, (res) => {
-      let excerpt = "";
+      done({ status: res.statusCode ?? null, detail: null, timedOut: false });
+      // The body is drained, not kept; a long one is cut off.
+      let read = 0;
       res.on("data", (chunk: Buffer) => {
-        if (excerpt.length < EXCERPT_BYTES) excerpt += chunk.toString("utf8").slice(0, EXCERPT_BYTES - excerpt.length);
+        read += chunk.length;
+        if (read > DRAIN_BYTES) req.destroy();
       });
-      res.on("end", () => done({ status: res.statusCode ?? null, error: null, excerpt, timedOut: false }));
-      res.on("error", () => done({ status: res.statusCode ?? null, error: null, excerpt, timedOut: false }));
+      res.on("error", () => undefined);
     });
+    // The time limit covers the whole exchange, the drained body included.
     const timer = setTimeout(() => {
       req.destroy();
-      done({ status: null, error: `No response within ${Math.round(timeoutMs / 1000)} s`, excerpt: "", timedOut: true });
+      done({ status: null, detail: `no response within ${Math.round(timeoutMs / 1000)} s`, timedOut: true });
     }, timeoutMs);
-    req.on("error", (e: NodeJS.ErrnoException) => done({ status: null, error: e.code ? `${e.code}: ${e.message}` : e.message, excerpt: "", timedOut: false }));
+    req.on("close", () => clearTimeout(timer));
+    req.on("error", (e: NodeJS.ErrnoException) => {
+      // A peer that answered with something other than HTTP may leave its socket half open.
+      req.destroy();
+      done({ status: null, detail: e.code ? `${e.code}: ${e.message}` : e.message, timedOut: false });
+    });
     req.end(body);
   });
 }

@@ -4,6 +4,7 @@ import { json } from "../http/types.js";
 import { jsonBody, q, queryParams } from "../http/validate.js";
 import { createWebhook, deleteWebhook, managedWebhook, managedWebhooks, sendTestEvent, updateWebhook, webhookNotFound, webhookWire } from "../webhooks/manage.js";
 import { MAX_URL_LENGTH } from "../webhooks/targets.js";
+import { shownError } from "../webhooks/dispatch.js";
 
 const Headers = z.record(z.string().max(1024).nullish()).nullish();
 const Events = z.array(z.string().max(64)).max(32).nullish();
@@ -69,8 +70,8 @@ export function registerWebhooks(r: ApiRouter): void {
         created_at_unix: Math.floor(d.created_ms / 1000),
         next_attempt_unix: d.next_attempt_ms === null ? null : Math.floor(d.next_attempt_ms / 1000),
         last_status: d.last_status,
-        last_error: d.last_error,
-        log: d.log,
+        last_error: shownError(d.last_status, d.last_error),
+        log: d.log.map((a) => ({ ...a, error: shownError(a.status, a.error) })),
       })),
     });
   });

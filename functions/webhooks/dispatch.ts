@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import type { AppContext } from "../context.js";
 import { QUEUE_SHARDS, type DeliveryAttempt, type DeliveryRecord, type QueueEntry, type WebhookRecord } from "../adapters/dynamo/webhooks.js";
 import { MAX_ATTEMPT_LOG } from "../adapters/dynamo/webhooks.js";
@@ -7,6 +8,7 @@ import { decryptSecret } from "./secrets.js";
 import { signatureHeader, SIGNATURE_HEADER } from "./signature.js";
 import { resolveTarget, TargetRefused } from "./targets.js";
 import { webhookMessages as m } from "./messages.js";
+import { deliverableHeaders } from "./headers.js";
 
 /**
  * The webhook dispatcher: takes what is due from the durable queue (adapters/dynamo/webhooks.ts)
@@ -38,6 +40,22 @@ export function retryDelaySeconds(baseSeconds: number, attempt: number): number 
 }
 
 export const isRetryable = (r: Pick<SendResult, "status">) => r.status === null || r.status === 429 || r.status >= 500;
+
+/**
+ * The log's words for an answer that was not a success: the status's standard reason phrase, never
+ * what the receiver sent (neither its body nor its own reason phrase).
+ */
+export const answerReason = (status: number) => STATUS_CODES[status] ?? (status >= 500 ? "Server Error" : status >= 400 ? "Client Error" : status >= 300 ? "Redirect" : "Unexpected Status");
+
+/**
+ * A logged error as the API shows it, for records written before the log kept only fixed reasons:
+ * an answer's words become its status's reason, a low-level connection error the generic one.
+ */
+export function shownError(status: number | null, error: string | null): string | null {
+  if (status !== null) return status >= 200 && status < 300 ? null : answerReason(status);
+  if (error && (/^[A-Z][A-Z0-9_]+: /.test(error) || /^No response within/.test(error))) return m.connectionFailed;
+  return error;
+}
 
 export const deliveryIdOf = (eventId: string, webhookId: string) => sha256Hex(`${eventId}.${webhookId}`).slice(0, 24);
 
@@ -93,27 +111,33 @@ async function attempt(ctx: AppContext, entry: QueueEntry): Promise<void> {
   const nowUnix = Math.floor(ctx.now() / 1000);
   const url = new URL(w.webhook_url);
   let result: SendResult;
+  /** What the log says: the status's standard reason, or one fixed reason when there was no answer. */
+  let error: string | null;
+  let refused = false;
   try {
     const address = await resolveTarget(url, ctx.config.webhooks);
     const headers: Record<string, string> = {
-      ...w.request_headers,
+      ...deliverableHeaders(w.request_headers),
       "content-type": "application/json",
       "user-agent": USER_AGENT,
       [SIGNATURE_HEADER]: signatureHeader(decryptSecret(ctx.secrets.session, w.secret_enc), d.body, nowUnix),
       "Timbre-Event-Id": d.event_id,
     };
     result = await sendWebhook(url, address, d.body, headers);
+    error = result.status === null ? m.connectionFailed : result.status >= 300 ? answerReason(result.status) : null;
+    if (result.detail) ctx.log.info("webhook delivery got no answer", { workspace_id: w.workspace_id, webhook_id: w.webhook_id, reason: result.detail });
   } catch (e) {
     if (!(e instanceof TargetRefused)) throw e;
     // A refused target is final for this delivery: it will not become allowed by waiting.
-    result = { status: null, error: e.message, excerpt: "", durationMs: 0, timedOut: false };
-    (result as SendResult & { refused?: boolean }).refused = true;
+    result = { status: null, detail: e.message, durationMs: 0, timedOut: false };
+    error = e.message;
+    refused = true;
   }
 
   const attempts = d.attempts + 1;
-  const entryLog: DeliveryAttempt = { at_unix: nowUnix, status: result.status, error: result.error, duration_ms: result.durationMs };
+  const entryLog: DeliveryAttempt = { at_unix: nowUnix, status: result.status, error, duration_ms: result.durationMs };
   const log = [...d.log, entryLog].slice(-MAX_ATTEMPT_LOG);
-  const common = { attempts, last_status: result.status, last_error: result.error ?? (result.status && result.status >= 300 ? result.excerpt.slice(0, 200) || null : null), log };
+  const common = { attempts, last_status: result.status, last_error: error, log };
 
   if (result.status !== null && result.status >= 200 && result.status < 300) {
     await store.dequeue(entry.pk, entry.sk, { ...common, state: "delivered", next_attempt_ms: null });
@@ -128,7 +152,6 @@ async function attempt(ctx: AppContext, entry: QueueEntry): Promise<void> {
     ctx.log.warn("webhook disabled after repeated failures", { workspace_id: w.workspace_id, webhook_id: w.webhook_id, failures: after.consecutive_failures });
     autoDisabled = true;
   }
-  const refused = (result as SendResult & { refused?: boolean }).refused === true;
   const nextMs = ctx.now() + retryDelaySeconds(ctx.config.webhooks.retryBaseSeconds, attempts) * 1000;
   const withinWindow = (nextMs - d.created_ms) / 1000 <= RETRY_WINDOW_SECONDS;
   if (isRetryable(result) && !refused && w.retry_enabled && !autoDisabled && withinWindow) {

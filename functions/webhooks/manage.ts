@@ -7,6 +7,7 @@ import { emitEvent, isEventType } from "../events/index.js";
 import { encryptSecret, newWebhookSecret } from "./secrets.js";
 import { checkUrl, resolveTarget, TargetRefused } from "./targets.js";
 import { webhookMessages as m } from "./messages.js";
+import { headerRule } from "./headers.js";
 
 /**
  * The webhook management API (contract §12) and what the Webhooks page adds to it. Workspace
@@ -17,8 +18,6 @@ export const MAX_WORKSPACE_WEBHOOKS = 20;
 export const MAX_PERSONAL_WEBHOOKS = 5;
 export const MAX_REQUEST_HEADERS = 10;
 
-/** Headers Timbre sets on every delivery; a webhook's own headers may not replace them. */
-const RESERVED_HEADERS = new Set(["host", "content-length", "content-type", "elevenlabs-signature", "timbre-event-id", "user-agent", "connection", "transfer-encoding", "expect", "te", "upgrade", "trailer"]);
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
 
 export const webhookNotFound = (id: string) => new ApiError(404, "webhook_not_found", m.notFound(id));
@@ -49,7 +48,8 @@ function cleanHeaders(input: Record<string, string | null | undefined> | null | 
   for (const [name, value] of Object.entries(input ?? {})) {
     if (value === null || value === undefined) continue;
     if (!HEADER_NAME.test(name) || /[\r\n\0]/.test(value) || value.length > 1024) throw new ApiError(400, "invalid_request_header", `The request header ${name.slice(0, 64)} is not valid.`);
-    if (RESERVED_HEADERS.has(name.toLowerCase())) throw new ApiError(400, "invalid_request_header", m.headerNotAllowed(name));
+    const rule = headerRule(name);
+    if (rule) throw new ApiError(400, "invalid_request_header", rule === "reserved" ? m.headerNotAllowed(name) : m.headerForbidden(name));
     out[name] = value;
   }
   if (Object.keys(out).length > MAX_REQUEST_HEADERS) throw new ApiError(400, "invalid_request_header", `At most ${MAX_REQUEST_HEADERS} request headers.`);
@@ -143,9 +143,24 @@ export async function deleteWebhook(ctx: AppContext, caller: Caller, id: string)
   await ctx.stores.webhooks.delete(caller.workspaceId, id);
 }
 
+/** "Send test event" may be pressed this often per webhook, and per workspace, in a minute. */
+export const TESTS_PER_WEBHOOK_PER_MINUTE = 5;
+export const TESTS_PER_WORKSPACE_PER_MINUTE = 20;
+
 /** "Send test event": a webhook_test event for this webhook only, through the same queue as every event. */
 export async function sendTestEvent(ctx: AppContext, caller: Caller, id: string): Promise<{ event_id: string }> {
   const w = await managedWebhook(ctx, caller, id);
+  const now = Math.floor(ctx.now() / 1000);
+  const retryAfter = { "retry-after": String(60 - (now % 60)) };
+  const hookKey = `${caller.workspaceId}.${w.webhook_id}`;
+  if ((await ctx.stores.ledger.takeAttempt("webhook-test", hookKey, 60, now, TESTS_PER_WEBHOOK_PER_MINUTE)) === undefined) {
+    throw new ApiError(429, "too_many_test_events", m.tooManyTests(TESTS_PER_WEBHOOK_PER_MINUTE), retryAfter);
+  }
+  if ((await ctx.stores.ledger.takeAttempt("webhook-test-workspace", caller.workspaceId, 60, now, TESTS_PER_WORKSPACE_PER_MINUTE)) === undefined) {
+    // Not sent: the webhook's own count gives the attempt back.
+    await ctx.stores.ledger.returnAttempt("webhook-test", hookKey, 60, now).catch(() => undefined);
+    throw new ApiError(429, "too_many_test_events", m.tooManyWorkspaceTests(TESTS_PER_WORKSPACE_PER_MINUTE), retryAfter);
+  }
   const e = await emitEvent(ctx, caller.workspaceId, "webhook_test", { webhook_id: w.webhook_id, webhook_name: w.name, message: "This is a test event from Timbre." }, { userId: caller.userId, onlyWebhookId: w.webhook_id });
   return { event_id: e.event_id };
 }

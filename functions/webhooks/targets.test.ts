@@ -4,6 +4,8 @@ import { addressAllowed, checkUrl, classifyAddress, resolveTarget, TargetRefused
 import { retryDelaySeconds, isRetryable, RETRY_WINDOW_SECONDS } from "./dispatch.js";
 import { signatureHeader } from "./signature.js";
 import { decryptSecret, encryptSecret, newWebhookSecret } from "./secrets.js";
+import { deliverableHeaders, headerRule } from "./headers.js";
+import { parseConfig } from "../config.js";
 
 const strict = { allowPrivate: false, allowLoopback: false, allowHttp: false };
 const embedded = { allowPrivate: false, allowLoopback: true, allowHttp: true };
@@ -38,9 +40,70 @@ describe("webhook targets", () => {
     expect(() => checkUrl("not a url", embedded)).toThrow(/valid URL/);
   });
 
+  it("knows loopback and link-local in every IPv6 spelling that stands for IPv4, and site-local", () => {
+    for (const a of ["::7f00:1", "::127.0.0.1", "0:0:0:0:0:ffff:7f00:1", "::ffff:0:7f00:1", "64:ff9b::7f00:1", "64:ff9b:1::7f00:1", "2002:7f00:1::"]) {
+      expect(classifyAddress(a), a).toBe("loopback");
+    }
+    for (const a of ["::a9fe:a9fe", "64:ff9b::169.254.169.254", "2002:a9fe:a9fe::1", "fe80::1%eth0", "febf::1", "fec0::1"]) expect(classifyAddress(a), a).toBe("private");
+    for (const a of ["::2", "::ffff:0.0.0.0"]) expect(classifyAddress(a), a).toBe("forbidden");
+  });
+
+  it("refuses every spelling of loopback and link-local by default in every mode, the embedded one included", () => {
+    const spellings = [
+      "http://127.0.0.1:8080/",
+      "http://127.1:8080/",
+      "http://127.0.1/",
+      "http://2130706433/",
+      "http://0x7f000001/",
+      "http://0x7f.0x0.0x0.0x1/",
+      "http://0177.0.0.1/",
+      "http://017700000001/",
+      "http://127.000.000.001/",
+      "http://127.255.255.254/",
+      "http://[::1]:8080/",
+      "http://[0:0:0:0:0:0:0:1]/",
+      "http://[::ffff:127.0.0.1]/",
+      "http://[::ffff:7f00:1]/",
+      "http://[64:ff9b::127.0.0.1]/",
+      "http://0.0.0.0:8080/",
+      "http://0/",
+      "http://[::]/",
+      "http://localhost:8080/",
+      "http://LOCALHOST./",
+      "http://api.localhost/",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://2852039166/",
+      "http://[fe80::1]/",
+      "http://[::ffff:169.254.169.254]/",
+    ];
+    for (const mode of ["embedded", "localstack", "aws"]) {
+      const p = parseConfig({ TIMBRE_MODE: mode }).webhooks;
+      expect(p.allowLoopback, mode).toBe(false);
+      for (const url of spellings) expect(() => checkUrl(url.replace("http:", "https:"), p), `${mode} ${url}`).toThrow(/private, loopback or link-local/);
+    }
+  });
+
+  it("allows a loopback receiver with WEBHOOK_ALLOW_LOCAL_TARGETS=true, and still no link-local or private one", () => {
+    const p = parseConfig({ WEBHOOK_ALLOW_LOCAL_TARGETS: "true" }).webhooks;
+    for (const url of ["http://127.0.0.1:8080/", "http://[::1]:8080/", "http://localhost:8080/", "http://2130706433/"]) expect(checkUrl(url, p).protocol, url).toBe("http:");
+    for (const url of ["http://169.254.169.254/", "http://[fe80::1]/", "http://10.0.0.1/", "http://0.0.0.0/"]) expect(() => checkUrl(url, p), url).toThrow(/private, loopback or link-local/);
+    expect(() => parseConfig({ WEBHOOK_ALLOW_LOCAL_TARGETS: "maybe" })).toThrow(/WEBHOOK_ALLOW_LOCAL_TARGETS/);
+  });
+
   it("checks the addresses a name resolves to: localhost is loopback", async () => {
     await expect(resolveTarget(new URL("https://localhost:9/"), strict)).rejects.toBeInstanceOf(TargetRefused);
     expect((await resolveTarget(new URL("http://localhost:9/"), embedded)).address).toMatch(/^(127\.0\.0\.1|::1)$/);
+  });
+});
+
+describe("request headers", () => {
+  it("refuses credential, cookie, proxy, forwarding and hop-by-hop names and Timbre's own, in any case", () => {
+    const forbidden = ["Authorization", "proxy-authorization", "COOKIE", "Set-Cookie", "Host", "connection", "Keep-Alive", "Transfer-Encoding", "TE", "Trailer", "Upgrade", "Content-Length", "Proxy-Connection", "proxy-anything", "X-Forwarded-For", "x-forwarded-host", "X-Forwarded-Proto", "Forwarded"];
+    for (const name of forbidden) expect(headerRule(name), name).toBe("forbidden");
+    for (const name of ["ElevenLabs-Signature", "elevenlabs-signature", "Timbre-Event-Id", "Content-Type", "User-Agent"]) expect(headerRule(name), name).toBe("reserved");
+    for (const name of ["X-Webhook-Token", "X-Team", "X-Api-Key-Id", "Authorization-Hint"]) expect(headerRule(name), name).toBeNull();
+    // A stored webhook from before the rule sends only what the rule allows.
+    expect(deliverableHeaders({ Cookie: "a=b", authorization: "Bearer x", "X-Team": "ops" })).toEqual({ "X-Team": "ops" });
   });
 });
 

@@ -7,8 +7,11 @@ import { webhookMessages as m } from "./messages.js";
  * Where webhooks may be delivered (SSRF). The URL must be https (http too outside AWS), without
  * credentials; every address its host resolves to is checked *after* DNS resolution, and the
  * connection goes to a checked address, so a name cannot resolve to an allowed address for the
- * check and a private one for the request. Loopback is allowed in embedded mode (a developer's
- * receiver on localhost) and with WEBHOOK_ALLOW_PRIVATE; private and link-local only with it.
+ * check and a private one for the request (DNS rebinding). Every spelling of an address counts:
+ * the URL parser turns 2130706433, 0x7f000001, 0177.0.0.1 and 127.1 into 127.0.0.1, and an IPv6
+ * address that stands for an IPv4 one (::ffff:127.0.0.1, 64:ff9b::7f00:1, …) is judged as that.
+ * Loopback is allowed only with WEBHOOK_ALLOW_LOCAL_TARGETS or WEBHOOK_ALLOW_PRIVATE (in every
+ * mode: any member may add a webhook); private and link-local only with WEBHOOK_ALLOW_PRIVATE.
  */
 export interface TargetPolicy {
   allowPrivate: boolean;
@@ -29,6 +32,7 @@ for (const [net, bits] of [["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 
 }
 privateNets.addSubnet("fc00::", 7, "ipv6"); // unique local
 privateNets.addSubnet("fe80::", 10, "ipv6"); // link-local
+privateNets.addSubnet("fec0::", 10, "ipv6"); // site-local (deprecated, still routed on some networks)
 
 /** Never a delivery target: unspecified, multicast, broadcast, reserved and documentation ranges. */
 const never = new BlockList();
@@ -41,23 +45,46 @@ never.addSubnet("2001:db8::", 32, "ipv6");
 
 export type AddressClass = "public" | "loopback" | "private" | "forbidden";
 
-/** IPv4-mapped and NAT64 IPv6 addresses are judged by the IPv4 address inside them. */
-function embeddedV4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower)?.[1];
-  if (mapped) return mapped;
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const n = (parseInt(hex[1], 16) << 16) | parseInt(hex[2], 16);
-    return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join(".");
+/** The eight 16-bit groups of an IPv6 address (any spelling, a trailing dotted IPv4 included). */
+function groupsOf(address: string): number[] | undefined {
+  let a = address.toLowerCase().replace(/%.*$/, "");
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
+  if (dotted) {
+    const [b0, b1, b2, b3] = dotted.slice(1).map(Number);
+    a = `${a.slice(0, dotted.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
   }
-  const nat64 = /^64:ff9b::(\d+\.\d+\.\d+\.\d+)$/.exec(lower)?.[1];
-  return nat64;
+  const halves = a.split("::");
+  if (halves.length > 2) return undefined;
+  const part = (h: string) => (h ? h.split(":").map((g) => parseInt(g, 16)) : []);
+  const head = part(halves[0]);
+  const tail = halves.length === 2 ? part(halves[1]) : [];
+  const groups = halves.length === 2 ? [...head, ...Array(8 - head.length - tail.length).fill(0), ...tail] : head;
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
+}
+
+const v4Of = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
+
+/**
+ * The IPv4 address an IPv6 address stands for, judged in its place: IPv4-mapped (::ffff:a.b.c.d),
+ * IPv4-translated (::ffff:0:a.b.c.d), the deprecated IPv4-compatible (::a.b.c.d), NAT64
+ * (64:ff9b::/96 and the local-use 64:ff9b:1::/48) and 6to4 (2002:aabb:ccdd::/48).
+ */
+function embeddedV4(address: string): string | undefined {
+  const g = groupsOf(address);
+  if (!g) return undefined;
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && g[5] === 0xffff) return v4Of(g[6], g[7]);
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return v4Of(g[6], g[7]);
+  if (zeros(0, 6) && (g[6] !== 0 || g[7] > 1)) return v4Of(g[6], g[7]);
+  if (g[0] === 0x64 && g[1] === 0xff9b && (zeros(2, 6) || g[2] === 1)) return v4Of(g[6], g[7]);
+  if (g[0] === 0x2002) return v4Of(g[1], g[2]);
+  return undefined;
 }
 
 export function classifyAddress(address: string): AddressClass {
+  if (!isIP(address)) return "forbidden";
   const v4 = isIP(address) === 6 ? embeddedV4(address) : undefined;
-  const a = v4 ?? address;
+  const a = v4 ?? address.replace(/%.*$/, "");
   const family = isIP(a) === 6 ? "ipv6" : "ipv4";
   if (!isIP(a)) return "forbidden";
   if (never.check(a, family) || a === "255.255.255.255") return "forbidden";
@@ -86,8 +113,12 @@ export function checkUrl(raw: string, p: TargetPolicy): URL {
   if (url.username || url.password) throw new ApiError(400, "invalid_webhook_url", m.credentialsInUrl);
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host) && !addressAllowed(host, p)) throw new ApiError(400, "webhook_target_not_allowed", m.privateTarget);
+  if (isLocalhostName(host) && !p.allowLoopback) throw new ApiError(400, "webhook_target_not_allowed", m.privateTarget);
   return url;
 }
+
+/** `localhost` and its subdomains are loopback whatever a resolver answers (RFC 6761). */
+const isLocalhostName = (host: string) => /(^|\.)localhost\.?$/i.test(host);
 
 export class TargetRefused extends Error {
   override name = "TargetRefused";

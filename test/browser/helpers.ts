@@ -91,8 +91,8 @@ export async function signIn(page: Page, email: string, password: string): Promi
 }
 
 /** The one stack with the web app and the one Chromium a browser test file uses. */
-export async function openBrowserStack(): Promise<{ stack: EmbeddedStack; browser: Browser }> {
-  const [stack, browser] = await Promise.all([startTestStack({ web: true }), launchChromium()]);
+export async function openBrowserStack(env?: Record<string, string>): Promise<{ stack: EmbeddedStack; browser: Browser }> {
+  const [stack, browser] = await Promise.all([startTestStack({ web: true, env }), launchChromium()]);
   return { stack, browser };
 }
 

@@ -14,7 +14,8 @@ import { closeBrowserStack, closeContext, hydrated, newContext, openBrowserStack
 /** Issue 13 in a real browser: workspace administration, the permission gate, invites, sharing, webhooks, two-factor, feedback, plans. */
 let stack: EmbeddedStack;
 let browser: Browser;
-beforeAll(async () => ({ stack, browser } = await openBrowserStack()));
+// The webhooks test receives on loopback, which only WEBHOOK_ALLOW_LOCAL_TARGETS allows.
+beforeAll(async () => ({ stack, browser } = await openBrowserStack({ WEBHOOK_ALLOW_LOCAL_TARGETS: "true" })));
 afterAll(() => closeBrowserStack(stack, browser));
 
 async function pageFor(width = 1280): Promise<Page> {

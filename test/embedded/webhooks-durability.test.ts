@@ -14,7 +14,7 @@ import { startReceiver, type Receiver } from "../webhooks/receiver.js";
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const dataDir = mkdtempSync(join(tmpdir(), "timbre-hooks-"));
 const demoKey = "sk_demo_key_for_webhook_durability_01";
-const env = { ...process.env, DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "warn", DEMO_API_KEY: demoKey, DEMO_PASSWORD: "durability-pass", WEBHOOK_RETRY_BASE_SECONDS: "1" };
+const env = { ...process.env, DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "warn", DEMO_API_KEY: demoKey, DEMO_PASSWORD: "durability-pass", WEBHOOK_RETRY_BASE_SECONDS: "1", WEBHOOK_ALLOW_LOCAL_TARGETS: "true" };
 const children: ChildProcess[] = [];
 let receiver: Receiver | undefined;
 

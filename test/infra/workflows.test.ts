@@ -33,7 +33,8 @@ let stack: EmbeddedStack;
 let engine: EspeakEngine;
 
 beforeAll(async () => {
-  [defs, stack] = await Promise.all([renderDefinitions(), startTestStack()]);
+  // The webhook-dispatch workflow delivers to a receiver on loopback.
+  [defs, stack] = await Promise.all([renderDefinitions(), startTestStack({ env: { WEBHOOK_ALLOW_LOCAL_TARGETS: "true" } })]);
   engine = new EspeakEngine();
 });
 

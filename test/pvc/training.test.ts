@@ -29,7 +29,7 @@ let receiver: Receiver;
 let webhookSecret: string;
 
 beforeAll(async () => {
-  [stack, engine, receiver] = await Promise.all([startTestStack(), new EspeakEngine(), startReceiver()]);
+  [stack, engine, receiver] = await Promise.all([startTestStack({ env: { WEBHOOK_ALLOW_LOCAL_TARGETS: "true" } }), new EspeakEngine(), startReceiver()]);
   acct = await createTestAccount(stack, "business");
   client = new ElevenLabsClient({ baseUrl: stack.url, apiKey: acct.apiKey, maxRetries: 0 });
   const hook = await client.webhooks.create({ settings: { authType: "hmac", name: "PVC", webhookUrl: receiver.url } });

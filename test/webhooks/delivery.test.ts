@@ -9,24 +9,30 @@ import { parseConfig } from "../../functions/config.js";
 import { startEmbedded } from "../../infra/local/stack.js";
 import { adminOf, joinAsMember } from "../workspace/support.js";
 import { startReceiver, type Receiver } from "./receiver.js";
+import { createServer } from "node:http";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
 
 /**
  * Webhooks end to end on the embedded stack: the management API through the official SDK,
  * deliveries a real receiver checks with the SDK's constructEvent, retries and auto-disable on a
- * clock the test moves, and the event sources (quota thresholds, personal events).
+ * clock the test moves, and the event sources (quota thresholds, personal events). The receivers
+ * are on loopback, which only WEBHOOK_ALLOW_LOCAL_TARGETS allows; `plain` is a stack with the
+ * default settings, where no member can reach this machine.
  */
 let stack: EmbeddedStack;
+let plain: EmbeddedStack;
 let offsetMs = 0;
 const now = () => Date.now() + offsetMs;
 const receivers: Receiver[] = [];
 const verifier = new ElevenLabsClient({ apiKey: "unused" });
 
 beforeAll(async () => {
-  stack = await startTestStack({ now });
+  [stack, plain] = await Promise.all([startTestStack({ now, env: { WEBHOOK_ALLOW_LOCAL_TARGETS: "true" } }), startTestStack({ now })]);
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await stack?.close();
+  await plain?.close();
 });
 afterEach(() => {
   offsetMs = 0;
@@ -39,16 +45,30 @@ async function receiver(): Promise<Receiver> {
 }
 
 /** Runs the dispatcher until nothing more is due now (the workflow the emit started may run too). */
-async function drain(): Promise<void> {
-  await stack.workflows.idle();
-  while ((await dispatchDue(stack.ctx)).more);
-  await stack.workflows.idle();
+async function drain(on: EmbeddedStack = stack): Promise<void> {
+  await on.workflows.idle();
+  while ((await dispatchDue(on.ctx)).more);
+  await on.workflows.idle();
 }
 
-async function deliveries(apiKey: string, webhookId: string) {
-  return (await (await apiFetch(stack, apiKey, `/v1/workspace/webhooks/${webhookId}/deliveries`)).json()) as {
-    deliveries: Array<{ event_id: string; event_type: string; state: string; attempts: number; last_status: number | null; next_attempt_unix: number | null }>;
+async function deliveries(apiKey: string, webhookId: string, on: EmbeddedStack = stack) {
+  return (await (await apiFetch(on, apiKey, `/v1/workspace/webhooks/${webhookId}/deliveries`)).json()) as {
+    deliveries: Array<{
+      event_id: string;
+      event_type: string;
+      state: string;
+      attempts: number;
+      last_status: number | null;
+      last_error: string | null;
+      next_attempt_unix: number | null;
+      log: Array<{ status: number | null; error: string | null }>;
+    }>;
   };
+}
+
+/** Moves the test's clock to just after the start of a minute: fixed one-minute windows then hold for the whole test. */
+function startOfMinute(): void {
+  offsetMs += 60_000 - (now() % 60_000) + 500;
 }
 
 describe("webhook management (contract §12)", () => {
@@ -93,21 +113,22 @@ describe("webhook management (contract §12)", () => {
     } finally {
       await strict.close();
     }
-  });
+    // It starts a second stack: 15-30 s on a loaded machine.
+  }, 90_000);
 });
 
 describe("deliveries", () => {
   it("delivers a signed envelope the SDK's constructEvent verifies, with the webhook's request headers", async () => {
     const admin = await adminOf(stack);
     const r = await receiver();
-    const { webhookId, webhookSecret } = await admin.client.webhooks.create({ settings: { authType: "hmac", name: "Ops", webhookUrl: r.url, requestHeaders: { Authorization: "Bearer receiver-token" } } });
+    const { webhookId, webhookSecret } = await admin.client.webhooks.create({ settings: { authType: "hmac", name: "Ops", webhookUrl: r.url, requestHeaders: { "X-Webhook-Token": "receiver-token" } } });
     const test = await (await apiFetch(stack, admin.apiKey, `/v1/workspace/webhooks/${webhookId}/test`, { method: "POST" })).json();
     // Nothing was sent inside the request.
     await drain();
 
     expect(r.received).toHaveLength(1);
     const got = r.received[0];
-    expect(got.headers.authorization).toBe("Bearer receiver-token");
+    expect(got.headers["x-webhook-token"]).toBe("receiver-token");
     expect(got.headers["content-type"]).toBe("application/json");
     const event = (await verifier.webhooks.constructEvent(got.body, got.headers["elevenlabs-signature"] as string, webhookSecret!)) as Record<string, unknown>;
     expect(event).toMatchObject({ type: "webhook_test", event_id: test.event_id, data: { webhook_id: webhookId } });
@@ -166,7 +187,7 @@ describe("deliveries", () => {
     const { webhookId } = await admin.client.webhooks.create({ settings: { authType: "hmac", name: "Gone", webhookUrl: r.url } });
     await apiFetch(stack, admin.apiKey, `/v1/workspace/webhooks/${webhookId}/test`, { method: "POST" });
     await drain();
-    expect((await deliveries(admin.apiKey, webhookId)).deliveries[0]).toMatchObject({ state: "failed", attempts: 1, last_status: 404, next_attempt_unix: null });
+    expect((await deliveries(admin.apiKey, webhookId)).deliveries[0]).toMatchObject({ state: "failed", attempts: 1, last_status: 404, next_attempt_unix: null, last_error: "Not Found" });
 
     r.respond = () => 503;
     await admin.client.webhooks.update(webhookId, { isDisabled: false, name: "No retries", retryEnabled: false });
@@ -174,7 +195,7 @@ describe("deliveries", () => {
     await drain();
     offsetMs += 3600_000;
     await drain();
-    expect((await deliveries(admin.apiKey, webhookId)).deliveries[0]).toMatchObject({ state: "failed", attempts: 1, last_status: 503 });
+    expect((await deliveries(admin.apiKey, webhookId)).deliveries[0]).toMatchObject({ state: "failed", attempts: 1, last_status: 503, last_error: "Service Unavailable" });
     expect(r.received).toHaveLength(2);
   });
 
@@ -250,5 +271,142 @@ describe("events", () => {
     await emitEvent(stack.ctx, admin.workspace.workspace_id, "fine_tuning_finished", { voice_id: "x", model_id: "eleven_multilingual_v2" }, { userId: ann.userId });
     await drain();
     expect([wsHook.received.length, annHook.received.length, bobHook.received.length]).toEqual([1, 1, 0]);
+  });
+});
+
+describe("what a member can reach and read (issue 24)", () => {
+  const refusal = async (p: Promise<unknown>) => {
+    const e = (await p.catch((x: unknown) => x)) as ElevenLabsError;
+    expect(e).toBeInstanceOf(ElevenLabsError);
+    return { status: e.statusCode, body: e.body as { detail: { status: string; message: string } } };
+  };
+
+  it("by default no member can add a webhook on this machine or a link-local address, in any spelling", async () => {
+    const r = await receiver();
+    const port = new URL(r.url).port;
+    const admin = await adminOf(plain);
+    const member = await joinAsMember(plain, admin);
+    const urls = [
+      `http://127.0.0.1:${port}/x`,
+      `http://127.1:${port}/x`,
+      `http://2130706433:${port}/x`,
+      `http://0x7f000001:${port}/x`,
+      `http://0177.0.0.1:${port}/x`,
+      `http://[::1]:${port}/x`,
+      `http://[::ffff:127.0.0.1]:${port}/x`,
+      `http://0.0.0.0:${port}/x`,
+      `http://localhost:${port}/x`,
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[fe80::1]/x",
+    ];
+    for (const webhookUrl of urls) {
+      const e = await refusal(member.client.webhooks.create({ settings: { authType: "hmac", name: "x", webhookUrl } }));
+      expect(e.status, webhookUrl).toBe(400);
+      expect(e.body.detail.status, webhookUrl).toBe("webhook_target_not_allowed");
+      expect(e.body.detail.message).toContain("WEBHOOK_ALLOW_LOCAL_TARGETS=true");
+    }
+    // Nor by changing the URL of a webhook it has.
+    const { webhookId } = await member.client.webhooks.create({ settings: { authType: "hmac", name: "Elsewhere", webhookUrl: "https://receiver.example.invalid/hook" } });
+    const e = await refusal(member.client.webhooks.update(webhookId, { name: "Elsewhere", isDisabled: false }, { additionalBodyParameters: { webhook_url: `http://[::1]:${port}/x` } }));
+    expect(e.status).toBe(400);
+    expect(r.received).toHaveLength(0);
+  });
+
+  it("checks the address a name resolves to when delivering (a name that resolves to loopback later is refused)", async () => {
+    const r = await receiver();
+    const admin = await adminOf(plain);
+    const { webhookId } = await admin.client.webhooks.create({ settings: { authType: "hmac", name: "Rebound", webhookUrl: "https://receiver.example.invalid/hook" } });
+    // The stored name now resolves to this machine: localhost, which the resolver answers with 127.0.0.1 or ::1.
+    await plain.ctx.stores.webhooks.patch(admin.workspace.workspace_id, webhookId, { webhook_url: r.url.replace("127.0.0.1", "localhost") });
+    expect((await apiFetch(plain, admin.apiKey, `/v1/workspace/webhooks/${webhookId}/test`, { method: "POST" })).status).toBe(202);
+    await drain(plain);
+    expect(r.received).toHaveLength(0);
+    const [d] = (await deliveries(admin.apiKey, webhookId, plain)).deliveries;
+    expect(d).toMatchObject({ state: "failed", attempts: 1, last_status: null });
+    expect(d.last_error).toContain("private, loopback or link-local");
+  });
+
+  it("logs an answer's status and its standard reason only, and every missing answer with one generic reason", async () => {
+    const admin = await adminOf(stack);
+    // An answer with words of its own, a port nobody listens on, and a port that speaks something else than HTTP.
+    const leaky = createServer((_req, res) => {
+      res.writeHead(500, "Leaky Reason", { "content-type": "text/plain" });
+      res.end("root:x:0:0:root:/root:/bin/bash internal-secret");
+    });
+    const other = createNetServer((socket) => socket.resume().end("SSH-2.0-OpenSSH_9.6\r\n"));
+    const closed = createNetServer();
+    await Promise.all([leaky, other, closed].map((s) => new Promise<void>((ok) => s.listen(0, "127.0.0.1", ok))));
+    const portOf = (s: { address(): unknown }) => (s.address() as AddressInfo).port;
+    const closedPort = portOf(closed);
+    await new Promise<void>((ok) => closed.close(() => ok()));
+    try {
+      const hooks: Record<string, string> = {};
+      for (const [name, url] of [["leaky", `http://127.0.0.1:${portOf(leaky)}/h`], ["closed", `http://127.0.0.1:${closedPort}/h`], ["other", `http://127.0.0.1:${portOf(other)}/h`]]) {
+        const res = await apiFetch(stack, admin.apiKey, "/v1/workspace/webhooks", { method: "POST", body: JSON.stringify({ settings: { auth_type: "hmac", name, webhook_url: url }, retry_enabled: false }) });
+        expect(res.status).toBe(200);
+        hooks[name] = ((await res.json()) as { webhook_id: string }).webhook_id;
+        expect((await apiFetch(stack, admin.apiKey, `/v1/workspace/webhooks/${hooks[name]}/test`, { method: "POST" })).status).toBe(202);
+      }
+      await drain();
+      const logs = Object.fromEntries(await Promise.all(Object.entries(hooks).map(async ([name, id]) => [name, (await deliveries(admin.apiKey, id)).deliveries[0]] as const)));
+      expect(logs.leaky).toMatchObject({ state: "failed", last_status: 500, last_error: "Internal Server Error" });
+      expect(logs.leaky.log.map((a) => a.error)).toEqual(["Internal Server Error"]);
+      for (const name of ["closed", "other"]) {
+        expect(logs[name], name).toMatchObject({ state: "failed", last_status: null, last_error: "Connection failed: no HTTP response." });
+        expect(logs[name].log.map((a) => a.error), name).toEqual(["Connection failed: no HTTP response."]);
+      }
+      const shown = JSON.stringify(logs);
+      for (const leak of ["root:x", "internal-secret", "Leaky", "SSH", "ECONNREFUSED", "Parse Error", "HPE_"]) expect(shown).not.toContain(leak);
+    } finally {
+      await Promise.all([leaky, other].map((s) => new Promise<void>((ok) => s.close(() => ok()))));
+    }
+  });
+
+  it("allows 5 test events a minute per webhook and 20 per workspace, then answers 429 with Retry-After", async () => {
+    startOfMinute();
+    const admin = await adminOf(stack);
+    const r = await receiver();
+    const ids: string[] = [];
+    for (const name of ["A", "B", "C", "D", "E"]) ids.push((await admin.client.webhooks.create({ settings: { authType: "hmac", name, webhookUrl: r.url } })).webhookId);
+    const test = (id: string) => apiFetch(stack, admin.apiKey, `/v1/workspace/webhooks/${id}/test`, { method: "POST" });
+    for (let i = 0; i < 5; i++) expect((await test(ids[0])).status).toBe(202);
+    const sixth = await test(ids[0]);
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(sixth.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    expect(await sixth.json()).toEqual({ detail: { status: "too_many_test_events", message: "At most 5 test events per minute for this webhook. Please wait a moment and try again." } });
+    // Another webhook has its own five, until the workspace's twenty are spent.
+    for (const id of ids.slice(1, 4)) for (let i = 0; i < 5; i++) expect((await test(id)).status, id).toBe(202);
+    const over = await test(ids[4]);
+    expect(over.status).toBe(429);
+    expect(((await over.json()) as { detail: { message: string } }).detail.message).toBe("At most 20 test events per minute in this workspace. Please wait a moment and try again.");
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // A minute later there are test events again.
+    offsetMs += 60_000;
+    expect((await test(ids[4])).status).toBe(202);
+    expect((await test(ids[0])).status).toBe(202);
+  });
+
+  it("refuses credential, cookie, proxy, forwarding and hop-by-hop request headers by name, and never sends them", async () => {
+    const admin = await adminOf(stack);
+    const r = await receiver();
+    for (const name of ["Authorization", "proxy-authorization", "Cookie", "SET-COOKIE", "Host", "Connection", "keep-alive", "Transfer-Encoding", "TE", "Trailer", "Upgrade", "Content-Length", "Proxy-Foo", "X-Forwarded-For", "x-forwarded-host", "elevenlabs-signature"]) {
+      const e = await refusal(admin.client.webhooks.create({ settings: { authType: "hmac", name: "x", webhookUrl: r.url, requestHeaders: { [name]: "v" } } }));
+      expect(e.status, name).toBe(400);
+      expect(e.body.detail.status, name).toBe("invalid_request_header");
+      expect(e.body.detail.message, name).toContain(`The request header ${name} `);
+    }
+    const { webhookId } = await admin.client.webhooks.create({ settings: { authType: "hmac", name: "Ok", webhookUrl: r.url, requestHeaders: { "X-Team": "ops" } } });
+    const e = await refusal(admin.client.webhooks.update(webhookId, { name: "Ok", isDisabled: false }, { additionalBodyParameters: { request_headers: { Cookie: "session=1" } } }));
+    expect(e.status).toBe(400);
+    expect(e.body.detail.message).toContain("Cookie");
+    // A webhook stored before the rule still sends none of them.
+    await stack.ctx.stores.webhooks.patch(admin.workspace.workspace_id, webhookId, { request_headers: { "X-Team": "ops", Cookie: "session=1", authorization: "Bearer old" } });
+    await apiFetch(stack, admin.apiKey, `/v1/workspace/webhooks/${webhookId}/test`, { method: "POST" });
+    await drain();
+    expect(r.received).toHaveLength(1);
+    expect(r.received[0].headers).toMatchObject({ "x-team": "ops" });
+    expect(r.received[0].headers.cookie).toBeUndefined();
+    expect(r.received[0].headers.authorization).toBeUndefined();
   });
 });

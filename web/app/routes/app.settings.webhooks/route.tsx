@@ -259,13 +259,13 @@ export default function Webhooks() {
             <label htmlFor="webhook-url">URL</label>
             <input id="webhook-url" name="url" type="url" inputMode="url" placeholder="https://example.com/webhooks/timbre" aria-describedby="webhook-url-hint" />
             <p className="field-hint" id="webhook-url-hint">
-              Events are POSTed here as JSON with an ElevenLabs-Signature header. Private and link-local addresses are refused.
+              Events are POSTed here as JSON with an ElevenLabs-Signature header. Private, loopback and link-local addresses are refused.
             </p>
           </div>
           <div className="row-form">
             <div className="field">
               <label htmlFor="header-name">Extra header (optional)</label>
-              <input id="header-name" name="header_name" maxLength={64} placeholder="Authorization" />
+              <input id="header-name" name="header_name" maxLength={64} placeholder="X-Webhook-Token" />
             </div>
             <div className="field">
               <label htmlFor="header-value">Header value</label>
