@@ -73,7 +73,7 @@ function respond(result: AudioResult, mode: Mode): Promise<ApiResponse> | ApiRes
   return (async () => {
     const parts: Uint8Array[] = [];
     for await (const c of result.chunks) parts.push(c);
-    return bytes(Buffer.concat(parts), result.contentType, result.headers);
+    return bytes(result.whole(parts), result.contentType, result.headers);
   })();
 }
 

@@ -16,7 +16,8 @@ import {
   DIALOGUE_MAX_BLOCKS,
   dialogueMessages,
 } from "../domain/speechRules.js";
-import { startGeneration, type Generation, type GenerationRequest, type SpeechPart } from "../speech/generate.js";
+import { wholeAudio } from "../audio/encoder.js";
+import { startGeneration, type Generation, type GenerationChunk, type GenerationRequest, type SpeechPart } from "../speech/generate.js";
 import { dictionaryPronunciation } from "../dictionaries/speech.js";
 import { ApiError, ValidationError } from "../http/errors.js";
 import { codePointLength } from "../contract/text.js";
@@ -87,20 +88,20 @@ function sharedFields(
   };
 }
 
-const b64 = (chunks: Uint8Array[]) => Buffer.concat(chunks).toString("base64");
-
 /** Shapes a generation into the four response forms: raw or NDJSON, streamed or whole. */
 async function respond(gen: Generation, mode: Mode, dialogue: boolean): Promise<ApiResponse> {
   const headers = gen.headers;
   if (!mode.timestamps) {
+    // A stream cannot know its length when its first frame goes out, so a streamed MP3 has no
+    // Info frame (decoders play LAME's delay and padding); whole answers are files with one.
     if (mode.streaming) {
       return stream((async function* () {
         for await (const c of gen.chunks) if (c.audio.byteLength) yield c.audio;
       })(), gen.contentType, headers);
     }
-    const parts: Uint8Array[] = [];
-    for await (const c of gen.chunks) parts.push(c.audio);
-    return bytes(Buffer.concat(parts), gen.contentType, headers);
+    const parts: GenerationChunk[] = [];
+    for await (const c of gen.chunks) parts.push(c);
+    return bytes(wholeAudio(gen.format, parts), gen.contentType, headers);
   }
   if (mode.streaming) {
     return stream((async function* () {
@@ -116,18 +117,18 @@ async function respond(gen: Generation, mode: Mode, dialogue: boolean): Promise<
       }
     })(), "application/x-ndjson", headers);
   }
-  const audio: Uint8Array[] = [];
+  const audio: GenerationChunk[] = [];
   const align = { characters: [] as string[], character_start_times_seconds: [] as number[], character_end_times_seconds: [] as number[] };
   const norm = { characters: [] as string[], character_start_times_seconds: [] as number[], character_end_times_seconds: [] as number[] };
   for await (const c of gen.chunks) {
-    audio.push(c.audio);
+    audio.push(c);
     for (const [into, from] of [[align, c.alignment], [norm, c.normalizedAlignment]] as const) {
       into.characters.push(...from.characters);
       into.character_start_times_seconds.push(...from.character_start_times_seconds);
       into.character_end_times_seconds.push(...from.character_end_times_seconds);
     }
   }
-  const body: Record<string, unknown> = { audio_base64: b64(audio), alignment: align, normalized_alignment: norm };
+  const body: Record<string, unknown> = { audio_base64: Buffer.from(wholeAudio(gen.format, audio)).toString("base64"), alignment: align, normalized_alignment: norm };
   if (dialogue) body.voice_segments = gen.voiceSegments();
   return json(body, 200, headers);
 }

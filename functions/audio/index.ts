@@ -1,5 +1,5 @@
 export * from "./formats.js";
-export { createEncoder, encodeAll, type AudioEncoder } from "./encoder.js";
+export { createEncoder, encodeAll, wholeAudio, wholeFile, type AudioEncoder } from "./encoder.js";
 export { Resampler, resample, int16ToFloat, floatToInt16, type ResamplerOptions } from "./resample.js";
 export { encodeMulaw, encodeAlaw, decodeMulaw, decodeAlaw } from "./g711.js";
 export { decodeWav, encodeWav, wavHeader, WavFormatError, type DecodedAudio } from "./wav.js";

@@ -8,6 +8,9 @@
  *   Every stream adds LAME's priming and its flush padding (about a frame and a half), so the
  *   chunk's trailing silence is cut by about that much to keep the pauses between sentences as
  *   long as in the PCM; `samples` is what a decoder produces, so timings can follow the audio.
+ *   Served whole, the stream gets an Info frame (mp3WithInfoFrame) that drops the first
+ *   segment's priming and ends it at the PCM's length (the sum of the chunks' `formatSamples`);
+ *   the later segments' priming stays, in place of the silence cut from the tails before them.
  * - Opus (Ogg): not segmentable (one logical stream with granule positions); encoded in order.
  * Pure and deterministic: the bytes depend only on the chunk's samples and the format.
  */
@@ -22,6 +25,11 @@ export interface EncodedSegment {
   audio: Uint8Array;
   /** Samples at the format's rate that `audio` decodes to. */
   samples: number;
+  /**
+   * Samples of the chunk's PCM at the format's rate: the chunk's share of the PCM output of the
+   * same request, and of the length a whole MP3 file's Info frame gives (mp3WithInfoFrame).
+   */
+  formatSamples: number;
 }
 
 /** Samples quieter than this (about -60 dBFS) count as silence when trimming a chunk's tail. */
@@ -67,11 +75,11 @@ export function encodeSegment(format: OutputFormat, pcm: Int16Array, inputRate: 
   switch (format.codec) {
     case "pcm":
     case "wav":
-      return { audio: int16ToBytesLE(floatToInt16(x)), samples: x.length };
+      return { audio: int16ToBytesLE(floatToInt16(x)), samples: x.length, formatSamples: x.length };
     case "ulaw":
-      return { audio: encodeMulaw(floatToInt16(x)), samples: x.length };
+      return { audio: encodeMulaw(floatToInt16(x)), samples: x.length, formatSamples: x.length };
     case "alaw":
-      return { audio: encodeAlaw(floatToInt16(x)), samples: x.length };
+      return { audio: encodeAlaw(floatToInt16(x)), samples: x.length, formatSamples: x.length };
     case "mp3": {
       // LAME makes ceil(n / frame) + extra frames of n samples (priming and flush: one frame of
       // 1152 samples, two of 576): aim for the frame count nearest to the chunk's own length,
@@ -93,7 +101,7 @@ export function encodeSegment(format: OutputFormat, pcm: Int16Array, inputRate: 
       } finally {
         mp3.close();
       }
-      return { audio, samples: mp3StreamSamples(head.length ? concatBytes([head, audio]) : audio) };
+      return { audio, samples: mp3StreamSamples(head.length ? concatBytes([head, audio]) : audio), formatSamples: x.length };
     }
     case "opus":
       throw new Error("Ogg Opus is encoded as one stream, not in segments");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { concatBytes } from "../audio/bytes.js";
 import { encodeAll } from "../audio/encoder.js";
+import { Resampler } from "../audio/resample.js";
 import { encodeChunks, sequence } from "./encode-stream.js";
 import type { SynthesisChunk, SynthesisRequest } from "./port.js";
 
@@ -29,6 +30,15 @@ describe("encodeChunks", () => {
     whole.set(a);
     whole.set(b, a.length);
     expect(concatBytes(out.map((e) => e.audio))).toEqual(encodeAll("mp3_44100_64", whole, 22050));
+  });
+
+  it("says how many samples at the format's rate each chunk encodes: their sum is the PCM's length (a whole MP3's Info frame)", async () => {
+    for (const id of ["mp3_44100_64", "mp3_24000_48", "pcm_16000"] as const) {
+      const out: Array<{ samples?: number }> = [];
+      for await (const e of encodeChunks(stream([chunk(a, 0, "Hi. "), chunk(b, 4, "Yo.")]), id)) out.push(e);
+      const rate = Number(id.split("_")[1]);
+      expect(out.reduce((n, e) => n + e.samples!, 0)).toBe(Resampler.outputLength(a.length + b.length, 22050, rate));
+    }
   });
 
   it("yields nothing for an empty stream", async () => {

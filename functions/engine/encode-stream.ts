@@ -38,23 +38,25 @@ export async function* encodeChunks<C extends SynthesisChunk>(
 ): AsyncIterable<EncodedChunk & Omit<C, keyof SynthesisChunk>> {
   type Out = EncodedChunk & Omit<C, keyof SynthesisChunk>;
   let encoder: ReturnType<typeof createEncoder> | null = null;
-  let held: { chunk: C; audio: Uint8Array } | null = null;
+  let held: { chunk: C; audio: Uint8Array; samples: number } | null = null;
   let done = false;
-  const encoded = (chunk: C, audio: Uint8Array): Out => {
+  const encoded = (chunk: C, audio: Uint8Array, samples: number): Out => {
     const { pcm: _pcm, sampleRate: _rate, ...rest } = chunk;
-    return { ...rest, audio } as Out;
+    return { ...rest, audio, samples } as Out;
   };
   try {
     for await (const chunk of chunks) {
       encoder ??= createEncoder(format, chunk.sampleRate);
+      const before = encoder.samples;
       const audio = encoder.write(chunk.pcm);
-      if (held) yield encoded(held.chunk, held.audio);
-      held = { chunk, audio };
+      if (held) yield encoded(held.chunk, held.audio, held.samples);
+      held = { chunk, audio, samples: encoder.samples - before };
     }
     if (held && encoder) {
+      const before = encoder.samples;
       const audio = concatBytes([held.audio, encoder.end()]);
       done = true;
-      yield encoded(held.chunk, audio);
+      yield encoded(held.chunk, audio, held.samples + encoder.samples - before);
     }
   } finally {
     if (!done) encoder?.close();

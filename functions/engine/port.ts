@@ -121,6 +121,12 @@ export interface EncodedChunk {
   audio: Uint8Array;
   textOffset: number;
   alignment: Alignment;
+  /**
+   * Samples at the format's rate of the PCM that `audio` encodes (0 for an early head); summed
+   * over a request, the length of its PCM output. A whole MP3 file needs it for its Info frame
+   * (audio/encoder.ts `wholeFile`); an engine that leaves it out gets MP3 files without one.
+   */
+  samples?: number;
 }
 
 export interface SequenceChunk extends SynthesisChunk {

@@ -10,7 +10,7 @@ import { CHARGE_RECORD_TTL_SECONDS, charge, currentUsage, refund, refundPart, sp
 import { isolationCredits, speechToSpeechCredits } from "../domain/audioCredits.js";
 import { ApiError } from "../http/errors.js";
 import type { OutputFormat } from "../audio/formats.js";
-import { concatBytes } from "../audio/bytes.js";
+import { wholeFile } from "../audio/encoder.js";
 import { AudioDecodeError, AudioLimitError } from "../audio/decode/errors.js";
 import { ISOLATION_MAX_BYTES, ISOLATION_MAX_SECONDS, STS_MAX_BYTES, STS_MAX_SECONDS, stsMessages } from "../contract/sts.js";
 import type { DecodedInfo, InputFormat, JobHandle } from "../voice-conversion/port.js";
@@ -61,6 +61,11 @@ export interface AudioResult {
   headers: Record<string, string>;
   /** The encoded audio as it is produced; consume once. */
   chunks: AsyncIterable<Uint8Array>;
+  /**
+   * The chunks, once all consumed, as one file to hand out whole: an MP3 gets its Info frame
+   * (audio/encoder.ts wholeFile). A stream is sent as it is made and has none.
+   */
+  whole(chunks: readonly Uint8Array[]): Uint8Array;
 }
 
 /** Decoder refusals as the wire shows them. */
@@ -80,11 +85,16 @@ interface Metered {
   maxSeconds: number;
   start(): JobHandle;
   cost(info: DecodedInfo): number;
-  /** After the last chunk (the job is done): store what should be kept. */
-  finished?(audio: Uint8Array[], info: DecodedInfo, usage: { before: number; after: number }): Promise<void>;
+  /** After the last chunk (the job is done): store what should be kept (`audio`: the whole file). */
+  finished?(audio: Uint8Array, info: DecodedInfo, usage: { before: number; after: number }): Promise<void>;
 }
 
-async function runMetered(ctx: AppContext, caller: Caller, req: Common, m: Metered): Promise<{ cost: number; chunks: AsyncIterable<Uint8Array>; info: DecodedInfo }> {
+async function runMetered(
+  ctx: AppContext,
+  caller: Caller,
+  req: Common,
+  m: Metered,
+): Promise<{ cost: number; chunks: AsyncIterable<Uint8Array>; info: DecodedInfo; whole(chunks: readonly Uint8Array[]): Uint8Array }> {
   const nowSec = Math.floor(ctx.now() / 1000);
   if (req.idempotency) {
     const bound = await ctx.stores.ledger.bindIdempotencyKey(caller.workspaceId, req.idempotency.key, req.idempotency.fingerprint, nowSec, CHARGE_RECORD_TTL_SECONDS);
@@ -128,6 +138,9 @@ async function runMetered(ctx: AppContext, caller: Caller, req: Common, m: Meter
   const handle = job;
   const decoded = info;
   const total = cost;
+  // Samples at the format's rate the audio encodes, while every part says (a whole MP3's Info frame).
+  let samples: number | undefined = 0;
+  const whole = (audio: readonly Uint8Array[]) => wholeFile(req.format, audio, samples);
   async function* chunks(): AsyncGenerator<Uint8Array> {
     const audio: Uint8Array[] = [];
     let delivered = 0;
@@ -135,12 +148,14 @@ async function runMetered(ctx: AppContext, caller: Caller, req: Common, m: Meter
     let failed = false;
     try {
       for await (const part of handle.chunks) {
-        audio.push(part.audio);
+        samples = samples === undefined || part.samples === undefined ? undefined : samples + part.samples;
         delivered = part.seconds;
+        if (!part.audio.length) continue;
+        audio.push(part.audio);
         yield part.audio;
       }
       finished = true;
-      await m.finished?.(audio, decoded, { before: usageBefore, after: usageAfter });
+      await m.finished?.(whole(audio), decoded, { before: usageBefore, after: usageAfter });
     } catch (e) {
       failed = true;
       handle.cancel();
@@ -159,7 +174,7 @@ async function runMetered(ctx: AppContext, caller: Caller, req: Common, m: Meter
       await release();
     }
   }
-  return { cost, chunks: chunks(), info };
+  return { cost, chunks: chunks(), info, whole };
 }
 
 const EXTENSIONS: Record<string, string> = { "audio/wav": "wav", "audio/mpeg": "mp3", "audio/ogg": "ogg", "audio/flac": "flac", "audio/webm": "webm", "audio/mp4": "m4a", "audio/pcm": "pcm" };
@@ -173,7 +188,7 @@ export async function startSpeechToSpeech(ctx: AppContext, caller: Caller, req: 
   const logging = req.enableLogging && !ws.force_logging_disabled;
   const historyItemId = logging ? newId() : null;
   const latencyMs = Math.max(0, Date.now() - req.receivedAt);
-  const { cost, chunks } = await runMetered(ctx, caller, req, {
+  const { cost, chunks, whole } = await runMetered(ctx, caller, req, {
     kind: "sts",
     maxBytes: STS_MAX_BYTES,
     maxSeconds: STS_MAX_SECONDS,
@@ -195,7 +210,7 @@ export async function startSpeechToSpeech(ctx: AppContext, caller: Caller, req: 
       ? async (audio, info, usage) => {
           const audioKey = workspaceKey(caller.workspaceId, "history", `${historyItemId}.${extensionOf(req.format)}`);
           const inputKey = workspaceKey(caller.workspaceId, "history", `${historyItemId}.input.${EXTENSIONS[req.upload.contentType] ?? "bin"}`);
-          await Promise.all([ctx.blobs.put(audioKey, concatBytes(audio), req.format.contentType), ctx.blobs.put(inputKey, req.upload.bytes, req.upload.contentType)]);
+          await Promise.all([ctx.blobs.put(audioKey, audio, req.format.contentType), ctx.blobs.put(inputKey, req.upload.bytes, req.upload.contentType)]);
           const now = ctx.now();
           const record: HistoryRecord = {
             history_item_id: historyItemId,
@@ -248,11 +263,11 @@ export async function startSpeechToSpeech(ctx: AppContext, caller: Caller, req: 
     "tts-latency-ms": String(latencyMs),
   };
   if (historyItemId) headers["history-item-id"] = historyItemId;
-  return { cost, contentType: req.format.contentType, headers, chunks };
+  return { cost, contentType: req.format.contentType, headers, chunks, whole };
 }
 
 export async function startIsolation(ctx: AppContext, caller: Caller, req: IsolationRequest): Promise<AudioResult> {
-  const { cost, chunks } = await runMetered(ctx, caller, req, {
+  const { cost, chunks, whole } = await runMetered(ctx, caller, req, {
     kind: "isolation",
     maxBytes: ISOLATION_MAX_BYTES,
     maxSeconds: ISOLATION_MAX_SECONDS,
@@ -267,5 +282,5 @@ export async function startIsolation(ctx: AppContext, caller: Caller, req: Isola
       }),
     cost: (info) => isolationCredits(info.durationSecs),
   });
-  return { cost, contentType: req.format.contentType, headers: { "character-cost": String(cost) }, chunks };
+  return { cost, contentType: req.format.contentType, headers: { "character-cost": String(cost) }, chunks, whole };
 }

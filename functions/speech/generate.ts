@@ -11,7 +11,7 @@ import { maxTextLength } from "../domain/speechRules.js";
 import { ApiError } from "../http/errors.js";
 import { codePointLength } from "../contract/text.js";
 import type { OutputFormat } from "../audio/formats.js";
-import { concatBytes } from "../audio/bytes.js";
+import { wholeAudio } from "../audio/encoder.js";
 import type { EngineModel, SynthesisRequest } from "../engine/port.js";
 import { MappedText, type CharTimes } from "./textmap.js";
 import { normalizationReplacements, type NormalizationMode } from "./normalize.js";
@@ -75,7 +75,10 @@ export interface GenerationChunk {
   alignment: CharTimes;
   /** Timings of the spoken (normalised) characters of this chunk. */
   normalizedAlignment: CharTimes;
+  /** Samples at the format's rate of the PCM this chunk encodes, when the engine says (EncodedChunk.samples). */
+  samples?: number;
 }
+
 
 export interface VoiceSegment {
   voice_id: string;
@@ -97,6 +100,7 @@ export interface Generation {
   warnings: string[];
   headers: Record<string, string>;
   contentType: string;
+  format: OutputFormat;
   /** The audio as it is produced; consume once. */
   chunks: AsyncIterable<GenerationChunk>;
   /** Available after `chunks` is consumed. */
@@ -319,7 +323,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
   const latencyMs = Math.max(0, Date.now() - req.receivedAt);
 
   async function* produce(): AsyncGenerator<GenerationChunk> {
-    const made: Uint8Array[] = [];
+    const made: Array<{ audio: Uint8Array; samples?: number }> = [];
     const originals: CharTimes[] = [];
     const spokenAll: CharTimes[] = [];
     const trackers = prepared.map((p) => new AlignmentTracker(p.mapped));
@@ -340,10 +344,10 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
           segmentStart[i] = Math.min(segmentStart[i], chunk.alignment.character_start_times_seconds[0]);
           segmentEnd[i] = Math.max(segmentEnd[i], chunk.alignment.character_end_times_seconds.at(-1)!);
         }
-        made.push(chunk.audio);
+        made.push({ audio: chunk.audio, samples: chunk.samples });
         originals.push(original);
         spokenAll.push(spoken);
-        yield { audio: chunk.audio, partIndex: i, alignment: original, normalizedAlignment: spoken };
+        yield { audio: chunk.audio, partIndex: i, alignment: original, normalizedAlignment: spoken, samples: chunk.samples };
       }
       drained = true;
       // Characters no chunk spoke (trailing spaces, empty lines) still get a place in the timeline.
@@ -395,7 +399,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     }
   }
 
-  async function settleEarlyStop(audio: Uint8Array[], originals: CharTimes[], spokenAll: CharTimes[], synthesised: number): Promise<void> {
+  async function settleEarlyStop(audio: Array<{ audio: Uint8Array; samples?: number }>, originals: CharTimes[], spokenAll: CharTimes[], synthesised: number): Promise<void> {
     let kept = usageAfter - usageBefore;
     if (charged && characters > 0) {
       const keep = Math.ceil(Math.min(characters, synthesised) * (cost / characters));
@@ -439,6 +443,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     warnings,
     headers,
     contentType: format.contentType,
+    format,
     chunks: produce(),
     voiceSegments: () => voiceSegments,
   };
@@ -452,7 +457,7 @@ async function storeHistory(
     req: GenerationRequest;
     seed: number;
     engineId: string;
-    audio: Uint8Array[];
+    audio: Array<{ audio: Uint8Array; samples?: number }>;
     alignment: CharTimes;
     normalized: CharTimes;
     usageBefore: number;
@@ -465,7 +470,8 @@ async function storeHistory(
   const ext = req.format.codec === "opus" ? "ogg" : req.format.codec;
   const audioKey = workspaceKey(caller.workspaceId, "history", `${g.historyItemId}.${ext}`);
   const alignmentKey = workspaceKey(caller.workspaceId, "history", `${g.historyItemId}.alignment.json`);
-  const joined = concatBytes(g.audio);
+  // The stored file is the whole answer's file (an MP3 with its Info frame), so a download is too.
+  const joined = wholeAudio(req.format, g.audio);
   await Promise.all([
     ctx.blobs.put(audioKey, joined, req.format.contentType),
     ctx.blobs.put(alignmentKey, JSON.stringify({ alignment: g.alignment, normalized_alignment: g.normalized }), "application/json"),

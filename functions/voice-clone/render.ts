@@ -9,7 +9,8 @@ import { DEFAULT_VOICE_SETTINGS } from "../engine/port.js";
 import type { OutputFormat } from "../audio/formats.js";
 import type { VoiceAnalysis } from "../voice-analysis/port.js";
 import { int16ToFloat } from "../audio/resample.js";
-import { concatBytes, concatInt16 } from "../audio/bytes.js";
+import { concatInt16 } from "../audio/bytes.js";
+import { wholeAudio } from "../audio/encoder.js";
 import { calibrationPassage } from "./passages.js";
 import type { Renderer } from "./fit.js";
 
@@ -40,11 +41,12 @@ export async function speakPcm16(ctx: AppContext, voice: VoiceProfile, text: str
 /** Encoded audio in `format`, and its duration (read from the encoded bytes' headers in a worker). */
 export async function speakEncoded(ctx: AppContext, voice: VoiceProfile, text: string, format: OutputFormat, o: SpeakOptions = {}): Promise<{ audio: Uint8Array; durationSecs: number }> {
   const engine = await ctx.engine();
-  const parts: Uint8Array[] = [];
+  const parts: Array<{ audio: Uint8Array; samples?: number }> = [];
   for await (const c of engine.synthesizeEncoded({ text, voice, settings: { ...DEFAULT_VOICE_SETTINGS, ...o.settings }, seed: o.seed ?? 1, model: CREATION_MODEL }, format, o.signal)) {
-    if (c.audio.byteLength) parts.push(c.audio);
+    parts.push(c);
   }
-  const audio = concatBytes(parts);
+  // A whole file: an MP3 with its Info frame (speech/generate.ts wholeAudio).
+  const audio = wholeAudio(format, parts);
   return { audio, durationSecs: await encodedDuration(ctx, audio, format) };
 }
 

@@ -40,16 +40,23 @@ async function isolated(samples48: Float32Array, id: number): Promise<Float32Arr
 
 async function stream(id: number, blocks: Iterable<Float32Array>, encoder: AudioEncoder, rate: number): Promise<void> {
   let seconds = 0;
+  // Samples at the format's rate not yet reported with a chunk (an MP3 encoder may hold a block's bytes).
+  let reported = 0;
+  const samples = () => {
+    const n = encoder.samples - reported;
+    reported = encoder.samples;
+    return n;
+  };
   try {
     for (const block of blocks) {
       seconds += block.length / rate;
       const audio = encoder.write(floatToInt16(block));
-      if (audio.length) post({ kind: "chunk", id, audio, seconds }, [audio.buffer as ArrayBuffer]);
+      if (audio.length) post({ kind: "chunk", id, audio, seconds, samples: samples() }, [audio.buffer as ArrayBuffer]);
       await breathe();
       if (cancelled.has(id)) throw new Cancelled();
     }
     const tail = encoder.end();
-    if (tail.length) post({ kind: "chunk", id, audio: tail, seconds }, [tail.buffer as ArrayBuffer]);
+    post({ kind: "chunk", id, audio: tail, seconds, samples: samples() }, [tail.buffer as ArrayBuffer]);
   } finally {
     encoder.close();
   }

@@ -23,6 +23,8 @@ export interface EncodedPart {
   audio: Uint8Array;
   /** Seconds of the input the audio so far covers. */
   seconds: number;
+  /** Samples at the format's rate of the PCM this chunk encodes (a whole MP3's Info frame needs their sum). */
+  samples?: number;
 }
 
 /** A running (or queued) job: what it decoded, its encoded audio as it comes, and its end. */
@@ -100,7 +102,7 @@ export class ConversionPool {
       onMessage: (p, m) => {
         if (!isFromWorker(m)) return false;
         if (m.kind === "decoded") p.onDecoded(m.info);
-        else if (m.kind === "chunk") p.onChunk({ audio: m.audio, seconds: m.seconds });
+        else if (m.kind === "chunk") p.onChunk({ audio: m.audio, seconds: m.seconds, samples: m.samples });
         else {
           if (m.kind === "done") p.onDone(m.result);
           else p.onFailed(rebuild(m.error));

@@ -45,8 +45,8 @@ export type WorkerError =
 export type FromWorker =
   | { kind: "ready" }
   | { kind: "decoded"; id: number; info: DecodedInfo }
-  /** `seconds`: how much of the input the audio so far covers. */
-  | { kind: "chunk"; id: number; audio: Uint8Array; seconds: number }
+  /** `seconds`: how much of the input the audio so far covers; `samples`: at the format's rate, of the PCM this chunk encodes. */
+  | { kind: "chunk"; id: number; audio: Uint8Array; seconds: number; samples?: number }
   | { kind: "done"; id: number; result?: VoiceStats }
   | { kind: "failed"; id: number; error: WorkerError };
 

@@ -1,6 +1,7 @@
 import type { AppContext } from "../context.js";
 import type { StoredVoiceProfile } from "../adapters/dynamo/voices.js";
 import { publicKey } from "../adapters/s3.js";
+import { wholeAudio } from "../audio/encoder.js";
 import { DEFAULT_VOICE_SETTINGS } from "../domain/voiceSettings.js";
 
 /**
@@ -28,15 +29,16 @@ export const previewKey = (voiceId: string) => publicKey("voices", voiceId, "pre
 export async function makePreview(ctx: AppContext, v: { voice_id: string; name: string; profile: StoredVoiceProfile }, signal?: AbortSignal): Promise<string> {
   const engine = await ctx.engine();
   const say = PREVIEW_TEXT[v.profile.language] ?? PREVIEW_TEXT.en;
-  const parts: Uint8Array[] = [];
+  const parts: Array<{ audio: Uint8Array; samples?: number }> = [];
   for await (const c of engine.synthesizeEncoded(
     { text: say(v.name), voice: v.profile, settings: DEFAULT_VOICE_SETTINGS, seed: v.profile.seed, model: { id: "eleven_multilingual_v2", quality: "standard", supportsPhonemes: false } },
     PREVIEW_FORMAT,
     signal,
   )) {
-    parts.push(c.audio);
+    parts.push(c);
   }
   const key = previewKey(v.voice_id);
-  await ctx.blobs.put(key, Buffer.concat(parts), "audio/mpeg");
+  // A file with its Info frame: players start it on the first word, without LAME's priming.
+  await ctx.blobs.put(key, wholeAudio(PREVIEW_FORMAT, parts), "audio/mpeg");
   return key;
 }

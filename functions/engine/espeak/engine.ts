@@ -14,6 +14,7 @@ import { EspeakPool, EncoderSession as EspeakEncoderSession, type PoolOptions, t
 import { concatBytes } from "../../audio/bytes.js";
 import { isSegmentable } from "../../audio/segment.js";
 import { wavHeader } from "../../audio/wav.js";
+import { Resampler } from "../../audio/resample.js";
 import { supportedLanguages } from "./voices.js";
 import { ESPEAK_SAMPLE_RATE } from "./wasm.js";
 
@@ -90,10 +91,16 @@ export class EspeakEngine implements SpeechEngine {
     try {
       // Chunk 0 is encoded by the worker that synthesises it; later chunks, synthesised on any
       // worker, go to the session's worker in order. One encoder spans the whole sequence.
+      // The encoder's samples at the format's rate: what its resampler makes of the PCM so far.
+      let pcm = 0;
+      let samples = 0;
       for await (const { chunk, index, last, audio } of this.chunks(reqs, signal, session)) {
+        pcm += chunk.pcm.length; // before the write, which may hand the samples to the worker
         const bytes = audio ?? (await session.write(chunk.pcm, last, index, signal));
         finished = last;
-        yield { audio: bytes, requestIndex: chunk.requestIndex, textOffset: chunk.textOffset, alignment: chunk.alignment };
+        const total = Resampler.outputLength(pcm, this.sampleRate, f.sampleRate);
+        yield { audio: bytes, requestIndex: chunk.requestIndex, textOffset: chunk.textOffset, alignment: chunk.alignment, samples: total - samples };
+        samples = total;
       }
     } finally {
       if (!finished) session.close();
@@ -107,7 +114,7 @@ export class EspeakEngine implements SpeechEngine {
    */
   private async *segments(reqs: readonly SynthesisRequest[], f: OutputFormat, signal?: AbortSignal): AsyncIterable<EncodedSequenceChunk> {
     const held: Uint8Array[] = [];
-    for await (const { chunk, last, audio } of this.chunks(reqs, signal, { segment: f })) {
+    for await (const { chunk, last, audio, samples } of this.chunks(reqs, signal, { segment: f })) {
       let bytes = audio!;
       if (f.codec === "wav") {
         held.push(bytes);
@@ -116,7 +123,7 @@ export class EspeakEngine implements SpeechEngine {
           bytes = concatBytes([wavHeader(f.sampleRate, data.length), data]);
         } else bytes = new Uint8Array(0);
       }
-      yield { audio: bytes, requestIndex: chunk.requestIndex, textOffset: chunk.textOffset, alignment: chunk.alignment };
+      yield { audio: bytes, requestIndex: chunk.requestIndex, textOffset: chunk.textOffset, alignment: chunk.alignment, samples };
     }
   }
 
@@ -124,7 +131,7 @@ export class EspeakEngine implements SpeechEngine {
     reqs: readonly SynthesisRequest[],
     signal?: AbortSignal,
     encode?: EspeakEncoderSession | { segment: OutputFormat },
-  ): AsyncGenerator<{ chunk: SequenceChunk; index: number; last: boolean; audio?: Uint8Array }> {
+  ): AsyncGenerator<{ chunk: SequenceChunk; index: number; last: boolean; audio?: Uint8Array; samples?: number }> {
     const session = encode instanceof EspeakEncoderSession ? encode : undefined;
     const segment = encode && !(encode instanceof EspeakEncoderSession) ? encode.segment : undefined;
     const jobs = reqs.flatMap((req, requestIndex) => planJobs(req).map((j) => ({ ...j, requestIndex })));
@@ -160,7 +167,7 @@ export class EspeakEngine implements SpeechEngine {
           // The head message comes before the result's, so a finished chunk has handed its head already.
           if (early.head) {
             const none: ChunkAlignment = { characters: [], starts: [], ends: [] };
-            yield { index: 0, last: false, audio: early.head, chunk: { pcm: new Int16Array(0), sampleRate: this.sampleRate, requestIndex: jobs[0].requestIndex, textOffset: jobs[0].offset, alignment: toAlignment(none, 0) } };
+            yield { index: 0, last: false, audio: early.head, samples: 0, chunk: { pcm: new Int16Array(0), sampleRate: this.sampleRate, requestIndex: jobs[0].requestIndex, textOffset: jobs[0].offset, alignment: toAlignment(none, 0) } };
           }
         }
         const result = await pending.get(i)!;
@@ -171,6 +178,7 @@ export class EspeakEngine implements SpeechEngine {
           index: i,
           last: i === jobs.length - 1,
           audio: result.audio,
+          samples: result.formatSamples,
           chunk: {
             pcm: result.pcm,
             sampleRate: this.sampleRate,

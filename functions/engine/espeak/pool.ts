@@ -23,6 +23,8 @@ export interface SynthResult {
   audio?: Uint8Array;
   /** For a segment: samples at the format's rate that `audio` decodes to. */
   audioSamples?: number;
+  /** For a segment: samples of its PCM at the format's rate (what the PCM output has). */
+  formatSamples?: number;
 }
 
 type Reply = Extract<FromWorker, { kind: "synth-done" | "enc-done" }>;
@@ -113,7 +115,7 @@ export class EspeakPool {
     const r = await this.submit(message, priority, pin?.slot ?? null, signal, segment ? onHead : undefined);
     if (r.kind !== "synth-done") throw new Error("unexpected worker reply");
     if (pin && (encodeWith as { final: boolean }).final) pin.slot.sessions.delete(pin.session);
-    return { pcm: r.pcm, samples: r.samples, alignment: r.alignment, audio: r.audio, audioSamples: r.audioSamples };
+    return { pcm: r.pcm, samples: r.samples, alignment: r.alignment, audio: r.audio, audioSamples: r.audioSamples, formatSamples: r.formatSamples };
   }
 
   /** An encoder living on one worker; writes are applied in order. */

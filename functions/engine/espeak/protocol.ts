@@ -27,8 +27,11 @@ export type ToWorker =
 
 export type FromWorker =
   | { kind: "ready" }
-  /** `samples`: the chunk's length at the engine's rate; `audioSamples`: at the format's rate, for a segment. */
-  | { kind: "synth-done"; id: number; pcm: Int16Array; samples: number; alignment: ChunkAlignment; audio?: Uint8Array; audioSamples?: number }
+  /**
+   * `samples`: the chunk's length at the engine's rate; for a segment, `audioSamples`: what its
+   * audio decodes to at the format's rate, `formatSamples`: its PCM's length at that rate.
+   */
+  | { kind: "synth-done"; id: number; pcm: Int16Array; samples: number; alignment: ChunkAlignment; audio?: Uint8Array; audioSamples?: number; formatSamples?: number }
   | { kind: "enc-done"; id: number; audio: Uint8Array }
   /** A segment's first bytes, sent before its synth-done when the job asked for its head (`encode.head`). */
   | { kind: "synth-head"; id: number; audio: Uint8Array }

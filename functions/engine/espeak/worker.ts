@@ -104,8 +104,8 @@ function finish(c: Current, out: LineResult): void {
   if (c.id < 0) return;
   if (c.encode && "segment" in c.encode) {
     const onHead = c.encode.head ? (head: Uint8Array) => post({ kind: "synth-head", id: c.id, audio: head }, [head.buffer as ArrayBuffer]) : undefined;
-    const { audio, samples } = encodeSegment(parseOutputFormat(c.encode.segment), pcm, ESPEAK_SAMPLE_RATE, onHead);
-    post({ kind: "synth-done", id: c.id, pcm: new Int16Array(0), samples: pcm.length, alignment, audio, audioSamples: samples }, [audio.buffer as ArrayBuffer]);
+    const { audio, samples, formatSamples } = encodeSegment(parseOutputFormat(c.encode.segment), pcm, ESPEAK_SAMPLE_RATE, onHead);
+    post({ kind: "synth-done", id: c.id, pcm: new Int16Array(0), samples: pcm.length, alignment, audio, audioSamples: samples, formatSamples }, [audio.buffer as ArrayBuffer]);
     return;
   }
   const audio = c.encode ? encode(c.encode.session, pcm, c.encode.final) : undefined;
