@@ -43,6 +43,19 @@ function webmOpusHead(t: WebmTrack): OpusHead | null {
  * Throws AudioDecodeError for anything we cannot decode.
  */
 export function probeAudio(bytes: Uint8Array): AudioProbe {
+  const p = probeHeaders(bytes);
+  // A header may claim anything (a WAV's rate is 32 bits): rates no codec makes are unreadable, not a crash later on.
+  if (!(Number.isInteger(p.sampleRate) && p.sampleRate >= MIN_SAMPLE_RATE && p.sampleRate <= MAX_SAMPLE_RATE)) throw new AudioDecodeError(`sample rate ${p.sampleRate} Hz`);
+  if (!(Number.isInteger(p.channels) && p.channels >= 1 && p.channels <= 255)) throw new AudioDecodeError(`${p.channels} channels`);
+  if (p.durationSecs !== null && !Number.isFinite(p.durationSecs)) throw new AudioDecodeError(`duration ${p.durationSecs}`);
+  return p;
+}
+
+/** Sample rates a file may state: telephone-band 1 kHz up to 768 kHz studio PCM. */
+export const MIN_SAMPLE_RATE = 1000;
+export const MAX_SAMPLE_RATE = 768_000;
+
+function probeHeaders(bytes: Uint8Array): AudioProbe {
   const container = sniffAudioType(bytes);
   switch (container) {
     case "wav": {

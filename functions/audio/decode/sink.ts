@@ -32,7 +32,7 @@ export class MonoSink {
 
   push(channels: readonly Float32Array[], sampleRate: number, frames = channels[0]?.length ?? 0): void {
     if (frames === 0 || channels.length === 0) return;
-    if (!(sampleRate > 0)) throw new AudioDecodeError("decoder reported no sample rate");
+    if (!(sampleRate >= 1000 && sampleRate <= 768_000)) throw new AudioDecodeError(`decoder reported a sample rate of ${sampleRate} Hz`);
     if (this.rate === 0) {
       this.rate = sampleRate;
       if (this.targetRate && this.targetRate !== sampleRate) this.resampler = new Resampler(sampleRate, this.targetRate);
