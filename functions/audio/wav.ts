@@ -118,6 +118,31 @@ export function wavPcm16(bytes: Uint8Array): { pcm16: Int16Array; sampleRate: nu
   return { pcm16: new Int16Array(bytes.slice(w.dataOff, w.dataOff + frames * 2).buffer), sampleRate: w.sampleRate };
 }
 
+/**
+ * The data of a WAV in pieces of at most `chunkFrames` frames (mono, the channels averaged), so a
+ * long file is never held decoded whole: the caller stops reading when it has had enough.
+ */
+export function* decodeWavChunks(bytes: Uint8Array, chunkFrames = 65536): Generator<Float32Array, void, void> {
+  const { format, channels, bits, dataOff, dataLen } = wavLayout(bytes);
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const bytesPer = bits / 8;
+  const frame = bytesPer * channels;
+  if (!Number.isInteger(bytesPer) || bytesPer < 1) throw new WavFormatError(`unsupported bit depth ${bits}`);
+  const frames = Math.floor(dataLen / frame);
+  const read = sampleReader(format, bits, v, bytes);
+  for (let start = 0; start < frames; start += chunkFrames) {
+    const n = Math.min(chunkFrames, frames - start);
+    const pcm = new Float32Array(n);
+    for (let f = 0; f < n; f++) {
+      const at = dataOff + (start + f) * frame;
+      let acc = 0;
+      for (let c = 0; c < channels; c++) acc += read(at + c * bytesPer);
+      pcm[f] = acc / channels;
+    }
+    yield pcm;
+  }
+}
+
 export function decodeWav(bytes: Uint8Array): DecodedAudio {
   const { format, channels, sampleRate, bits, dataOff, dataLen } = wavLayout(bytes);
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

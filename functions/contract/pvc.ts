@@ -46,7 +46,16 @@ export const PVC = {
   /** Presigned uploads: single PUT up to this size, multipart parts of this size above it. */
   singlePutBytes: 16 * 1024 * 1024,
   partBytes: 16 * 1024 * 1024,
-  uploadUrlSeconds: 3600,
+  /**
+   * Presigned URLs live 15 minutes (a client asks for fresh ones to go on: GET .../uploads/{id});
+   * an upload nobody asked about for that long, plus a few minutes for a PUT already under way,
+   * is dropped with its bytes.
+   */
+  uploadUrlSeconds: 15 * 60,
+  uploadGraceSeconds: 5 * 60,
+  /** Uploads in progress at once, per voice and per workspace (Business has 3 professional voices). */
+  maxPendingUploadsPerVoice: 10,
+  maxPendingUploadsPerWorkspace: 20,
   verification: { maxAttempts: 5, captchaMaxSeconds: 15, manualFiles: 5, manualBytes: 10 * 1024 * 1024, manualTextMax: 1000 },
 } as const;
 

@@ -69,30 +69,35 @@ export interface CheckedAudio {
   peaks: number[];
 }
 
-/** Decodes and checks one upload (nothing is stored yet). */
+/**
+ * Checks one upload (nothing is stored yet), cheapest first: its hash against the voice's samples
+ * (a duplicate is refused without decoding a byte), then the duration its headers declare (on the
+ * analysis workers: a file of more than 3 hours is refused before decoding), then the file is
+ * decoded in pieces that are measured (duration, waveform peaks) and dropped, with the duration
+ * bound enforced as it goes; memory stays bounded whatever the file says it holds.
+ */
 export async function checkAudio(ctx: AppContext, v: VoiceRecord, s: IncomingSample): Promise<CheckedAudio> {
   if (s.bytes.byteLength > PVC.batchBytes) throw pvcSampleErrors.batchTooLarge();
   const type = sniffAudioType(s.bytes.subarray(0, 64));
   if (!type) throw pvcSampleErrors.notLoaded(s.fileName);
-  let decoded;
+  const hash = Buffer.from(await webcrypto.subtle.digest("SHA-256", s.bytes)).toString("hex");
+  if (!s.skipWarnings.includes("duplicate_file") && v.samples.some((x) => x.hash === hash)) throw pvcSampleErrors.duplicate();
+  const tooLong = () => new ApiError(413, "sample_too_long", `A sample can be at most ${PVC.maxFileSeconds / 3600} hours long.`);
+  let measured;
   try {
-    decoded = await ctx.analyzer().decode(s.bytes, { maxBytes: PVC.batchBytes, maxSeconds: PVC.maxFileSeconds, sampleRate: ANALYSIS_RATE });
+    const declared = await ctx.analyzer().probe(s.bytes, { maxBytes: PVC.batchBytes });
+    if (declared.durationSecs !== null && declared.durationSecs > PVC.maxFileSeconds) throw tooLong();
+    measured = await ctx.analyzer().measure(s.bytes, { maxBytes: PVC.batchBytes, maxSeconds: PVC.maxFileSeconds, sampleRate: ANALYSIS_RATE, points: PVC.waveformPoints });
   } catch (e) {
     if (e instanceof AudioDecodeError) throw pvcSampleErrors.durationUnknown();
-    if (e instanceof AudioLimitError) throw new ApiError(413, "sample_too_long", `A sample can be at most ${PVC.maxFileSeconds / 3600} hour long.`);
+    if (e instanceof AudioLimitError) throw tooLong();
     throw e;
   }
-  const duration = decoded.durationSecs;
+  const duration = measured.durationSecs;
   if (!(duration > 0)) throw pvcSampleErrors.durationUnknown();
   if (duration < PVC.minSampleSeconds) throw pvcSampleErrors.minDuration();
-  const [digest, peaks] = await Promise.all([
-    webcrypto.subtle.digest("SHA-256", s.bytes),
-    runCpu("peaks", { samples: decoded.samples, points: PVC.waveformPoints }, [decoded.samples.buffer as ArrayBuffer]),
-  ]);
-  const hash = Buffer.from(digest).toString("hex");
-  if (!s.skipWarnings.includes("duplicate_file") && v.samples.some((x) => x.hash === hash)) throw pvcSampleErrors.duplicate();
   checkRoom(v.samples, { count: 1, bytes: s.bytes.byteLength });
-  return { type, duration, hash, peaks };
+  return { type, duration, hash, peaks: measured.peaks };
 }
 
 /** Checks, stores and records one sample; the voice's version moves on. */

@@ -7,7 +7,7 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { createHash } from "node:crypto";
 import { parentPort } from "node:worker_threads";
-import { AudioDecodeError, AudioLimitError, decodeAudio, probeAudio } from "../audio/decode/index.js";
+import { AudioDecodeError, AudioLimitError, decodeAudio, measureAudio, probeAudio } from "../audio/decode/index.js";
 import { analyzeVoice, detectSpeech, embedSegment } from "./analyze.js";
 import { denoise } from "../audio/denoise/index.js";
 import { sentenceCosts } from "./align.js";
@@ -46,6 +46,8 @@ async function run(job: Job): Promise<{ result: unknown; transfer: ArrayBuffer[]
       const sha256 = createHash("sha256").update(job.bytes).digest("hex");
       return { result: { ...d, samples, bytes: job.bytes, sha256 }, transfer: [samples.buffer as ArrayBuffer, job.bytes.buffer as ArrayBuffer] };
     }
+    case "measure":
+      return { result: await measureAudio(job.bytes, { ...job.limits, sampleRate: job.sampleRate, points: job.points }), transfer: [] };
     case "analyze": {
       const d = await decodeAudio(job.bytes, job.limits);
       const a = analyzeVoice(d.samples, d.sampleRate);

@@ -71,6 +71,11 @@ export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyz
       const moved = movable(bytes);
       return pool.run({ kind: "decode-upload", bytes: moved, limits: { maxBytes: o.maxBytes, maxSeconds: o.maxSeconds }, sampleRate: o.sampleRate }, [moved.buffer as ArrayBuffer], o.signal);
     },
+    async measure(bytes, o) {
+      checkBytes(bytes, o.maxBytes);
+      const copy = own(bytes);
+      return pool.run({ kind: "measure", bytes: copy, limits: { maxBytes: o.maxBytes, maxSeconds: o.maxSeconds }, sampleRate: o.sampleRate, points: o.points }, [copy.buffer as ArrayBuffer], o.signal);
+    },
     async analyzeSamples(samples, sampleRate, o = {}) {
       const copy = samples.slice();
       return pool.run({ kind: "analyze-samples", samples: copy, sampleRate }, [copy.buffer as ArrayBuffer], o.signal);

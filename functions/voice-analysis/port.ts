@@ -32,7 +32,7 @@
  *   worker job, so the request loop neither copies nor allocates the audio again.
  * - `close()`: tests and shutdown end the workers; a closed analyzer refuses new work.
  */
-import type { AudioCodec, AudioContainer, AudioProbe, DecodedAudioFile, DecodeLimits } from "../audio/decode/index.js";
+import type { AudioCodec, AudioContainer, AudioProbe, DecodedAudioFile, DecodeLimits, MeasuredAudio } from "../audio/decode/index.js";
 import type { SpeechSegment } from "./vad.js";
 import type { PiecedAudio } from "../audio/pieces.js";
 
@@ -114,6 +114,11 @@ export interface VoiceAnalyzer {
    * The caller must not read them until it settles; if it fails they are gone.
    */
   decodeUpload(bytes: Uint8Array, opts?: AnalyzeOptions & { sampleRate?: number }): Promise<DecodedUpload>;
+  /**
+   * The decoded duration and waveform peaks of a file, decoded in pieces that are dropped as they
+   * are measured (memory stays bounded for files of hours), within the same limits as decode.
+   */
+  measure(bytes: Uint8Array, opts: AnalyzeOptions & { sampleRate?: number; points: number }): Promise<MeasuredAudio>;
   /** Samples in -1..1, or 16-bit PCM (converted in the worker as v / 32768: the same floats). */
   analyzeSamples(samples: Float32Array | Int16Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<VoiceAnalysis>;
   detectSpeech(samples: Float32Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<SpeechSegment[]>;

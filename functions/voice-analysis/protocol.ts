@@ -1,5 +1,5 @@
 /** Messages between the analyzer (request loop) and its workers. */
-import type { AudioProbe, DecodedAudioFile } from "../audio/decode/index.js";
+import type { AudioProbe, DecodedAudioFile, MeasuredAudio } from "../audio/decode/index.js";
 import type { PiecedAudio } from "../audio/pieces.js";
 import type { DecodedUpload, FileAnalysis, JoinedAudio, SpeechSegment, VoiceAnalysis } from "./port.js";
 
@@ -13,6 +13,7 @@ export type Job =
   | { kind: "probe"; bytes: Uint8Array }
   | { kind: "decode"; bytes: Uint8Array; limits: Limits; sampleRate?: number }
   | { kind: "decode-upload"; bytes: Uint8Array; limits: Limits; sampleRate?: number }
+  | { kind: "measure"; bytes: Uint8Array; limits: Limits; sampleRate?: number; points: number }
   | { kind: "analyze-samples"; samples: Float32Array | Int16Array; sampleRate: number }
   | { kind: "detect"; samples: Float32Array; sampleRate: number }
   | { kind: "embed"; samples: Float32Array; sampleRate: number; segments: SpeechSegment[] }
@@ -26,6 +27,7 @@ export interface JobResults {
   probe: AudioProbe;
   decode: DecodedAudioFile;
   "decode-upload": DecodedUpload;
+  measure: MeasuredAudio;
   "analyze-samples": VoiceAnalysis;
   detect: SpeechSegment[];
   embed: number[][];

@@ -15,7 +15,8 @@ import { sniffAudioType } from "../audio/sniff.js";
 import { ApiError } from "../http/errors.js";
 import type { MultipartFile } from "../http/multipart.js";
 import { assertCanManage, isLibraryCopy, voiceNotFound } from "../voices/records.js";
-import { VERIFICATION_MAX_BYTES, VERIFICATION_WINDOW_HOURS, verificationMessages } from "../contract/voiceCreation.js";
+import { VERIFICATION_MAX_BYTES, VERIFICATION_RECORDING_MAX_SECONDS, VERIFICATION_WINDOW_HOURS, verificationMessages } from "../contract/voiceCreation.js";
+import { AudioDecodeError, AudioLimitError } from "../audio/decode/errors.js";
 import { challengeLanguage, newChallenge, wordsFor } from "./challenge.js";
 import { canDraw } from "./captcha.js";
 
@@ -109,6 +110,7 @@ export async function submitAttempt(ctx: AppContext, caller: Caller, voiceId: st
   if (file.truncated || file.data.byteLength > VERIFICATION_MAX_BYTES) throw new ApiError(413, "recording_too_large", `The recording exceeds the ${VERIFICATION_MAX_BYTES / 1024 / 1024}mb limit.`);
   const type = sniffAudioType(file.data.subarray(0, 64));
   if (!type) throw new ApiError(400, "unsupported_audio", `File "${file.filename}" is not supported. Please choose an audio file.`);
+  await checkRecording(ctx, file.data);
   for (let tries = 0; tries < 5; tries++) {
     const v = await ownVoice(ctx, caller, voiceId);
     const ver = v.verification;
@@ -151,6 +153,24 @@ export async function submitAttempt(ctx: AppContext, caller: Caller, voiceId: st
     return { voice: v, attempt };
   }
   throw new ApiError(409, "voice_changed", "The voice was changed at the same time. Please try again.");
+}
+
+/**
+ * A recording the workflow could not read, or one past the 15 s, is the caller's mistake, not an
+ * attempt: it is decoded here (on the analysis workers, bounded by the 5 MB and the duration, which
+ * the decoder checks in the headers first and again while decoding) before an attempt is taken.
+ */
+async function checkRecording(ctx: AppContext, bytes: Uint8Array): Promise<void> {
+  try {
+    await ctx.analyzer().decode(bytes, { maxBytes: VERIFICATION_MAX_BYTES, maxSeconds: VERIFICATION_RECORDING_MAX_SECONDS + 0.5, sampleRate: 16_000 });
+  } catch (e) {
+    if (e instanceof AudioLimitError) {
+      if (e.limit === "bytes") throw new ApiError(413, "recording_too_large", `The recording exceeds the ${VERIFICATION_MAX_BYTES / 1024 / 1024}mb limit.`);
+      throw new ApiError(400, "recording_too_long", verificationMessages.tooLong);
+    }
+    if (e instanceof AudioDecodeError) throw new ApiError(400, "audio_unreadable", e.message);
+    throw e;
+  }
 }
 
 /** The attempt once the workflow has decided, or null after `waitMs`. */

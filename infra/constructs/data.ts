@@ -106,7 +106,8 @@ export class TimbreData extends Construct {
       ],
       lifecycleRules: [
         { id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        { id: "expire-temporary-uploads", prefix: "tmp/", expiration: Duration.days(2) },
+        // One day is S3's shortest; uploads' URLs die in minutes (functions/pvc/uploads.ts), so nothing is added meanwhile.
+        { id: "expire-temporary-uploads", prefix: "tmp/", expiration: Duration.days(1) },
         // Live readings' reference features (the websocket on AWS); $disconnect deletes them, this catches the rest.
         { id: "expire-live-readings", prefix: LIVE_OBJECT_PREFIX, expiration: Duration.days(1) },
       ],

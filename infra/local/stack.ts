@@ -23,7 +23,7 @@ import { privateDir, startEmulators, type Emulators } from "./emulators.js";
 import { authenticateRequest } from "../../functions/http/auth.js";
 import { eventToRequest } from "../../functions/http/lambda.js";
 import { hasValidWebSession } from "./web-session.js";
-import { createStorageRoute, sweepTemporaryUploads } from "./storage-route.js";
+import { createStorageRoute, sweepTemporaryUploads, SWEEP_INTERVAL_MS } from "./storage-route.js";
 import { DISPATCH_WORKFLOW } from "../../functions/events/index.js";
 import { attachLiveReading } from "./live-socket.js";
 
@@ -219,12 +219,12 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     });
   }
 
-  // The embedded store has no lifecycle rules: abandoned uploads are swept at start and hourly.
+  // The embedded store has no lifecycle rules: abandoned uploads are swept at start and every few minutes.
   const sweep = () => void sweepTemporaryUploads(ctx).catch((e: unknown) => log.warn("sweeping abandoned uploads failed", { error: e }));
   let sweeper: NodeJS.Timeout | undefined;
   if (config.mode === "embedded") {
     sweep();
-    sweeper = setInterval(sweep, 3600_000).unref();
+    sweeper = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
   }
   // Scheduled workflows: the webhook dispatcher runs at once (deliveries a restart left pending)
   // and then every few seconds, one execution at a time, as EventBridge starts it on AWS.

@@ -4,6 +4,7 @@ import type { AppContext } from "../../functions/context.js";
 import { EMBEDDED_STORAGE_ACCESS_KEY, EMBEDDED_STORAGE_PATH, embeddedStorageSecret } from "../../functions/adapters/presign.js";
 import { verifyPresigned } from "../../functions/storage/sigv4.js";
 import type { InProcessStore } from "./emulators.js";
+import { liveUploadFor, sweepUploads } from "../../functions/pvc/uploads.js";
 
 /**
  * The embedded stack's /storage origin: what S3 does with presigned URLs, in front of the
@@ -107,6 +108,11 @@ export function createStorageRoute(ctx: AppContext, limits: Partial<StorageRoute
       if (!objectKey.startsWith("tmp/ws/") || outside || url.searchParams.has("uploadId")) return fail(res, 403, "forbidden_key", "Uploads may not write there.");
       const length = Number(req.headers["content-length"]);
       if (!Number.isSafeInteger(length) || length < 0) return fail(res, 411, "length_required", "Uploads need a Content-Length.");
+      // A signed URL outlives nothing: once its upload is completed, cancelled or expired, it writes no more.
+      if (!(await liveUploadFor(ctx, objectKey))) {
+        req.resume();
+        return fail(res, 403, "upload_closed", "This upload was completed, cancelled or has expired. Start a new upload.");
+      }
       const held = perAddress.get(clientAddress) ?? 0;
       if (uploads >= l.maxUploads || held >= l.maxUploadsPerAddress) {
         res.setHeader("retry-after", "2");
@@ -182,11 +188,16 @@ export function createStorageRoute(ctx: AppContext, limits: Partial<StorageRoute
 
 /**
  * What the bucket's lifecycle rules do on AWS (infra/constructs/data.ts: unfinished uploads and
- * tmp/ expire after days), done for the embedded store, which has no lifecycle: objects under
- * tmp/ older than `maxAgeMs` are deleted.
+ * tmp/ expire after a day), done for the embedded store, which has no lifecycle: objects under
+ * tmp/ older than `maxAgeMs` are deleted, and, sooner, the bytes of presigned uploads no longer
+ * in progress (completed, cancelled, or unused past their expiry: functions/pvc/uploads.ts).
  */
-export async function sweepTemporaryUploads(ctx: AppContext, maxAgeMs = 2 * 24 * 3600_000): Promise<number> {
+export async function sweepTemporaryUploads(ctx: AppContext, maxAgeMs = 24 * 3600_000): Promise<number> {
+  const dropped = await sweepUploads(ctx);
   const old = (await ctx.blobs.listWithSizes("tmp/")).filter((o) => Date.now() - o.modifiedMs > maxAgeMs).map((o) => o.key);
   await ctx.blobs.deleteMany(old);
-  return old.length;
+  return dropped + old.length;
 }
+
+/** How often the embedded stack sweeps: unused uploads live minutes, so their bytes go minutes later. */
+export const SWEEP_INTERVAL_MS = 5 * 60_000;

@@ -4,8 +4,10 @@ import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
 import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
 import { premadeVoices } from "../../functions/voice-analysis/fixtures/voices.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { pvcMessages } from "../../functions/contract/pvc.js";
+import { encodeWav, wavPcm16 } from "../../functions/audio/wav.js";
+import { encodeAll } from "../../functions/audio/encoder.js";
+import { createHash } from "node:crypto";
+import { PVC, pvcMessages } from "../../functions/contract/pvc.js";
 import { speechWav } from "./support.js";
 import { speak } from "../../functions/voice-analysis/fixtures/voices.js";
 import { floatToInt16 } from "../../functions/audio/resample.js";
@@ -127,6 +129,30 @@ describe("SDK contract: professional voice clones", () => {
     const again = await client.voices.pvc.samples.create(voiceId, { files: [blob(sample40)] }, { queryParams: { skip_warnings: "duplicate_file" } });
     expect(again).toHaveLength(1);
     expect((await client.voices.get(voiceId)).samples).toHaveLength(2);
+    await client.voices.delete(voiceId);
+  }, 60_000);
+
+  it("refuses a duplicate, and a file whose header declares more than 3 hours, before decoding it", async () => {
+    const { voiceId } = await client.voices.pvc.create({ name: "Bounded", language: "en" });
+    // 40 s of Opus made by the product's own encoder, its last Ogg page then claiming 4 hours.
+    const { pcm16, sampleRate } = wavPcm16(sample40)!;
+    const opus = Buffer.from(encodeAll("opus_48000_64", pcm16, sampleRate));
+    const last = opus.lastIndexOf("OggS");
+    opus.writeBigUInt64LE(BigInt(4 * 3600 * 48_000), last + 6);
+    const long = await errorOf(client.voices.pvc.samples.create(voiceId, { files: [blob(opus, "audio/ogg")] }));
+    expect(long.status).toBe(413);
+    expect(long.detail).toEqual({ status: "sample_too_long", message: `A sample can be at most ${PVC.maxFileSeconds / 3600} hours long.` });
+    // The same bytes as a sample the voice already has: the duplicate is said without decoding
+    // (before, the file was decoded first and refused as too long, never reaching the duplicate check).
+    const ws = acct.workspace.workspace_id;
+    const v = (await stack.ctx.stores.voices.get(ws, voiceId))!;
+    const hash = createHash("sha256").update(opus).digest("hex");
+    await stack.ctx.stores.voices.patch(ws, voiceId, {
+      samples: [{ sample_id: "earlier", file_name: "earlier.ogg", mime_type: "audio/ogg", size_bytes: opus.byteLength, hash, duration_secs: 40, object_key: `ws/${ws}/voices/${voiceId}/samples/earlier.ogg`, remove_background_noise: false, isolated_object_key: null, trim_start: null, trim_end: null, speaker_separation: null, created_at_unix: 0 }],
+    });
+    void v;
+    const dup = await errorOf(client.voices.pvc.samples.create(voiceId, { files: [blob(opus, "audio/ogg")] }));
+    expect(dup.detail).toEqual({ status: "duplicate_file", message: pvcMessages.duplicateFile });
     await client.voices.delete(voiceId);
   }, 60_000);
 

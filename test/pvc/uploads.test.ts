@@ -158,4 +158,84 @@ describe("presigned uploads through the embedded origin", () => {
     const foreign = await apiFetch(stack, other.apiKey, `/v1/voices/pvc/${voiceId}/uploads`, { method: "POST", body: JSON.stringify({ file_name: "a.wav", size_bytes: 100 }) });
     expect(foreign.status).toBe(404);
   });
+
+  it("caps uploads in progress per voice and per workspace, and lets a voice start again once one is cancelled", async () => {
+    const a = await createTestAccount(stack, "business"); // three professional voices
+    const newVoice = async (name: string) => {
+      const r = await apiFetch(stack, a.apiKey, "/v1/voices/pvc", { method: "POST", body: JSON.stringify({ name, language: "en" }) });
+      expect(r.status, await r.clone().text()).toBe(200);
+      return ((await r.json()) as { voice_id: string }).voice_id;
+    };
+    const begin = (voice: string, n: number) =>
+      apiFetch(stack, a.apiKey, `/v1/voices/pvc/${voice}/uploads`, { method: "POST", body: JSON.stringify({ file_name: `${n}.wav`, content_type: "audio/wav", size_bytes: 1000 }) });
+    const first = await newVoice("Capped");
+    const ids: string[] = [];
+    for (let i = 0; i < PVC.maxPendingUploadsPerVoice; i++) {
+      const r = await begin(first, i);
+      expect(r.status).toBe(200);
+      ids.push(((await r.json()) as UploadTicket).upload_id);
+    }
+    const over = await begin(first, 99);
+    expect(over.status).toBe(429);
+    expect(((await over.json()) as { detail: { status: string; message: string } }).detail).toMatchObject({ status: "too_many_pending_uploads", message: expect.stringContaining(`This voice already has ${PVC.maxPendingUploadsPerVoice} uploads in progress`) });
+    expect((await apiFetch(stack, a.apiKey, `/v1/voices/pvc/${first}/uploads/${ids[0]}`, { method: "DELETE" })).status).toBe(200);
+    expect((await begin(first, 100)).status).toBe(200);
+    // The workspace's cap: other voices fill it up.
+    let open = PVC.maxPendingUploadsPerVoice;
+    while (open < PVC.maxPendingUploadsPerWorkspace) {
+      const v = await newVoice(`Capped ${open}`);
+      for (let i = 0; i < PVC.maxPendingUploadsPerVoice && open < PVC.maxPendingUploadsPerWorkspace; i++, open++) expect((await begin(v, i)).status).toBe(200);
+    }
+    const last = await begin(await newVoice("One too many"), 0);
+    expect(last.status).toBe(429);
+    expect(((await last.json()) as { detail: { message: string } }).detail.message).toContain(`This workspace already has ${PVC.maxPendingUploadsPerWorkspace} uploads in progress`);
+  }, 120_000);
+
+  it("counts the bytes of uploads in progress against the voice's 1.5 GB", async () => {
+    const a = await createTestAccount(stack, "pro");
+    const voice = ((await (await apiFetch(stack, a.apiKey, "/v1/voices/pvc", { method: "POST", body: JSON.stringify({ name: "Big", language: "en" }) })).json()) as { voice_id: string }).voice_id;
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const r = await apiFetch(stack, a.apiKey, `/v1/voices/pvc/${voice}/uploads`, { method: "POST", body: JSON.stringify({ file_name: `${i}.wav`, content_type: "audio/wav", size_bytes: PVC.batchBytes }) });
+      statuses.push(r.status);
+    }
+    // 7 x 200 MB fit under 1.5 GB, the 8th does not.
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 400]);
+  });
+
+  it("expires an unused upload in minutes: its URL, its record and its bytes", async () => {
+    const t = await start(small, "forgotten.wav", { skip_warnings: ["duplicate_file"] });
+    // The URL lives 15 minutes, the upload as long plus a grace for a PUT under way.
+    expect(new URL(t.url!).searchParams.get("X-Amz-Expires")).toBe("900");
+    expect(t.expires_at_unix - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(900);
+    const ws = acct.workspace.workspace_id;
+    const record = (await stack.ctx.stores.pvcUploads.list(ws)).find((u) => u.upload_id === t.upload_id)!;
+    expect(record.expires_at_unix - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(20 * 60);
+    expect((await put(t.url!, small, t.headers)).status).toBe(200);
+    const prefix = `tmp/ws/${ws}/pvc/${t.upload_id}`;
+    // Time passes (the record's expiry is moved back rather than the clock: the SDK's clock-skew correction would remember a fake clock).
+    await stack.ctx.stores.pvcUploads.extend(ws, t.upload_id, Math.floor(Date.now() / 1000) - 1);
+    expect((await put(t.url!, small, t.headers)).status).toBe(403);
+    expect((await complete(t.upload_id)).status).toBe(404);
+    // The sweep drops its bytes and its record without waiting for days.
+    expect(await sweepTemporaryUploads(stack.ctx)).toBeGreaterThanOrEqual(1);
+    expect(await stack.ctx.blobs.list(prefix)).toEqual([]);
+    expect((await stack.ctx.stores.pvcUploads.list(ws)).filter((u) => u.upload_id === t.upload_id)).toEqual([]);
+  }, 60_000);
+
+  it("takes no more bytes on a completed or cancelled upload's URL", async () => {
+    const t = await start(small, "done.wav", { skip_warnings: ["duplicate_file"] });
+    expect((await put(t.url!, small, t.headers)).status).toBe(200);
+    expect((await complete(t.upload_id)).status).toBe(200);
+    const prefix = `tmp/ws/${acct.workspace.workspace_id}/pvc/${t.upload_id}`;
+    const again = await put(t.url!, small, t.headers);
+    expect(again.status).toBe(403);
+    expect(((await again.json()) as { detail: { status: string } }).detail.status).toBe("upload_closed");
+    expect(await stack.ctx.blobs.list(prefix)).toEqual([]);
+    const c = await start(large, "cancelled.wav", { skip_warnings: ["duplicate_file"] });
+    expect((await apiFetch(stack, acct.apiKey, `/v1/voices/pvc/${voiceId}/uploads/${c.upload_id}`, { method: "DELETE" })).status).toBe(200);
+    const p1 = c.parts[0];
+    expect((await put(p1.url, large.subarray(0, p1.size_bytes), p1.headers)).status).toBe(403);
+    expect(await stack.ctx.blobs.list(`tmp/ws/${acct.workspace.workspace_id}/pvc/${c.upload_id}`)).toEqual([]);
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import { hasFfmpeg, probe, readAll } from "../support/audio.js";
 import { changeLimit, currentUsage } from "../../functions/domain/credits.js";
 import { premadeVoiceId, premadeVoiceRecords } from "../../functions/domain/premadeVoices.js";
 import { encodeWav } from "../../functions/audio/wav.js";
+import { encodeAll } from "../../functions/audio/encoder.js";
 import { decodeAudio } from "../../functions/audio/decode/decode.js";
 import { analyzeVoice } from "../../functions/voice-analysis/analyze.js";
 import { similarity } from "../../functions/voice-analysis/search.js";
@@ -316,6 +317,23 @@ describe("voice isolator through the SDK", () => {
     const { bytes: mp3, chunks } = await readAll(await client.audioIsolation.stream({ audio: file(encodeWav(floatToInt16(noisy), 22_050), "noisy.wav") }));
     expect(chunks).toBeGreaterThan(1);
     if (hasFfmpeg) expect(probe(mp3).codec).toBe("mp3");
+  });
+
+  it("refuses, by its header and before decoding it, an Opus file that declares hours", async () => {
+    // Two seconds of Opus from the product's own encoder whose last Ogg page claims 3 hours.
+    const opus = Buffer.from(encodeAll("opus_48000_64", new Int16Array(16_000 * 2).map((_, i) => Math.round(3000 * Math.sin(i / 9))), 16_000));
+    opus.writeBigUInt64LE(BigInt(3 * 3600 * 48_000), opus.lastIndexOf("OggS") + 6);
+    const audio = () => {
+      const f = new FormData();
+      f.append("audio", new Blob([new Uint8Array(opus)], { type: "audio/ogg" }), "long.ogg");
+      return f;
+    };
+    const sts = await apiFetch(stack, acct.apiKey, `/v1/speech-to-speech/${premadeVoiceId("Avery")}`, { method: "POST", body: audio() });
+    expect(sts.status).toBe(400);
+    expect(((await sts.json()) as { detail: { message: string } }).detail.message).toBe(stsMessages.audioTooLong(5));
+    const iso = await apiFetch(stack, acct.apiKey, "/v1/audio-isolation", { method: "POST", body: audio() });
+    expect(iso.status).toBe(400);
+    expect(((await iso.json()) as { detail: { message: string } }).detail.message).toBe(stsMessages.audioTooLong(10));
   });
 
   it("needs audio", async () => {

@@ -178,6 +178,29 @@ describe("the attempt limit", () => {
   });
 });
 
+describe("recordings refused before an attempt is used", () => {
+  it("answers 400 for an unreadable or over-long recording, and the 5 daily attempts stay", async () => {
+    const a = await createTestAccount(stack, "starter");
+    const { voice_id: voiceId } = await insertOwnVoice(stack, a.workspace.workspace_id, a.user.user_id, "Unreadable", { verification: blankVerification("en", true), safety_control: "CAPTCHA" });
+    await verification(a.apiKey, voiceId);
+    // A WAV header (so the type is sniffed as audio) over a format nothing decodes.
+    const unreadable = Buffer.from(encodeWav(new Int16Array(16000), 16000));
+    unreadable.writeUInt16LE(0x55, 20);
+    const long = Buffer.from(await tone(20).arrayBuffer());
+    for (const [audio, status] of [[unreadable, "audio_unreadable"], [long, "recording_too_long"]] as const) {
+      const r = await submit(a.apiKey, voiceId, audio);
+      expect(r.status).toBe(400);
+      expect(r.body.detail!.status).toBe(status);
+      if (status === "recording_too_long") expect(r.body.detail!.message).toBe(verificationMessages.tooLong);
+      const state = await verification(a.apiKey, voiceId);
+      expect(state.attempts_left).toBe(5);
+      expect(state.next_attempts_reset_unix).toBeNull();
+    }
+    const stored = await stack.ctx.stores.voices.get(a.workspace.workspace_id, voiceId);
+    expect(stored!.verification.attempts).toEqual([]);
+  });
+});
+
 describe("plans and limits of the samples", () => {
   it("needs the Starter plan", async () => {
     const free = await createTestAccount(stack, "free");

@@ -121,6 +121,16 @@ describe("POST /v1/similar-voices through the SDK", () => {
     expect((await errorOf(searcher.client.voices.findSimilarVoices({ audioFile: silence(1), similarityThreshold: 2.5 }))).status).toBe(422);
   });
 
+  it("answers 400 for a WAV whose header claims an impossible sample rate (4,294,967,295 Hz)", async () => {
+    const wav = encodeWav(new Int16Array(22_050), 22_050);
+    new DataView(wav.buffer, wav.byteOffset).setUint32(24, 0xffffffff, true);
+    new DataView(wav.buffer, wav.byteOffset).setUint32(28, 0xffffffff, true);
+    expect(await errorOf(searcher.client.voices.findSimilarVoices({ audioFile: new Blob([Buffer.from(wav)], { type: "audio/wav" }) }))).toMatchObject({
+      status: 400,
+      body: { detail: { status: "audio_unreadable" } },
+    });
+  });
+
   it("refuses a file over 20 MB before analysing it", async () => {
     const big = new Uint8Array(20 * 1024 * 1024 + 10);
     big.set(new TextEncoder().encode("RIFF"), 0);

@@ -43,6 +43,18 @@ export class PvcUploads {
     return withoutKeys<PvcUploadRecord>(item);
   }
 
+  /** Every record of the workspace, expired ones included (for the pending caps and the sweep). */
+  async list(ws: string): Promise<PvcUploadRecord[]> {
+    return (await this.main.queryPrefix<Stored<PvcUploadRecord>>(`WS#${ws}`, "PVCUPLOAD#")).map((i) => withoutKeys<PvcUploadRecord>(i));
+  }
+
+  /** Moves the expiry on (a resumed upload got fresh URLs); false when the record is gone. */
+  async extend(ws: string, id: string, expiresAtUnix: number): Promise<boolean> {
+    const item = await this.main.get<Stored<PvcUploadRecord>>(keys.upload(ws, id));
+    if (!item) return false;
+    return this.main.put({ ...item, expires_at_unix: expiresAtUnix, ttl: expiresAtUnix }, { condition: "attribute_exists(pk)" });
+  }
+
   /** Removes the record; false when it was already gone (another completion won). */
   async take(ws: string, id: string): Promise<boolean> {
     return this.main.delete(keys.upload(ws, id), { expression: "attribute_exists(pk)" });

@@ -4,7 +4,8 @@ import { concatPcm } from "../../engine/testing.js";
 import { encodeAll } from "../encoder.js";
 import { int16ToFloat, resample } from "../resample.js";
 import { encodeWav } from "../wav.js";
-import { decodeAudio, probeAudio } from "./decode.js";
+import { decodeAudio, measureAudio, probeAudio } from "./decode.js";
+import { waveformPeaks } from "../../pvc/audioTasks.js";
 import { AudioDecodeError, AudioLimitError, UNREADABLE_AUDIO_MESSAGE } from "./errors.js";
 import { bestCorrelation, ffmpegEncode, hasFfmpeg } from "./testing.js";
 
@@ -176,6 +177,50 @@ describe("bounds: refused before decoding", () => {
     expect(e).toBeInstanceOf(AudioLimitError);
     expect(e).toMatchObject({ limit: "duration", max: 5 });
     expect((e as AudioLimitError).actual).toBeLessThan(8);
+  });
+});
+
+describe("measuring: decoded in pieces that are not kept", () => {
+  it("gives the decoded duration and the waveform peaks that decoding whole gives", async () => {
+    for (const bytes of [encodeAll("wav_22050", speech, RATE), encodeAll("opus_48000_64", speech, RATE)]) {
+      const whole = await decodeAudio(bytes, { sampleRate: 16000 });
+      const m = await measureAudio(bytes, { sampleRate: 16000, points: 400 });
+      expect(m.durationSecs).toBeCloseTo(whole.durationSecs, 2);
+      const peaks = waveformPeaks(whole.samples, 400);
+      expect(m.peaks).toHaveLength(peaks.length);
+      // Stretches are cut at 10 ms blocks: a peak may move to a neighbouring point, never appear from nowhere.
+      const off = m.peaks.filter((p, i) => Math.abs(p - peaks[i]) > 0.01).length;
+      expect(off).toBeLessThan(peaks.length * 0.1);
+      expect(Math.max(...m.peaks)).toBeCloseTo(Math.max(...peaks), 2);
+    }
+  });
+
+  it("refuses by the header before decoding, and stops at the bound while decoding when the header lies", async () => {
+    const opus = Buffer.from(encodeAll("opus_48000_64", speech, RATE));
+    const last = opus.lastIndexOf("OggS");
+    const claim = (secs: number) => {
+      const b = Buffer.from(opus);
+      b.writeBigUInt64LE(BigInt(Math.round(secs * 48_000)), last + 6);
+      return new Uint8Array(b);
+    };
+    const hours = await measureAudio(claim(4 * 3600), { maxSeconds: 3 * 3600, points: 400 }).catch((x: unknown) => x);
+    expect(hours).toBeInstanceOf(AudioLimitError);
+    expect(hours).toMatchObject({ limit: "duration", max: 3 * 3600 });
+    expect((hours as AudioLimitError).actual).toBeCloseTo(4 * 3600, 0);
+    expect((hours as Error).message).toBe(`Audio is longer than ${3 * 3600} seconds`);
+    // A header claiming 1 s over more than 3 s of audio: decoding stops past the caller's 2 s.
+    expect(seconds()).toBeGreaterThan(3);
+    const lying = await measureAudio(claim(1), { maxSeconds: 2, points: 400 }).catch((x: unknown) => x);
+    expect(lying).toBeInstanceOf(AudioLimitError);
+    expect(lying).toMatchObject({ limit: "duration", max: 2 });
+    expect((lying as AudioLimitError).actual).toBeLessThan(3);
+    // Within the bound, an understated length measures as decoding whole does (the granule trims
+    // both), though far more audio than declared went through the blocks (they merged as it came).
+    const understated = await measureAudio(claim(0.05), { sampleRate: 16000, points: 20 });
+    const whole = await decodeAudio(claim(0.05), { sampleRate: 16000 });
+    expect(understated.durationSecs).toBeCloseTo(whole.durationSecs, 3);
+    expect(understated.peaks).toHaveLength(20);
+    expect(Math.max(...understated.peaks)).toBeCloseTo(Math.max(...waveformPeaks(whole.samples, 20)), 2);
   });
 });
 

@@ -5,7 +5,7 @@
  * that enforces the same bound on what is really decoded.
  */
 import { sniffAudioType } from "../sniff.js";
-import { decodeWav, WavFormatError } from "../wav.js";
+import { decodeWavChunks, WavFormatError } from "../wav.js";
 import { decodeAacFrames, decodeFlac, decodeMpeg, decodeOggVorbis, decodeOpusPackets, decodeVorbisPackets } from "./codecs.js";
 import { AudioDecodeError, AudioLimitError } from "./errors.js";
 import { flacInfo, wavInfo } from "./headers.js";
@@ -43,6 +43,19 @@ function webmOpusHead(t: WebmTrack): OpusHead | null {
  * Throws AudioDecodeError for anything we cannot decode.
  */
 export function probeAudio(bytes: Uint8Array): AudioProbe {
+  const p = probeHeaders(bytes);
+  // A header may claim anything (a WAV's rate is 32 bits): rates no codec makes are unreadable, not a crash later on.
+  if (!(Number.isInteger(p.sampleRate) && p.sampleRate >= MIN_SAMPLE_RATE && p.sampleRate <= MAX_SAMPLE_RATE)) throw new AudioDecodeError(`sample rate ${p.sampleRate} Hz`);
+  if (!(Number.isInteger(p.channels) && p.channels >= 1 && p.channels <= 255)) throw new AudioDecodeError(`${p.channels} channels`);
+  if (p.durationSecs !== null && !Number.isFinite(p.durationSecs)) throw new AudioDecodeError(`duration ${p.durationSecs}`);
+  return p;
+}
+
+/** Sample rates a file may state: telephone-band 1 kHz up to 768 kHz studio PCM. */
+export const MIN_SAMPLE_RATE = 1000;
+export const MAX_SAMPLE_RATE = 768_000;
+
+function probeHeaders(bytes: Uint8Array): AudioProbe {
   const container = sniffAudioType(bytes);
   switch (container) {
     case "wav": {
@@ -99,12 +112,86 @@ export function probeAudio(bytes: Uint8Array): AudioProbe {
  * anything unreadable.
  */
 export async function decodeAudio(bytes: Uint8Array, opts: DecodeOptions = {}): Promise<DecodedAudioFile> {
+  const { probe, sink, trimTo } = await decodeWith(bytes, opts);
+  const { samples, sampleRate } = sink.finish(trimTo);
+  return { samples, sampleRate, channels: probe.channels, durationSecs: samples.length / sampleRate, container: probe.container, codec: probe.codec };
+}
+
+/** What measuring a file gives: its decoded duration and its waveform, without its samples. */
+export interface MeasuredAudio {
+  durationSecs: number;
+  /** The loudest absolute sample in each of `points` equal stretches, 0..1 (rounded to 3 decimals). */
+  peaks: number[];
+  sampleRate: number;
+  channels: number;
+  container: AudioProbe["container"];
+  codec: AudioCodec;
+}
+
+/** Blocks whose peak is kept while measuring, per point of the waveform: a point's edges move by at most 1/20. */
+const BLOCKS_PER_POINT = 20;
+
+/**
+ * Decodes a whole file as `decodeAudio` does (the headers' duration checked first, the bound
+ * enforced while decoding), but keeps no samples: each decoded piece is folded into the peaks of
+ * short blocks and dropped, so a file of hours takes a few megabytes instead of gigabytes.
+ */
+export async function measureAudio(bytes: Uint8Array, opts: DecodeOptions & { points: number }): Promise<MeasuredAudio> {
+  const blocks: number[] = [];
+  let peak = 0;
+  let filled = 0;
+  let block = 160;
+  const maxBlocks = 8 * opts.points * BLOCKS_PER_POINT;
+  const consume = (x: Float32Array) => {
+    for (let i = 0; i < x.length; i++) {
+      const v = Math.abs(x[i]);
+      if (v > peak) peak = v;
+      if (++filled === block) {
+        blocks.push(peak);
+        peak = 0;
+        filled = 0;
+        // A header that understated the length: pairs of blocks merge, so they stay bounded in number.
+        if (blocks.length >= maxBlocks) {
+          for (let j = 0; j < blocks.length / 2; j++) blocks[j] = Math.max(blocks[2 * j], blocks[2 * j + 1] ?? 0);
+          blocks.length = Math.ceil(blocks.length / 2);
+          block *= 2;
+        }
+      }
+    }
+  };
+  const { probe, sink, trimTo } = await decodeWith(bytes, opts, consume, (p) => {
+    // Blocks sized from the declared length: about BLOCKS_PER_POINT per point (10 ms when unknown).
+    if (p.durationSecs !== null) block = Math.max(1, Math.floor((p.durationSecs * (opts.sampleRate ?? p.sampleRate)) / (opts.points * BLOCKS_PER_POINT)));
+  });
+  const { length, sampleRate } = sink.finishCount(trimTo);
+  if (filled) blocks.push(peak);
+  const kept = blocks.slice(0, Math.ceil(length / block));
+  const n = Math.max(1, Math.min(opts.points, length));
+  const peaks = new Array<number>(n).fill(0);
+  for (let p = 0; p < n; p++) {
+    // The blocks under the samples [p*length/n, (p+1)*length/n), as waveformPeaks cuts them.
+    const a = Math.floor(Math.floor((p * length) / n) / block);
+    const b = Math.max(a + 1, Math.ceil(Math.floor(((p + 1) * length) / n) / block));
+    let m = 0;
+    for (let i = a; i < Math.min(b, kept.length); i++) if (kept[i] > m) m = kept[i];
+    peaks[p] = Math.round(Math.min(1, m) * 1000) / 1000;
+  }
+  return { durationSecs: length / sampleRate, peaks, sampleRate, channels: probe.channels, container: probe.container, codec: probe.codec };
+}
+
+async function decodeWith(
+  bytes: Uint8Array,
+  opts: DecodeOptions,
+  consume?: (mono: Float32Array) => void,
+  onProbe?: (p: AudioProbe) => void,
+): Promise<{ probe: AudioProbe; sink: MonoSink; trimTo: number | undefined }> {
   const maxBytes = opts.maxBytes ?? DEFAULT_DECODE_LIMITS.maxBytes;
   const maxSeconds = opts.maxSeconds ?? DEFAULT_DECODE_LIMITS.maxSeconds;
   if (bytes.length > maxBytes) throw new AudioLimitError("bytes", maxBytes, bytes.length);
   const probe = probeAudio(bytes);
   if (probe.durationSecs !== null && probe.durationSecs > maxSeconds) throw new AudioLimitError("duration", maxSeconds, probe.durationSecs);
-  const sink = new MonoSink(maxSeconds, opts.sampleRate);
+  onProbe?.(probe);
+  const sink = new MonoSink(maxSeconds, opts.sampleRate, consume);
   let trimTo: number | undefined;
   try {
     trimTo = await decodeInto(bytes, probe, sink);
@@ -112,22 +199,20 @@ export async function decodeAudio(bytes: Uint8Array, opts: DecodeOptions = {}): 
     if (e instanceof AudioLimitError || e instanceof AudioDecodeError) throw e;
     throw new AudioDecodeError(`${probe.container}/${probe.codec}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const { samples, sampleRate } = sink.finish(trimTo);
-  return { samples, sampleRate, channels: probe.channels, durationSecs: samples.length / sampleRate, container: probe.container, codec: probe.codec };
+  return { probe, sink, trimTo };
 }
 
 /** Feeds the sink; returns the length in source frames to trim to when the container states one. */
 async function decodeInto(bytes: Uint8Array, probe: AudioProbe, sink: MonoSink): Promise<number | undefined> {
   switch (probe.container) {
     case "wav": {
-      let w;
+      // In pieces: the sink stops at the duration bound, and nothing holds the whole file decoded twice.
       try {
-        w = decodeWav(bytes);
+        for (const pcm of decodeWavChunks(bytes)) sink.push([pcm], probe.sampleRate);
       } catch (e) {
         if (e instanceof WavFormatError) throw new AudioDecodeError(e.message);
         throw e;
       }
-      sink.push([w.pcm], w.sampleRate);
       return undefined;
     }
     case "mp3":

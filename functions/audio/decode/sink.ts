@@ -16,9 +16,14 @@ export class MonoSink {
   private rate = 0;
   private resampler: Resampler | null = null;
 
+  /**
+   * `consume`: each piece of mono output is handed over as it is made and not kept (measuring a
+   * long file in bounded memory); `finishCount` then gives the length.
+   */
   constructor(
     private readonly maxSeconds: number,
     private readonly targetRate?: number,
+    private readonly consume?: (mono: Float32Array) => void,
   ) {}
 
   get sampleRate(): number {
@@ -32,7 +37,7 @@ export class MonoSink {
 
   push(channels: readonly Float32Array[], sampleRate: number, frames = channels[0]?.length ?? 0): void {
     if (frames === 0 || channels.length === 0) return;
-    if (!(sampleRate > 0)) throw new AudioDecodeError("decoder reported no sample rate");
+    if (!(sampleRate >= 1000 && sampleRate <= 768_000)) throw new AudioDecodeError(`decoder reported a sample rate of ${sampleRate} Hz`);
     if (this.rate === 0) {
       this.rate = sampleRate;
       if (this.targetRate && this.targetRate !== sampleRate) this.resampler = new Resampler(sampleRate, this.targetRate);
@@ -65,10 +70,22 @@ export class MonoSink {
     return { samples, sampleRate: this.sampleRate };
   }
 
+  /** With `consume`: the output's length in samples (trimmed as `finish` would) and its rate. */
+  finishCount(sourceFrames?: number): { length: number; sampleRate: number } {
+    if (this.resampler) this.store(this.resampler.flush());
+    if (this.rate === 0 || this.length === 0) throw new AudioDecodeError("no audio decoded");
+    let length = this.length;
+    if (sourceFrames !== undefined && sourceFrames >= 0 && sourceFrames < this.inputFrames) {
+      length = Math.max(1, Math.min(length, Math.round((sourceFrames * this.sampleRate) / this.rate)));
+    }
+    return { length, sampleRate: this.sampleRate };
+  }
+
   private store(x: Float32Array): void {
     if (x.length === 0) return;
-    this.parts.push(x);
     this.length += x.length;
+    if (this.consume) this.consume(x);
+    else this.parts.push(x);
   }
 }
 

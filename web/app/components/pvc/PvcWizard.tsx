@@ -265,11 +265,20 @@ function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: (
       if (ticket.kind === "single") {
         await putWithProgress(ticket.url!, file, ticket.headers, report);
       } else {
+        // The URLs live 15 minutes: on a slow line, fresh ones for the parts still to go.
+        let current = ticket;
         let offset = 0;
-        for (const part of ticket.parts) {
+        for (const { part_number, size_bytes } of ticket.parts) {
+          if (Date.now() / 1000 > current.expires_at_unix - 60) {
+            const fresh = await v1Fetch(`/v1/voices/pvc/${voiceId}/uploads/${ticket.upload_id}`);
+            if (!fresh.ok) throw await apiCallError(fresh);
+            current = UploadTicketWire.parse(await fresh.json());
+          }
+          // A fresh ticket lists only the parts not stored yet.
+          const part = current.parts.find((p) => p.part_number === part_number);
           const from = offset;
-          await putWithProgress(part.url, file.slice(from, from + part.size_bytes), part.headers, (n) => report(from + n));
-          offset += part.size_bytes;
+          if (part) await putWithProgress(part.url, file.slice(from, from + size_bytes), part.headers, (n) => report(from + n));
+          offset += size_bytes;
         }
       }
       setItem(key, { stage: "processing", percent: 100 });

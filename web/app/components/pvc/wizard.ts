@@ -43,6 +43,8 @@ export const PvcVoicesWire = z.object({ voices: z.array(PvcVoiceWire) });
 
 export const UploadTicketWire = z.object({
   upload_id: z.string(),
+  /** When the URLs stop working (15 minutes): later parts need fresh ones (GET .../uploads/{id}). */
+  expires_at_unix: z.number(),
   kind: z.enum(["single", "multipart"]),
   url: z.string().nullable(),
   headers: z.record(z.string()),
