@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
 import { encodeWav } from "../../functions/audio/wav.js";
+import { bestCorrelation } from "../../functions/audio/decode/testing.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
 
 /**
@@ -45,27 +46,7 @@ function decodeMp3(bytes: Uint8Array, rate: number): Int16Array {
 const pcmOf = (bytes: Buffer) => new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length >> 1);
 
 /** The lag (samples, within ±maxLag) at which `b` best matches `a` over the first `span` samples of speech. */
-function bestLag(a: Int16Array, b: Int16Array, maxLag: number, span: number): { lag: number; r: number } {
-  let start = a.findIndex((v) => Math.abs(v) > 1000);
-  start = Math.max(maxLag, start);
-  const end = Math.min(a.length, b.length - maxLag, start + span);
-  let best = { lag: 0, r: -1 };
-  for (let lag = -maxLag; lag <= maxLag; lag++) {
-    let ab = 0;
-    let aa = 0;
-    let bb = 0;
-    for (let i = start; i < end; i++) {
-      const x = a[i];
-      const y = b[i + lag];
-      ab += x * y;
-      aa += x * x;
-      bb += y * y;
-    }
-    const r = ab / Math.sqrt(aa * bb || 1);
-    if (r > best.r) best = { lag, r };
-  }
-  return best;
-}
+const bestLag = (a: Int16Array, b: Int16Array, maxLag: number, span: number) => bestCorrelation(a, b, maxLag, { start: a.findIndex((v) => Math.abs(v) > 1000), span });
 
 const SHORT = "Hello from Timbre, on time.";
 const LONG = "Hello from Timbre. This is the second sentence, and it is a little longer. A third one follows it, to make sure there are several chunks.";

@@ -24,14 +24,16 @@ export function ffmpegEncode(pcm: Int16Array, sampleRate: number, ext: string, a
 
 /**
  * Highest normalised cross-correlation between two signals at lags up to `maxLag` samples: 1 for
- * the same waveform (a codec's delay and gain do not matter), near 0 for unrelated audio.
+ * the same waveform (a codec's delay and gain do not matter), near 0 for unrelated audio. Over
+ * the whole of `a`, or over `window` (`start`, `span` samples of `a`).
  */
-export function bestCorrelation(a: Float32Array, b: Float32Array, maxLag: number): { r: number; lag: number } {
+export function bestCorrelation(a: ArrayLike<number>, b: ArrayLike<number>, maxLag: number, window?: { start: number; span: number }): { r: number; lag: number } {
   let best = { r: -1, lag: 0 };
-  const n = Math.min(a.length, b.length) - maxLag;
+  const from = Math.max(maxLag, window?.start ?? 0);
+  const n = window ? Math.min(a.length, b.length - maxLag, from + window.span) : Math.min(a.length, b.length) - maxLag;
   for (let lag = -maxLag; lag <= maxLag; lag++) {
     let ab = 0, aa = 0, bb = 0;
-    for (let i = maxLag; i < n; i++) {
+    for (let i = from; i < n; i++) {
       const x = a[i];
       const y = b[i + lag];
       ab += x * y;
