@@ -157,7 +157,9 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
   // 0. A concurrency slot before any work that costs more than a lookup: a refused request
   //    (429) has prepared no text, started no synthesis and written nothing.
   const owner = req.requestId;
+  const asked = Date.now();
   let slot: number | undefined = await takeSlot(ctx, caller, owner, req.signal);
+  const slotWaitMs = Date.now() - asked;
   const release = async () => {
     if (slot === undefined) return;
     const n = slot;
@@ -165,7 +167,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     await releaseSlot(ctx, caller.workspaceId, n, owner);
   };
   try {
-    return await generateHoldingSlot(ctx, caller, req, deps, release);
+    return await generateHoldingSlot(ctx, caller, req, deps, release, slotWaitMs);
   } catch (e) {
     await release();
     throw e;
@@ -178,6 +180,7 @@ async function generateHoldingSlot(
   req: GenerationRequest,
   deps: GenerationDeps,
   release: () => Promise<void>,
+  slotWaitMs: number,
 ): Promise<Generation> {
   const ws = await caller.workspace();
   const pronunciation = deps.pronunciation ?? noPronunciationRules;
@@ -436,6 +439,8 @@ async function generateHoldingSlot(
     "free-regenerations-remaining": String(Math.max(0, maxFree - generationNumber)),
     "generation-info": Buffer.from(JSON.stringify({ request_id: req.requestId, model_id: req.model.model_id, seed, generation: generationNumber })).toString("base64"),
     "tts-latency-ms": String(latencyMs),
+    // Ours: how long the request waited in its workspace's queue for a concurrency slot.
+    "x-timbre-slot-wait-ms": String(slotWaitMs),
   };
   if (historyItemId) headers["history-item-id"] = historyItemId;
   if (warnings.length) headers["x-timbre-warnings"] = encodeURIComponent(warnings.join(" | "));

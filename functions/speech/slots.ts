@@ -34,8 +34,11 @@ interface ProcessSlots {
   waiting: Map<string, Waiter[]>;
   /** Each workspace's concurrency as last read here (its plan). */
   limits: Map<string, number>;
-  /** Slots held by requests of this process, any workspace. */
-  held: number;
+  /**
+   * Slots held by requests of this process, any workspace: owner -> when its lease ends (a slot
+   * never released, by a request that failed oddly, stops counting when its lease would).
+   */
+  held: Map<string, number>;
   lastHeldAt: number;
   onIdle: Set<() => void>;
 }
@@ -45,7 +48,7 @@ const states = new WeakMap<object, ProcessSlots>();
 function state(ctx: AppContext): ProcessSlots {
   let s = states.get(ctx);
   if (!s) {
-    s = { waiting: new Map(), limits: new Map(), held: 0, lastHeldAt: 0, onIdle: new Set() };
+    s = { waiting: new Map(), limits: new Map(), held: new Map(), lastHeldAt: 0, onIdle: new Set() };
     states.set(ctx, s);
   }
   return s;
@@ -84,7 +87,7 @@ export async function takeSlot(ctx: AppContext, caller: Caller, owner: string, s
   const attempt = async () => {
     const n = await ctx.stores.ledger.takeSlot(ws, limit, owner, Math.floor(ctx.now() / 1000), SLOT_LEASE_SECONDS);
     if (n !== undefined) {
-      s.held++;
+      s.held.set(owner, Date.now() + SLOT_LEASE_SECONDS * 1000);
       s.lastHeldAt = Date.now();
     }
     return n;
@@ -157,10 +160,10 @@ export async function releaseSlot(ctx: AppContext, workspaceId: string, slot: nu
   } catch {
     // The lease runs out on its own.
   } finally {
-    s.held = Math.max(0, s.held - 1);
+    s.held.delete(owner);
     s.lastHeldAt = Date.now();
     s.waiting.get(workspaceId)?.[0]?.wake();
-    if (s.held === 0) for (const f of [...s.onIdle]) f();
+    if (holding(s) === 0) for (const f of [...s.onIdle]) f();
   }
 }
 
@@ -172,20 +175,29 @@ export async function releaseSlot(ctx: AppContext, workspaceId: string, slot: nu
 export async function yieldToInteractive(ctx: AppContext, signal?: AbortSignal): Promise<void> {
   const s = state(ctx);
   while (!signal?.aborted) {
-    if (s.held === 0) {
+    if (holding(s) === 0) {
       const quietFor = Date.now() - s.lastHeldAt;
       if (quietFor >= INTERACTIVE_QUIET_MS) return;
       await new Promise((r) => setTimeout(r, INTERACTIVE_QUIET_MS - quietFor));
       continue;
     }
     await new Promise<void>((resolve) => {
-      const done = () => {
+      // Woken by the last release, or after a while to drop leases that ran out.
+      const timer = setTimeout(done, 5_000);
+      function done() {
+        clearTimeout(timer);
         s.onIdle.delete(done);
         signal?.removeEventListener("abort", done);
         resolve();
-      };
+      }
       s.onIdle.add(done);
       signal?.addEventListener("abort", done, { once: true });
     });
   }
+}
+
+function holding(s: ProcessSlots): number {
+  const now = Date.now();
+  for (const [owner, until] of s.held) if (until <= now) s.held.delete(owner);
+  return s.held.size;
 }
