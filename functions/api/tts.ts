@@ -17,6 +17,7 @@ import {
   dialogueMessages,
 } from "../domain/speechRules.js";
 import { wholeAudio } from "../audio/encoder.js";
+import { refuseWhenQueueFull } from "../speech/slots.js";
 import { startGeneration, type Generation, type GenerationChunk, type GenerationRequest, type SpeechPart } from "../speech/generate.js";
 import { dictionaryPronunciation } from "../dictionaries/speech.js";
 import { ApiError, ValidationError } from "../http/errors.js";
@@ -85,6 +86,7 @@ function sharedFields(
     requestId: req.requestId,
     idempotency: idempotency(req, caller),
     receivedAt: req.receivedAt,
+    signal: req.signal,
   };
 }
 
@@ -153,6 +155,8 @@ async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Prom
   // The workspace's settings for the voice are read while the permission and the plan are
   // checked (one round trip less before the audio); they are used only once those pass.
   const voiceId = req.params.voice_id;
+  // Over the plan's concurrency with its queue full: refused before any other read (slots.ts).
+  refuseWhenQueueFull(ctx, (await rc.caller()).workspaceId);
   const early = { voiceId, settings: rc.caller().then((c) => ctx.stores.voices.workspaceSettings(c.workspaceId, voiceId)) };
   early.settings.catch(() => undefined);
   const { caller, query, body, model } = await checkRequest(req, rc, mode, TextToSpeechBody);
@@ -169,6 +173,7 @@ async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Prom
     parts: [{ voice, text: body.text, settings, rate }],
     model,
     ...sharedFields(req, caller, body, query),
+    wholeAnswer: !mode.streaming,
     nextText: body.next_text ?? null,
     optimizeStreamingLatency: query.optimize_streaming_latency ?? null,
   };
@@ -180,6 +185,7 @@ const roundHalf = (x: number) => Math.round(x * 2) / 2;
 
 async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
   const ctx = rc.app;
+  refuseWhenQueueFull(ctx, (await rc.caller()).workspaceId);
   const { caller, query, body, model } = await checkRequest(req, rc, mode, DialogueBody, DEFAULT_DIALOGUE_MODEL_ID);
   // Empty blocks are ignored.
   const inputs = body.inputs.map((input, index) => ({ ...input, index })).filter((i) => i.text.trim());
@@ -211,6 +217,7 @@ async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Pr
     parts,
     model,
     ...sharedFields(req, caller, body, query),
+    wholeAnswer: !mode.streaming,
     nextText: body.future_text ?? null,
     optimizeStreamingLatency: null,
   };

@@ -88,6 +88,7 @@ export const similarVoiceMessages = {
   unsupported: (name: string) => `File "${name}" is not supported. Please choose an audio file.`,
   noSpeech: "No speech was found in the audio. Please choose a clip of someone speaking.",
   noAudio: (name: string) => `The voice ${name} has no audio to compare yet.`,
+  indexing: "The voice library is still being indexed after the server started, so similar voices cannot be searched yet. Please retry in a minute.",
 } as const;
 
 /** POST /v1/similar-voices-by-id (the spec names the path; the body is ours). */

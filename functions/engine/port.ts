@@ -95,6 +95,11 @@ export interface SynthesisRequest {
   nextText?: string | null;
   /** Segments to speak from phonemes (the pronunciation dictionary hook). */
   phonemeSpans?: PhonemeSpan[];
+  /**
+   * Work nobody waits for (first-start previews): its chunks take a worker only when no other
+   * job waits, and one at a time, so a user's request never queues behind more than one of them.
+   */
+  background?: boolean;
 }
 
 export interface Alignment {

@@ -11,7 +11,20 @@ export function createApi(ctx: AppContext): ApiHandler {
 export function createApiStreamingHandler(ctx: AppContext): StreamingHandler {
   const api = createApi(ctx);
   return async (event, responseStream) => {
-    const res = await api(eventToRequest(event));
-    await writeResponse(responseStream, res);
+    const req = eventToRequest(event);
+    // A client that leaves before its answer is written: a generation for it stops (and a whole
+    // answer it never got is not charged).
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!responseStream.writableFinished) gone.abort();
+    };
+    responseStream.once("close", onClose);
+    req.signal = gone.signal;
+    try {
+      const res = await api(req);
+      await writeResponse(responseStream, res);
+    } finally {
+      responseStream.off("close", onClose);
+    }
   };
 }

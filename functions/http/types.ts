@@ -22,6 +22,8 @@ export interface ApiRequest {
   sourceIp: string;
   receivedAt: number;
   params: Record<string, string>;
+  /** Aborts when the client closes the connection before the response is written (when the transport tells). */
+  signal?: AbortSignal;
 }
 
 export type ResponseBody =

@@ -8,20 +8,23 @@ import type { TierId } from "../domain/tiers.js";
 import { makePreview } from "../voices/previews.js";
 import { generateCommunityPreviews, seedCommunityLibrary } from "../voices/community.js";
 import { seedReleaseNotes } from "../engagement/notifications.js";
+import { yieldToInteractive } from "../speech/slots.js";
 
 export { PREVIEW_FORMAT } from "../voices/previews.js";
 
 /**
  * Synthesises the preview of every system voice that has none yet (first start, or after its
  * profile changed): the premade voices first, then the community library's. Runs in the
- * background: a voice without a preview just has no preview_url yet.
+ * background: a voice without a preview just has no preview_url yet. Each waits until no user's
+ * request is being served (a slot held) and runs after any user's chunk in the engine's queue.
  */
 export async function generatePremadePreviews(ctx: AppContext, signal?: AbortSignal): Promise<number> {
   const missing = (await ctx.stores.voices.premade()).filter((v) => !v.preview_object_key);
   let made = 0;
   for (const v of missing) {
+    await yieldToInteractive(ctx, signal);
     if (signal?.aborted) break;
-    const key = await makePreview(ctx, v, signal);
+    const key = await makePreview(ctx, v, signal, { background: true });
     await ctx.stores.voices.patch(null, v.voice_id, { preview_object_key: key });
     made++;
   }

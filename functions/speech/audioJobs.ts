@@ -14,7 +14,8 @@ import { wholeFile } from "../audio/encoder.js";
 import { AudioDecodeError, AudioLimitError } from "../audio/decode/errors.js";
 import { ISOLATION_MAX_BYTES, ISOLATION_MAX_SECONDS, STS_MAX_BYTES, STS_MAX_SECONDS, stsMessages } from "../contract/sts.js";
 import type { DecodedInfo, InputFormat, JobHandle } from "../voice-conversion/port.js";
-import { generationMessages, takeSlot } from "./generate.js";
+import { generationMessages } from "./generate.js";
+import { releaseSlot, takeSlot } from "./slots.js";
 import { voiceTarget } from "./voiceTargets.js";
 
 /**
@@ -104,8 +105,10 @@ async function runMetered(
   const owner = req.requestId;
   let slot: number | undefined = await takeSlot(ctx, caller, owner);
   const release = async () => {
-    if (slot !== undefined) await ctx.stores.ledger.releaseSlot(caller.workspaceId, slot, owner).catch(() => undefined);
+    if (slot === undefined) return;
+    const n = slot;
     slot = undefined;
+    await releaseSlot(ctx, caller.workspaceId, n, owner);
   };
   let job: JobHandle | undefined;
   let charged = false;

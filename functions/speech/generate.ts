@@ -9,6 +9,7 @@ import { newId } from "../adapters/ids.js";
 import { CHARGE_RECORD_TTL_SECONDS, charge, currentUsage, refund, refundPart, spendingCaps } from "../domain/credits.js";
 import { maxTextLength } from "../domain/speechRules.js";
 import { ApiError } from "../http/errors.js";
+import { releaseSlot, takeSlot } from "./slots.js";
 import { codePointLength } from "../contract/text.js";
 import type { OutputFormat } from "../audio/formats.js";
 import { wholeAudio } from "../audio/encoder.js";
@@ -26,8 +27,7 @@ import { audioTagReplacements } from "./audioTags.js";
  */
 export const REGENERATION_WINDOW_SECONDS = 2 * 3600;
 export const FREE_REGENERATIONS = { tts: 3, dialogue: 6, ttsZeroRetention: 1, dialogueZeroRetention: 2 };
-export const SLOT_LEASE_SECONDS = 300;
-export const SLOT_WAIT_MS = 1500;
+export { SLOT_LEASE_SECONDS, SLOT_WAIT_MS, takeSlot } from "./slots.js";
 /** Pronunciation rules may lengthen the text, up to this many times the model's limit. */
 export const MAX_EXPANSION = 2;
 
@@ -66,6 +66,13 @@ export interface GenerationRequest {
    */
   idempotency: { key: string; fingerprint: string } | null;
   receivedAt: number;
+  /** Aborts when the client went away (its connection closed before the answer was written). */
+  signal?: AbortSignal;
+  /**
+   * The answer is sent whole once the audio is complete (not streamed): a client that leaves
+   * before then got nothing, so nothing is charged or kept.
+   */
+  wholeAnswer?: boolean;
 }
 
 export interface GenerationChunk {
@@ -150,26 +157,35 @@ function fingerprint(req: GenerationRequest): string {
   return h.digest("hex").slice(0, 40);
 }
 
-/** One of the plan's concurrent-request slots, waiting up to SLOT_WAIT_MS; 429 when none frees up. */
-export async function takeSlot(ctx: AppContext, caller: Caller, owner: string): Promise<number> {
-  const limit = (await caller.tier()).concurrency;
-  const deadline = Date.now() + SLOT_WAIT_MS;
-  for (let wait = 25; ; wait = Math.min(wait * 2, 200)) {
-    const slot = await ctx.stores.ledger.takeSlot(caller.workspaceId, limit, owner, Math.floor(ctx.now() / 1000), SLOT_LEASE_SECONDS);
-    if (slot !== undefined) return slot;
-    if (Date.now() + wait > deadline) {
-      throw new ApiError(
-        429,
-        "too_many_concurrent_requests",
-        `Too many concurrent requests: your plan allows ${limit} at a time. Please retry when one has finished.`,
-        { "retry-after": "1" },
-      );
-    }
-    await new Promise((r) => setTimeout(r, wait));
+export async function startGeneration(ctx: AppContext, caller: Caller, req: GenerationRequest, deps: GenerationDeps = {}): Promise<Generation> {
+  // 0. A concurrency slot before any work that costs more than a lookup: a refused request
+  //    (429) has prepared no text, started no synthesis and written nothing.
+  const owner = req.requestId;
+  const asked = Date.now();
+  let slot: number | undefined = await takeSlot(ctx, caller, owner, req.signal);
+  const slotWaitMs = Date.now() - asked;
+  const release = async () => {
+    if (slot === undefined) return;
+    const n = slot;
+    slot = undefined;
+    await releaseSlot(ctx, caller.workspaceId, n, owner);
+  };
+  try {
+    return await generateHoldingSlot(ctx, caller, req, deps, release, slotWaitMs);
+  } catch (e) {
+    await release();
+    throw e;
   }
 }
 
-export async function startGeneration(ctx: AppContext, caller: Caller, req: GenerationRequest, deps: GenerationDeps = {}): Promise<Generation> {
+async function generateHoldingSlot(
+  ctx: AppContext,
+  caller: Caller,
+  req: GenerationRequest,
+  deps: GenerationDeps,
+  release: () => Promise<void>,
+  slotWaitMs: number,
+): Promise<Generation> {
   const ws = await caller.workspace();
   const pronunciation = deps.pronunciation ?? noPronunciationRules;
 
@@ -252,8 +268,8 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     nextText: i === prepared.length - 1 ? req.nextText : prepared[i + 1].part.text,
     phonemeSpans: p.phonemeSpans,
   }));
-  // The first chunk is synthesised while the idempotency, count, slot and charge writes run:
-  // nothing reaches the caller before the charge holds, and a refusal stops the synthesis.
+  // The first chunk is synthesised while the idempotency, count and charge writes run: nothing
+  // reaches the caller before the charge holds, and a refusal stops the synthesis.
   const stopAudio = new AbortController();
   const audio = engine.synthesizeSequenceEncoded(synthRequests, format, stopAudio.signal)[Symbol.asyncIterator]();
   const firstAudio = audio.next();
@@ -263,17 +279,6 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     await firstAudio.catch(() => undefined);
     await audio.return?.()?.catch(() => undefined);
   };
-
-  const owner = req.requestId;
-  let slot: number | undefined;
-  const release = async () => {
-    if (slot !== undefined) await ctx.stores.ledger.releaseSlot(caller.workspaceId, slot, owner).catch(() => undefined);
-    slot = undefined;
-  };
-  // The concurrency slot is taken while the request is counted: independent writes, so one
-  // round trip instead of two before the first audio.
-  const slotTaken = takeSlot(ctx, caller, owner).then((n) => void (slot = n));
-  slotTaken.catch(() => undefined); // awaited below
 
   // A replay of an idempotent request is the same generation: not a regeneration, not a new charge.
   let replay = false;
@@ -287,7 +292,6 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     generationNumber = replay ? 1 : await ctx.stores.ledger.countGeneration(caller.workspaceId, fp, REGENERATION_WINDOW_SECONDS, nowSec);
   } catch (e) {
     await dropAudio();
-    await slotTaken.catch(() => undefined);
     await release();
     throw e;
   }
@@ -305,7 +309,6 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
   };
 
   try {
-    await slotTaken;
     if (free || cost === 0) {
       usageBefore = usageAfter = (await currentUsage(ctx, caller.workspaceId)).character_count;
     } else {
@@ -334,6 +337,10 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     /** Characters of the caller's text covered by the audio handed out so far. */
     let synthesised = 0;
     let drained = false;
+    // A client that went away stops the synthesis: it is settled as an early stop below.
+    const gone = () => stopAudio.abort();
+    req.signal?.addEventListener("abort", gone, { once: true });
+    if (req.signal?.aborted) gone();
     try {
       for (let next = await firstAudio; !next.done; next = await audio.next()) {
         const chunk = next.value;
@@ -386,15 +393,22 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
         });
       }
     } catch (e) {
-      failed = true;
-      if (!finished) await undo();
+      if (!(req.signal?.aborted && !finished)) {
+        failed = true;
+        if (!finished) await undo();
+      }
       throw e;
     } finally {
+      req.signal?.removeEventListener("abort", gone);
       // Stops the engine's work for a consumer that left early (or failed) before the last chunk.
       if (!drained) await dropAudio();
-      // The client left before the end (a closed stream, a Stop button): the rule is to pay for
-      // what was synthesised, get the rest back, and keep what was made in the history.
-      if (!finished && !failed) await settleEarlyStop(made, originals, spokenAll, synthesised).catch((e) => ctx.log.error("early stop settlement failed", { error: e }));
+      if (!finished && !failed) {
+        // The client left before the end. A whole answer was never sent: nothing is charged,
+        // nothing kept. A stream (a closed stream, a Stop button): the rule is to pay for what
+        // was synthesised, get the rest back, and keep what was made in the history.
+        if (req.wholeAnswer) await undo();
+        else await settleEarlyStop(made, originals, spokenAll, synthesised).catch((e) => ctx.log.error("early stop settlement failed", { error: e }));
+      }
       await release();
     }
   }
@@ -429,6 +443,8 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     "free-regenerations-remaining": String(Math.max(0, maxFree - generationNumber)),
     "generation-info": Buffer.from(JSON.stringify({ request_id: req.requestId, model_id: req.model.model_id, seed, generation: generationNumber })).toString("base64"),
     "tts-latency-ms": String(latencyMs),
+    // Ours: how long the request waited in its workspace's queue for a concurrency slot.
+    "x-timbre-slot-wait-ms": String(slotWaitMs),
   };
   if (historyItemId) headers["history-item-id"] = historyItemId;
   if (warnings.length) headers["x-timbre-warnings"] = encodeURIComponent(warnings.join(" | "));

@@ -7,6 +7,7 @@ import { listingFields, publishedListing, updateListing } from "./library.js";
 import { makePreview } from "./previews.js";
 import { publicOwnerId } from "./records.js";
 import { embedMissingListings } from "./similar.js";
+import { yieldToInteractive } from "../speech/slots.js";
 
 /**
  * The voices a fresh install's library starts with: published by the "Timbre Community" account,
@@ -199,8 +200,9 @@ export async function generateCommunityPreviews(ctx: AppContext, signal?: AbortS
   const missing = (await ctx.stores.voices.ofWorkspace(COMMUNITY_WORKSPACE_ID)).filter((v) => !v.preview_object_key);
   let made = 0;
   for (const v of missing) {
+    await yieldToInteractive(ctx, signal);
     if (signal?.aborted) break;
-    const key = await makePreview(ctx, v, signal);
+    const key = await makePreview(ctx, v, signal, { background: true });
     await ctx.stores.voices.patch(COMMUNITY_WORKSPACE_ID, v.voice_id, { preview_object_key: key });
     await updateListing(ctx, v.voice_id, (current) => (current ? { ...current, preview_object_key: key } : null));
     made++;

@@ -25,13 +25,21 @@ export const PREVIEW_FORMAT = "mp3_44100_128";
 
 export const previewKey = (voiceId: string) => publicKey("voices", voiceId, "preview.mp3");
 
-/** Synthesises and stores a preview; returns its object key. */
-export async function makePreview(ctx: AppContext, v: { voice_id: string; name: string; profile: StoredVoiceProfile }, signal?: AbortSignal): Promise<string> {
+/**
+ * Synthesises and stores a preview; returns its object key. `background` (the first start's
+ * previews): after every user's work in the engine's queue.
+ */
+export async function makePreview(
+  ctx: AppContext,
+  v: { voice_id: string; name: string; profile: StoredVoiceProfile },
+  signal?: AbortSignal,
+  opts: { background?: boolean } = {},
+): Promise<string> {
   const engine = await ctx.engine();
   const say = PREVIEW_TEXT[v.profile.language] ?? PREVIEW_TEXT.en;
   const parts: Array<{ audio: Uint8Array; samples?: number }> = [];
   for await (const c of engine.synthesizeEncoded(
-    { text: say(v.name), voice: v.profile, settings: DEFAULT_VOICE_SETTINGS, seed: v.profile.seed, model: { id: "eleven_multilingual_v2", quality: "standard", supportsPhonemes: false } },
+    { text: say(v.name), voice: v.profile, settings: DEFAULT_VOICE_SETTINGS, seed: v.profile.seed, model: { id: "eleven_multilingual_v2", quality: "standard", supportsPhonemes: false }, background: opts.background },
     PREVIEW_FORMAT,
     signal,
   )) {

@@ -9,6 +9,7 @@ import { similarVoiceMessages, SIMILAR_AUDIO_MAX_BYTES, SIMILAR_AUDIO_MAX_SECOND
 import { updateListing } from "./library.js";
 import { listingIdOf, voiceNotFound } from "./records.js";
 import { libraryVoiceWire } from "./wire.js";
+import { yieldToInteractive } from "../speech/slots.js";
 
 /**
  * Similar voices: every listed library voice carries a speaker embedding of its preview (computed
@@ -107,6 +108,28 @@ export class LibraryEmbeddings {
 }
 
 const indexes = new WeakMap<object, LibraryEmbeddings>();
+const indexing = new WeakMap<object, number>();
+/** Seconds a client is asked to wait while the library is being indexed. */
+export const INDEXING_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Marks the library as being indexed in this process until `work` settles (the first start's
+ * previews and their embeddings): similar-voice searches answer 503 `library_indexing` with a
+ * Retry-After meanwhile, rather than ranking a library that has no embeddings yet.
+ */
+export function markLibraryIndexing(ctx: AppContext, work: Promise<unknown>): void {
+  indexing.set(ctx, (indexing.get(ctx) ?? 0) + 1);
+  const done = () => indexing.set(ctx, Math.max(0, (indexing.get(ctx) ?? 1) - 1));
+  work.then(done, done);
+}
+
+export function libraryIndexing(ctx: AppContext): boolean {
+  return (indexing.get(ctx) ?? 0) > 0;
+}
+
+function refuseWhileIndexing(ctx: AppContext): void {
+  if (libraryIndexing(ctx)) throw new ApiError(503, "library_indexing", similarVoiceMessages.indexing, { "retry-after": String(INDEXING_RETRY_AFTER_SECONDS) });
+}
 
 /** The one index of this process's context. */
 export function libraryEmbeddings(ctx: AppContext): LibraryEmbeddings {
@@ -160,6 +183,9 @@ export async function embedMissingListings(ctx: AppContext, signal?: AbortSignal
   for (const id of await ctx.stores.library.listedVoiceIds()) {
     if (signal?.aborted) break;
     if (have.has(id)) continue;
+    // Background work: never while a user's request is being served.
+    await yieldToInteractive(ctx, signal);
+    if (signal?.aborted) break;
     try {
       if (await embedListing(ctx, id, signal)) made++;
     } catch (e) {
@@ -195,6 +221,7 @@ async function rank(ctx: AppContext, caller: Caller, base: string, embedding: Ar
 /** POST /v1/similar-voices: library voices like an uploaded clip. */
 export async function similarToAudio(ctx: AppContext, caller: Caller, base: string, file: { data: Uint8Array; truncated: boolean; filename: string } | undefined, opts: SimilarOptions) {
   if (!file) throw new ApiError(400, "audio_file_required", similarVoiceMessages.audioRequired);
+  refuseWhileIndexing(ctx);
   if (file.truncated || file.data.byteLength > SIMILAR_AUDIO_MAX_BYTES) throw new ApiError(413, "audio_too_large", similarVoiceMessages.tooLarge);
   if (!sniffAudioType(file.data.subarray(0, 64))) throw new ApiError(400, "unsupported_audio", similarVoiceMessages.unsupported(file.filename));
   let embedding: number[] | null;
@@ -241,6 +268,7 @@ async function embeddingOfVoice(ctx: AppContext, caller: Caller, voiceId: string
 
 /** POST /v1/similar-voices-by-id: library voices like one the caller has or sees in the library. */
 export async function similarToVoice(ctx: AppContext, caller: Caller, base: string, voiceId: string, opts: SimilarOptions) {
+  refuseWhileIndexing(ctx);
   const { embedding, exclude } = await embeddingOfVoice(ctx, caller, voiceId);
   return rank(ctx, caller, base, embedding, opts, exclude);
 }

@@ -12,6 +12,7 @@ import { createLogger, type Logger } from "../../functions/adapters/log.js";
 import { createApiStreamingHandler } from "../../functions/handlers/api.js";
 import { createWebStreamingHandler } from "../../functions/handlers/web.js";
 import { seedSystem, ensureDemoAccount, generatePremadePreviews, type DemoCredentials } from "../../functions/seed/index.js";
+import { markLibraryIndexing } from "../../functions/voices/similar.js";
 import type { StreamingHandler } from "../../functions/http/lambda.js";
 import { installAwsLambdaShim } from "./awslambda-shim.js";
 import { loadDefinitions } from "./definitions.js";
@@ -217,6 +218,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     })().catch((e: unknown) => {
       if (!stopping.signal.aborted) log.error("premade voice previews failed", { error: e });
     });
+    // Similar-voice search says the library is being indexed until its embeddings are made.
+    markLibraryIndexing(ctx, previewsDone);
   }
 
   // The embedded store has no lifecycle rules: abandoned uploads are swept at start and every few minutes.

@@ -223,4 +223,25 @@ describe("errors", () => {
     expect(((await r.json()) as { detail: { status: string } }).detail.status).toBe("too_many_concurrent_requests");
     expect((await currentUsage(stack.ctx, ws)).character_count).toBe(0);
   });
+
+  it("refuses for concurrency before any work: a refused request leaves no trace (issue 24)", async () => {
+    const free = await createTestAccount(stack, "free");
+    const ws = free.workspace.workspace_id;
+    const now = Math.floor(Date.now() / 1000);
+    await stack.ctx.stores.ledger.takeSlot(ws, 2, "busy-1", now, 60);
+    await stack.ctx.stores.ledger.takeSlot(ws, 2, "busy-2", now, 60);
+    const send = (text: string) =>
+      apiFetch(stack, free.apiKey, `/v1/text-to-speech/${AVERY}`, { method: "POST", headers: { "idempotency-key": "refused-key-0001" }, body: JSON.stringify({ text }) });
+    const refused = await send("The first text, refused.");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    await stack.ctx.stores.ledger.releaseSlot(ws, 0, "busy-1");
+    await stack.ctx.stores.ledger.releaseSlot(ws, 1, "busy-2");
+    await stack.ctx.stores.ledger.releaseSlot(ws, 0, "busy-2");
+    await stack.ctx.stores.ledger.releaseSlot(ws, 1, "busy-1");
+    // The refused request bound no Idempotency-Key (it was never a request the server took on).
+    const next = await send("Another text with the same key.");
+    expect(next.status).toBe(200);
+    await next.arrayBuffer();
+  });
 });

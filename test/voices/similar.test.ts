@@ -5,9 +5,10 @@ import { startTestStack, createTestAccount, insertOwnVoice, apiFetch } from "../
 import { encodeWav } from "../../functions/audio/wav.js";
 import { publicOwnerId } from "../../functions/voices/records.js";
 import { EMBEDDING_DIM, EMBEDDING_VERSION } from "../../functions/voice-analysis/index.js";
-import { embedMissingListings, libraryEmbeddings } from "../../functions/voices/similar.js";
+import { embedMissingListings, libraryEmbeddings, markLibraryIndexing } from "../../functions/voices/similar.js";
 import { updateListing } from "../../functions/voices/library.js";
 import type { VoiceRecord } from "../../functions/adapters/dynamo/voices.js";
+import { similarVoiceMessages } from "../../functions/contract/voices.js";
 
 /**
  * Similar voices: published voices get a speaker embedding of their preview, stored with the
@@ -130,6 +131,24 @@ describe("POST /v1/similar-voices through the SDK", () => {
       body: { detail: { status: "audio_unreadable" } },
     });
   });
+
+  it("says the library is still being indexed (503 library_indexing, Retry-After) rather than ranking it before its embeddings exist", async () => {
+    const clip = await speech(voices.bright.voice_id, "Is the library ready for a search yet?");
+    let finish!: () => void;
+    markLibraryIndexing(stack.ctx, new Promise<void>((resolve) => (finish = resolve)));
+    try {
+      const r = await apiFetch(stack, searcher.apiKey, "/v1/similar-voices", { method: "POST", body: (() => { const f = new FormData(); f.append("audio_file", clip, "clip.mp3"); return f; })() });
+      expect(r.status).toBe(503);
+      expect(r.headers.get("retry-after")).toBe("30");
+      expect(await r.json()).toEqual({ detail: { status: "library_indexing", message: similarVoiceMessages.indexing } });
+      expect(await errorOf(searcher.client.voices.findSimilarVoices({ audioFile: clip }))).toMatchObject({ status: 503, body: { detail: { status: "library_indexing" } } });
+      expect((await byId(voices.bright.voice_id)).status).toBe(503);
+    } finally {
+      finish();
+    }
+    await new Promise((r) => setTimeout(r, 0));
+    expect((await searcher.client.voices.findSimilarVoices({ audioFile: clip, topK: 3 })).voices[0]?.voiceId).toBe(voices.bright.voice_id);
+  }, 60_000);
 
   it("refuses a file over 20 MB before analysing it", async () => {
     const big = new Uint8Array(20 * 1024 * 1024 + 10);

@@ -96,7 +96,7 @@ export class EspeakEngine implements SpeechEngine {
       let samples = 0;
       for await (const { chunk, index, last, audio } of this.chunks(reqs, signal, session)) {
         pcm += chunk.pcm.length; // before the write, which may hand the samples to the worker
-        const bytes = audio ?? (await session.write(chunk.pcm, last, index, signal));
+        const bytes = audio ?? (await session.write(chunk.pcm, last, reqs.some((r) => r.background) ? BACKGROUND_PRIORITY + index : index, signal));
         finished = last;
         const total = Resampler.outputLength(pcm, this.sampleRate, f.sampleRate);
         yield { audio: bytes, requestIndex: chunk.requestIndex, textOffset: chunk.textOffset, alignment: chunk.alignment, samples: total - samples };
@@ -137,7 +137,9 @@ export class EspeakEngine implements SpeechEngine {
     const jobs = reqs.flatMap((req, requestIndex) => planJobs(req).map((j) => ({ ...j, requestIndex })));
     if (jobs.length === 0) return;
     await this.pool.start();
-    const lookahead = this.pool.size + 1;
+    const background = reqs.some((r) => r.background);
+    const lookahead = background ? 1 : this.pool.size + 1;
+    const priority = (i: number) => (background ? BACKGROUND_PRIORITY + i : i);
     // Our own abort too, so chunks queued for a consumer that stopped early are dropped.
     const stop = new AbortController();
     const jobSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
@@ -149,7 +151,7 @@ export class EspeakEngine implements SpeechEngine {
       if (i < jobs.length && !pending.has(i)) {
         const inline = segment ? { segment: segment.id } : session && i === 0 ? { session, final: jobs.length === 1 } : undefined;
         const onHead = i === 0 && early ? (head: Uint8Array) => ((early.head = head), early.wake()) : undefined;
-        const p = this.pool.synth(jobs[i].job, i, jobSignal, inline, onHead);
+        const p = this.pool.synth(jobs[i].job, priority(i), jobSignal, inline, onHead);
         p.catch(() => {}); // awaited below in order; this avoids an unhandled rejection on abort
         pending.set(i, p);
       }
@@ -195,6 +197,9 @@ export class EspeakEngine implements SpeechEngine {
 }
 
 const noop = () => undefined;
+
+/** Pool priorities are lower-first: a background chunk goes after every user's chunk, whatever its index. */
+export const BACKGROUND_PRIORITY = 1_000_000;
 
 function withoutIndex<T extends { requestIndex: number }>(c: T): Omit<T, "requestIndex"> {
   const { requestIndex: _, ...rest } = c;

@@ -3,8 +3,6 @@
  * main(): between lines it blocks on a shared counter and reads jobs synchronously from its
  * port, so no instance ever has to be created while a request waits.
  */
-import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { concatBytes } from "../../audio/bytes.js";
 import { createEncoder, type AudioEncoder } from "../../audio/encoder.js";
@@ -19,14 +17,10 @@ import { ESPEAK_SAMPLE_RATE } from "./wasm.js";
 
 const init = workerData as WorkerInit;
 
-// Synthesis is batch work: on Linux, lower this thread's scheduling priority (setpriority on the
-// thread id), so the request loop and the in-process DynamoDB stay responsive on a busy machine.
-try {
-  const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
-} catch {
-  // Not Linux, or not permitted: run at normal priority.
-}
+// The engine's threads run at the request loop's own priority: the synthesis a user waits for
+// must not lose the cores to the loop answering refusals or to the stores (at nice 10 it got a
+// twelfth of their share: issue 24, docs/decisions/2026-11-28-overload-without-starvation.md).
+// Background synthesis is kept out of the user's way by the pool's queue instead (engine.ts).
 const wake = new Int32Array(init.wake);
 let seen = 0;
 const encoders = new Map<number, AudioEncoder>();

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SLOT_WAIT_MS } from "../../functions/speech/slots.js";
+import { DEMO_KEY, FORMAT, VOICE, seedUser, sleep, startServer, type Server } from "../../scripts/lib/bench-server.js";
+
+/**
+ * Issue 24: a free workspace (2 concurrent requests, 10,000 credits) and 24 clients that each send
+ * one 849-character request as soon as a FRESH `npm start` is up, retrying every 20-100 ms on 429,
+ * while the first start synthesises its previews and embeddings in the background. The product
+ * runs as `npm start` runs it: its own process, a new DATA_DIR, loopback only.
+ */
+const CLIENTS = 24;
+const TEXT_LENGTH = 849;
+/** The clients' own patience: the scenario gave up at 300 s; nothing served here should come near. */
+const CLIENT_DEADLINE_MS = 120_000;
+const MAX_ATTEMPTS = 4000;
+
+const SENTENCES = [
+  "The morning ferry left the harbour a little after seven, carrying tourists, traders and a crate of noisy hens.",
+  "By noon the wind had turned, and the captain decided to wait behind the headland until the waves settled down.",
+  "Nobody on board complained; they shared bread, told stories about the island and watched the gulls circle above.",
+  "When the sea finally calmed, the boat slipped around the rocks and reached the small wooden pier before sunset.",
+  "Children ran ahead to the market square, where lanterns were already glowing above the stalls of fruit and fish.",
+  "Later that evening a band played by the fountain, and even the tired captain was seen dancing with the baker.",
+  "It was, everyone agreed, the best crossing of the whole summer, in spite of the long and unexpected delay at sea.",
+  "The next day the ferry returned to the mainland, quieter and lighter, with only the hens left to complain loudly.",
+];
+function text849(): string {
+  let t = "";
+  for (let i = 0; codePointsOf(t) < TEXT_LENGTH; i++) t += (t ? " " : "") + SENTENCES[i % SENTENCES.length];
+  return t.slice(0, TEXT_LENGTH - 1).trimEnd().padEnd(TEXT_LENGTH - 1, "a") + ".";
+}
+const codePointsOf = (s: string) => [...s].length;
+
+interface Outcome {
+  status: number;
+  ms: number;
+  bytes: number;
+  retryAfter: string | null;
+  /** How long it waited in the workspace's queue for a slot (the server's x-timbre-slot-wait-ms). */
+  slotWaitMs: number;
+  body?: string;
+}
+
+async function speak(url: string, key: string, text: string, seed: number, signal?: AbortSignal): Promise<Outcome> {
+  const t0 = performance.now();
+  const send = () =>
+    fetch(`${url}/v1/text-to-speech/${VOICE}?output_format=${FORMAT}`, {
+      method: "POST",
+      headers: { "xi-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ text, seed }),
+      signal,
+    });
+  // A pooled connection the server closed after its 5 s keep-alive, just as it was reused: the
+  // request never reached the server, so it is sent again (on a new connection).
+  const res = await send().catch((e: unknown) => {
+    if ((e as { cause?: { code?: string } }).cause?.code === "UND_ERR_SOCKET") return send();
+    throw e;
+  });
+  const body = new Uint8Array(await res.arrayBuffer());
+  return {
+    status: res.status,
+    ms: performance.now() - t0,
+    bytes: body.byteLength,
+    retryAfter: res.headers.get("retry-after"),
+    slotWaitMs: Number(res.headers.get("x-timbre-slot-wait-ms") ?? NaN),
+    body: res.status === 200 ? undefined : Buffer.from(body).toString("utf8"),
+  };
+}
+
+let server: Server;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "timbre-overload-"));
+  ({ server } = await startServer(dataDir));
+}, 240_000);
+afterAll(async () => {
+  await server?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+describe("right after a fresh start (issue 24)", () => {
+  it("similar-voice search says the library is still being indexed (503, Retry-After), never a silent empty list", async () => {
+    const tts = await fetch(`${server.url}/v1/text-to-speech/${VOICE}?output_format=${FORMAT}`, {
+      method: "POST",
+      headers: { "xi-api-key": DEMO_KEY, "content-type": "application/json" },
+      body: JSON.stringify({ text: "Which voices in the library sound like this one?", seed: 7 }),
+    });
+    expect(tts.status).toBe(200);
+    const form = new FormData();
+    form.append("audio_file", new Blob([await tts.arrayBuffer()], { type: "audio/mpeg" }), "clip.mp3");
+    const r = await fetch(`${server.url}/v1/similar-voices`, { method: "POST", headers: { "xi-api-key": DEMO_KEY }, body: form });
+    const body = (await r.json()) as { voices?: unknown[]; detail?: { status: string; message: string } };
+    // The first start's previews and embeddings take minutes: the search comes long before.
+    expect(r.status, JSON.stringify(body)).toBe(503);
+    expect(r.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(body.detail?.status).toBe("library_indexing");
+  }, 60_000);
+
+  it("serves what the balance allows to 24 retrying clients, each within 3x its time without the storm, and charges exactly that", async () => {
+    const text = text849();
+    expect(codePointsOf(text)).toBe(TEXT_LENGTH);
+    const { apiKey } = seedUser(dataDir, "overload@example.com", "free");
+
+    // The same request without the storm (another workspace, so the free balance stays whole),
+    // before the storm (while the first start's background work runs) and after it: alone, and
+    // two at once (the plan's concurrency: both slots busy share the engine's workers).
+    const alone: number[] = [];
+    const pair: number[] = [];
+    const measure = async (seed: number) => {
+      const one = await speak(server.url, DEMO_KEY, text, seed);
+      expect(one.status, one.body).toBe(200);
+      alone.push(one.ms);
+      const two = await Promise.all([speak(server.url, DEMO_KEY, text, seed + 1), speak(server.url, DEMO_KEY, text, seed + 2)]);
+      for (const r of two) {
+        expect(r.status, r.body).toBe(200);
+        pair.push(r.ms);
+      }
+    };
+    await measure(500);
+
+    const started = performance.now();
+    const served: Outcome[] = [];
+    const refusals: Outcome[] = [];
+    const others: Outcome[] = [];
+    const timedOut: number[] = [];
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async (_, client) => {
+        for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+          const left = CLIENT_DEADLINE_MS - (performance.now() - started);
+          if (left <= 0) return void timedOut.push(client);
+          let r: Outcome;
+          try {
+            r = await speak(server.url, apiKey, text, 1000 + client, AbortSignal.timeout(Math.ceil(left)));
+          } catch (e) {
+            if ((e as Error).name !== "TimeoutError") throw e;
+            return void timedOut.push(client);
+          }
+          if (r.status === 200) return void served.push(r);
+          if (r.status !== 429) return void others.push(r);
+          refusals.push(r);
+          await sleep(20 + Math.random() * 80);
+        }
+      }),
+    );
+    const stormMs = performance.now() - started;
+    const allowed = Math.floor(10_000 / TEXT_LENGTH);
+
+    const usage = (await (await fetch(`${server.url}/v1/user/subscription`, { headers: { "xi-api-key": apiKey } })).json()) as { character_count: number };
+    await measure(600);
+    // Medians: the machine is shared, one slow or quick moment does not decide.
+    const median = (xs: number[]) => {
+      const v = [...xs].sort((a, b) => a - b);
+      return (v[Math.floor((v.length - 1) / 2)] + v[Math.ceil((v.length - 1) / 2)]) / 2;
+    };
+    const aloneMs = median(alone);
+    const pairMs = median(pair);
+    // Reported beside the bound below: how the served requests compare with the request alone.
+    const report = {
+      aloneMs: alone.map(Math.round),
+      pairMs: pair.map(Math.round),
+      heldOverAlone: served.map((x) => +((x.ms - x.slotWaitMs) / aloneMs).toFixed(2)),
+      heldOverPair: served.map((x) => +((x.ms - x.slotWaitMs) / pairMs).toFixed(2)),
+      servedMs: served.map((s) => Math.round(s.ms)).sort((a, b) => a - b),
+      slotWaitMs: served.map((s) => s.slotWaitMs),
+      refusals: refusals.length,
+      refusalMs: refusals.length ? Math.round(refusals.reduce((n, r) => n + r.ms, 0) / refusals.length) : 0,
+      others: others.map((o) => `${o.status} ${o.body?.slice(0, 80)}`).slice(0, 3),
+      timedOut: timedOut.length,
+      stormMs: Math.round(stormMs),
+      charged: usage.character_count,
+    };
+    console.log(JSON.stringify(report));
+
+    expect(timedOut).toEqual([]);
+    expect(served.length).toBe(allowed);
+    for (const s of served) {
+      // Before its slot: at most the queue's wait. Once it holds its slot: within 3x what a
+      // request takes when the plan's two slots are busy without any storm (alone, the same
+      // request takes about 0.6 of that: it has the engine's workers to itself). The slower of
+      // those measurements, before and after the storm: this machine is shared, and its load
+      // moved between 5 and 18 during one run of this test.
+      // (The server measures it: its timers and the store's answers come late on a busy machine.)
+      expect(s.slotWaitMs, JSON.stringify(report)).toBeLessThanOrEqual(SLOT_WAIT_MS + 1000);
+      expect(s.ms - s.slotWaitMs, JSON.stringify(report)).toBeLessThanOrEqual(3 * Math.max(...pair));
+    }
+    expect(usage.character_count).toBe(served.length * TEXT_LENGTH);
+    // The rest were told their balance is spent, not left waiting.
+    expect(others).toHaveLength(CLIENTS - allowed);
+    for (const r of refusals) expect(r.retryAfter).toMatch(/^\d+$/);
+  }, 420_000);
+
+  it("charges nothing for a whole (not streamed) answer whose client left before it was sent", async () => {
+    const { apiKey } = seedUser(dataDir, "leaver@example.com", "free");
+    const usage = async () => ((await (await fetch(`${server.url}/v1/user/subscription`, { headers: { "xi-api-key": apiKey } })).json()) as { character_count: number }).character_count;
+    const leave = new AbortController();
+    const request = speak(server.url, apiKey, text849(), 77, leave.signal).catch((e: Error) => e.name);
+    // Long enough for the request to hold its slot and be charged, far from its ~1 s of synthesis.
+    await sleep(300);
+    leave.abort();
+    expect(await request).toBe("AbortError");
+    // The server settles when it notices; the charge must come back (and never stay).
+    let charged = await usage();
+    for (let i = 0; i < 100 && charged !== 0; i++) {
+      await sleep(100);
+      charged = await usage();
+    }
+    expect(charged).toBe(0);
+    await sleep(1500);
+    expect(await usage()).toBe(0);
+  }, 60_000);
+});
