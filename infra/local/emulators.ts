@@ -111,6 +111,11 @@ class EmulatorThread {
     if (this.closing) return;
     this.closing = true;
     if (this.exited) return;
+    // Requests already under way are answered before the thread stops (for up to 2 s): work that
+    // outlives the requests which started it (a sample stored while a clone's fit runs, a live
+    // reading's last write) otherwise got "thread exited" at shutdown, as an unhandled rejection
+    // where nobody awaited it any more.
+    for (const until = Date.now() + 2000; (this.waiters.size || this.listeners.size) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
     const closed = new Promise<void>((r) => (this.closed = r));
     this.send({ kind: "close" });
     await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000).unref())]);

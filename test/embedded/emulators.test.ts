@@ -6,7 +6,8 @@ import { PassThrough, Readable } from "node:stream";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
-import { S3Client, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { S3Client, ListObjectsV2Command, CreateBucketCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { createAwsClients } from "../../functions/adapters/aws.js";
 import { EMULATOR_KEY_HEADER } from "../../functions/adapters/aws.js";
 import { parseConfig } from "../../functions/config.js";
 import { startEmbedded, type EmbeddedStack } from "../../infra/local/stack.js";
@@ -162,6 +163,28 @@ describe("a store that closes while an answer is streaming", () => {
       await own.close();
       await closed;
       expect((await failure).message).toMatch(/thread exited|closed/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a store that closes while a request is under way", () => {
+  it("answers the request before its thread stops (no 'thread exited' at shutdown)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "timbre-closing-put-"));
+    const own = await startEmulators(dir);
+    try {
+      const cfg = parseConfig({ PORT: "0", LOG_LEVEL: "warn", DATA_DIR: dir, TIMBRE_MODE: "embedded" });
+      const { s3 } = createAwsClients({ ...cfg, mode: "embedded", aws: { ...cfg.aws, s3Endpoint: own.s3, emulatorKey: own.key } }, { s3Handler: own.s3Handler });
+      await s3.send(new CreateBucketCommand({ Bucket: "closing" }));
+      // Started and left running while the store closes, as background work outliving its request does.
+      const put = s3.send(new PutObjectCommand({ Bucket: "closing", Key: "late", Body: randomBytes(4_000_000) })).then(
+        () => "stored",
+        (e: Error) => e.message,
+      );
+      await new Promise((r) => setTimeout(r, 5));
+      await own.close();
+      expect(await put).toBe("stored");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
