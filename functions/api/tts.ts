@@ -17,7 +17,7 @@ import {
   dialogueMessages,
 } from "../domain/speechRules.js";
 import { wholeAudio } from "../audio/encoder.js";
-import { refuseWhenQueueFull } from "../speech/slots.js";
+import { refuseKnownKeyWhenQueueFull, refuseWhenQueueFull, rememberKey } from "../speech/slots.js";
 import { startGeneration, type Generation, type GenerationChunk, type GenerationRequest, type SpeechPart } from "../speech/generate.js";
 import { dictionaryPronunciation } from "../dictionaries/speech.js";
 import { ApiError, ValidationError } from "../http/errors.js";
@@ -135,6 +135,16 @@ async function respond(gen: Generation, mode: Mode, dialogue: boolean): Promise<
   return json(body, 200, headers);
 }
 
+/** A known API key whose workspace's queue is full: 429 before its credentials are read (slots.ts). */
+const refuseEarly = (req: ApiRequest, rc: RouteContext) => refuseKnownKeyWhenQueueFull(rc.app, req.headers["xi-api-key"]);
+
+/** The caller's workspace, its API key remembered for `refuseEarly`. */
+async function authenticated(req: ApiRequest, rc: RouteContext): Promise<string> {
+  const caller = await rc.caller();
+  if (caller.principal.via === "api_key") rememberKey(rc.app, req.headers["xi-api-key"], caller.workspaceId);
+  return caller.workspaceId;
+}
+
 /** What both endpoints check first: permission, query, body, model, language and the plan's formats. */
 async function checkRequest<S extends typeof TextToSpeechBody | typeof DialogueBody>(req: ApiRequest, rc: RouteContext, mode: Mode, schema: S, defaultModel?: string) {
   const caller = await rc.caller();
@@ -155,8 +165,9 @@ async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Prom
   // The workspace's settings for the voice are read while the permission and the plan are
   // checked (one round trip less before the audio); they are used only once those pass.
   const voiceId = req.params.voice_id;
+  refuseEarly(req, rc);
   // Over the plan's concurrency with its queue full: refused before any other read (slots.ts).
-  refuseWhenQueueFull(ctx, (await rc.caller()).workspaceId);
+  refuseWhenQueueFull(ctx, await authenticated(req, rc));
   const early = { voiceId, settings: rc.caller().then((c) => ctx.stores.voices.workspaceSettings(c.workspaceId, voiceId)) };
   early.settings.catch(() => undefined);
   const { caller, query, body, model } = await checkRequest(req, rc, mode, TextToSpeechBody);
@@ -185,7 +196,8 @@ const roundHalf = (x: number) => Math.round(x * 2) / 2;
 
 async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
   const ctx = rc.app;
-  refuseWhenQueueFull(ctx, (await rc.caller()).workspaceId);
+  refuseEarly(req, rc);
+  refuseWhenQueueFull(ctx, await authenticated(req, rc));
   const { caller, query, body, model } = await checkRequest(req, rc, mode, DialogueBody, DEFAULT_DIALOGUE_MODEL_ID);
   // Empty blocks are ignored.
   const inputs = body.inputs.map((input, index) => ({ ...input, index })).filter((i) => i.text.trim());

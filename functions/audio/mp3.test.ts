@@ -94,6 +94,13 @@ describe("MP3 delay and padding", () => {
     expect(view.getUint16(lame + 34)).toBe(lameCrc16(file.subarray(0, lame + 34)));
   });
 
+  it("computes the tag's CRC-16 as its standard check value says (CRC-16/ARC of \"123456789\" is 0xBB3D)", () => {
+    expect(lameCrc16(new TextEncoder().encode("123456789"))).toBe(0xbb3d);
+    // Continuing from a previous value is the same as one pass over both parts.
+    const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 131) & 0xff);
+    expect(lameCrc16(bytes.subarray(400), lameCrc16(bytes.subarray(0, 400)))).toBe(lameCrc16(bytes));
+  });
+
   it("is pure: the same stream and length give the same bytes", () => {
     const make = () => {
       const s = new Mp3Stream(44100, 128);

@@ -238,12 +238,17 @@ export function mp3StreamSamples(bytes: Uint8Array): number {
 
 /** CRC-16 as the LAME tag uses it (polynomial 0x8005 reflected, initial value 0): ffmpeg checks the tag's with the same. */
 export function lameCrc16(bytes: Uint8Array, crc = 0): number {
-  for (let i = 0; i < bytes.length; i++) {
-    crc ^= bytes[i];
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xa001 : crc >>> 1;
-  }
+  // A byte at a time from a table: the bitwise loop took about 100 ms of the request loop for a
+  // minute of 128 kbit/s MP3 (issue 24's storm profile: the loop's largest single cost).
+  for (let i = 0; i < bytes.length; i++) crc = (crc >>> 8) ^ CRC16_TABLE[(crc ^ bytes[i]) & 0xff];
   return crc;
 }
+
+const CRC16_TABLE = Uint16Array.from({ length: 256 }, (_, byte) => {
+  let crc = byte;
+  for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xa001 : crc >>> 1;
+  return crc;
+});
 
 /** "Info" and its fields (flags, frames, bytes, 100-byte table of contents, quality), then the 36-byte LAME tag. */
 const INFO_BYTES = 4 + 4 + 4 + 4 + 100 + 4;

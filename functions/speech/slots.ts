@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { AppContext } from "../context.js";
 import type { Caller } from "../domain/caller.js";
 import { ApiError } from "../http/errors.js";
@@ -41,14 +42,19 @@ interface ProcessSlots {
   held: Map<string, number>;
   lastHeldAt: number;
   onIdle: Set<() => void>;
+  /** API keys seen here (their hashes) -> their workspace: see `refuseKnownKeyWhenQueueFull`. */
+  keyWorkspaces: Map<string, string>;
 }
+
+/** Keys remembered for the early refusal; the oldest is forgotten beyond this. */
+const KEYS_REMEMBERED = 10_000;
 
 const states = new WeakMap<object, ProcessSlots>();
 
 function state(ctx: AppContext): ProcessSlots {
   let s = states.get(ctx);
   if (!s) {
-    s = { waiting: new Map(), limits: new Map(), held: new Map(), lastHeldAt: 0, onIdle: new Set() };
+    s = { waiting: new Map(), limits: new Map(), held: new Map(), lastHeldAt: 0, onIdle: new Set(), keyWorkspaces: new Map() };
     states.set(ctx, s);
   }
   return s;
@@ -73,6 +79,34 @@ export function refuseWhenQueueFull(ctx: AppContext, workspaceId: string): void 
   const s = state(ctx);
   const limit = s.limits.get(workspaceId);
   if (limit !== undefined && (s.waiting.get(workspaceId)?.length ?? 0) >= limit) throw tooManyConcurrent(limit);
+}
+
+const keyHash = (apiKey: string) => createHash("sha256").update(apiKey).digest("base64");
+
+/**
+ * The same refusal before the credentials are read from the store, for an API key this process
+ * has already authenticated: a storm of retries with one key then costs a hash and two map
+ * lookups each, not a store read (the profile of issue 24's storm: about 7 ms of CPU per refusal,
+ * most of it the store's client). It can only refuse: a key revoked since it was seen gets this
+ * 429 instead of a 401 while its former workspace's queue is full, and nothing else.
+ */
+export function refuseKnownKeyWhenQueueFull(ctx: AppContext, apiKey: string | undefined): void {
+  const key = apiKey?.trim();
+  if (!key) return;
+  const ws = state(ctx).keyWorkspaces.get(keyHash(key));
+  if (ws !== undefined) refuseWhenQueueFull(ctx, ws);
+}
+
+/** Remembers an authenticated API key's workspace for `refuseKnownKeyWhenQueueFull`. */
+export function rememberKey(ctx: AppContext, apiKey: string | undefined, workspaceId: string): void {
+  const key = apiKey?.trim();
+  if (!key) return;
+  const known = state(ctx).keyWorkspaces;
+  const h = keyHash(key);
+  if (known.get(h) === workspaceId) return;
+  known.delete(h);
+  known.set(h, workspaceId);
+  if (known.size > KEYS_REMEMBERED) known.delete(known.keys().next().value!);
 }
 
 /**

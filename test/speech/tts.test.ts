@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ElevenLabsClient, type ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, apiFetch } from "../support/stack.js";
@@ -243,5 +243,42 @@ describe("errors", () => {
     const next = await send("Another text with the same key.");
     expect(next.status).toBe(200);
     await next.arrayBuffer();
+  });
+
+  it("refuses a known key whose workspace's queue is full before reading its credentials from the store (issue 24)", async () => {
+    const free = await createTestAccount(stack, "free");
+    const other = await createTestAccount(stack, "free");
+    const ws = free.workspace.workspace_id;
+    const now = Math.floor(Date.now() / 1000);
+    await stack.ctx.stores.ledger.takeSlot(ws, 2, "busy-1", now, 60);
+    await stack.ctx.stores.ledger.takeSlot(ws, 2, "busy-2", now, 60);
+    const send = (key: string) => apiFetch(stack, key, `/v1/text-to-speech/${AVERY}`, { method: "POST", body: JSON.stringify({ text: "Waiting for a slot." }) });
+    // Two requests wait in the workspace's queue (as long as its concurrency) for up to SLOT_WAIT_MS.
+    const waiting = [send(free.apiKey), send(free.apiKey)];
+    const reads = vi.spyOn(stack.ctx.stores.apiKeys, "byHash");
+    try {
+      let early: Response | undefined;
+      for (let i = 0; i < 50 && !early; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        const r = await send(free.apiKey);
+        if (r.status === 429 && reads.mock.calls.length === 0) early = r;
+        else await r.arrayBuffer();
+        reads.mockClear();
+      }
+      expect(early, "a refusal that read no credentials").toBeDefined();
+      expect(((await early!.json()) as { detail: { status: string } }).detail.status).toBe("too_many_concurrent_requests");
+      // Another workspace's key is read and served as usual.
+      reads.mockClear();
+      const served = await send(other.apiKey);
+      expect(served.status).toBe(200);
+      await served.arrayBuffer();
+      expect(reads).toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+      for (const r of await Promise.all(waiting)) await r.arrayBuffer();
+      for (const owner of ["busy-1", "busy-2"]) for (const i of [0, 1]) await stack.ctx.stores.ledger.releaseSlot(ws, i, owner);
+    }
+    // An unknown key is still a 401.
+    expect((await send("sk_not_a_key_at_all")).status).toBe(401);
   });
 });
