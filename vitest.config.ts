@@ -10,6 +10,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ["test/support/global-setup.ts"],
+    // What every entry point wires (the CPU tasks behind runCpu), for tests that call capabilities directly.
+    setupFiles: ["test/support/wiring.ts"],
     reporters: ["default", new SlowestFiles()],
     env: {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",

@@ -31,7 +31,7 @@ import { FORMAT, procCpuSeconds, rssMb, seedUser, sleep, startServer, tts, VOICE
 import { RUNTIME_FILES } from "../infra/constructs/function.js";
 import { ENGINE_RUNTIME_PACKAGES, CONVERSION_RUNTIME_PACKAGES } from "../infra/constructs/api.js";
 import { analyzeAsset } from "./lib/lambda-asset.js";
-import type { SynthesisRequest } from "../functions/engine/port.js";
+import type { SynthesisRequest } from "../functions/media/engine/port.js";
 
 
 const args = process.argv.slice(2);
@@ -88,7 +88,7 @@ interface Baseline {
 
 async function makeBaseline(): Promise<Baseline> {
   if (hasNative) return { name: "native espeak-ng + ffmpeg", run: nativePipeline, cpu: () => procCpuSeconds("self", true), close: async () => undefined };
-  const [{ EspeakEngine }, { premadeVoiceRecords }] = await Promise.all([import("../functions/engine/espeak/engine.js"), import("../functions/domain/premadeVoices.js")]);
+  const [{ EspeakEngine }, { premadeVoiceRecords }] = await Promise.all([import("../functions/media/engine/espeak/engine.js"), import("../functions/platform/domain/premadeVoices.js")]);
   const engine = new EspeakEngine();
   await engine.warm();
   const voice = premadeVoiceRecords().find((v) => v.voice_id === VOICE)!;

@@ -4,11 +4,11 @@
  */
 import { availableParallelism } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { Mp3Stream } from "../functions/audio/mp3.js";
-import { Resampler, int16ToFloat } from "../functions/audio/resample.js";
-import { EspeakEngine } from "../functions/engine/espeak/engine.js";
-import { profileFromLabels } from "../functions/engine/espeak/voices.js";
-import type { SynthesisRequest } from "../functions/engine/port.js";
+import { Mp3Stream } from "../functions/media/audio/mp3.js";
+import { Resampler, int16ToFloat } from "../functions/media/audio/resample.js";
+import { EspeakEngine } from "../functions/media/engine/espeak/engine.js";
+import { profileFromLabels } from "../functions/media/engine/espeak/voices.js";
+import type { SynthesisRequest } from "../functions/media/engine/port.js";
 import { BENCH_TEXT as TEXT } from "./lib/bench-text.js";
 
 

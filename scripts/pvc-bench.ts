@@ -11,11 +11,11 @@
  * Wall-clock figures on a shared machine: read them with the load average printed beside them.
  */
 import { loadavg } from "node:os";
-import { EspeakEngine } from "../functions/engine/espeak/engine.js";
-import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../functions/separation/fixtures/conversation.js";
-import { diarize } from "../functions/separation/diarize.js";
-import { frameFeatures } from "../functions/separation/features.js";
-import { diarizationErrorRate } from "../functions/separation/der.js";
+import { EspeakEngine } from "../functions/media/engine/espeak/engine.js";
+import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../functions/media/separation/fixtures/conversation.js";
+import { diarize } from "../functions/media/separation/diarize.js";
+import { frameFeatures } from "../functions/media/separation/features.js";
+import { diarizationErrorRate } from "../functions/media/separation/der.js";
 
 export interface SeparationFigure {
   audio_minutes: number;
@@ -50,7 +50,7 @@ export interface FineTuningFigure {
 export async function benchFineTuning(minutes = 30): Promise<FineTuningFigure> {
   const { startTestStack, createTestAccount } = await import("../test/support/stack.js");
   const { speechWav } = await import("../test/pvc/support.js");
-  const { premadeVoices } = await import("../functions/voice-analysis/fixtures/voices.js");
+  const { premadeVoices } = await import("../functions/media/voice-analysis/fixtures/voices.js");
   const stack = await startTestStack();
   const engine = new EspeakEngine();
   try {

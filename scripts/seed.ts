@@ -2,15 +2,15 @@ import "./lib/quiet.js";
 import { parseArgs } from "node:util";
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { config, type Config } from "../functions/config.js";
-import { createContext } from "../functions/context.js";
-import { createLogger } from "../functions/adapters/log.js";
-import { seedUser } from "../functions/seed/index.js";
-import { isTierId, TIER_IDS } from "../functions/domain/tiers.js";
-import { ApiError } from "../functions/http/errors.js";
+import { config, type Config } from "../functions/platform/config.js";
+import { createContext } from "../functions/platform/context.js";
+import { createLogger } from "../functions/platform/adapters/log.js";
+import { seedUser } from "../functions/handlers/seed/index.js";
+import { isTierId, TIER_IDS } from "../functions/platform/domain/tiers.js";
+import { ApiError } from "../functions/platform/http/errors.js";
 import { acquireLock, readLiveLock } from "../infra/local/lock.js";
 import { startEmbedded } from "../infra/local/stack.js";
-import type { WorkflowStarter } from "../functions/adapters/workflows.js";
+import type { WorkflowStarter } from "../functions/platform/adapters/workflows.js";
 
 /**
  * `npm run seed -- --email E --tier T [--password P] [--server-admin]`: a user with a workspace on

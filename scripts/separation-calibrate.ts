@@ -1,17 +1,17 @@
 /**
- * Chooses and checks the speaker separation's settings (functions/separation): builds
+ * Chooses and checks the speaker separation's settings (functions/media/separation): builds
  * two-speaker conversations with the engine and prints the diarization error rate.
  *   node --import tsx scripts/separation-calibrate.ts [tuning|held-out] [threshold...]
  * Tuning: premade English voices reading TUNING_LINES. Held out: English voices designed with a
  * seed the tuning never used, reading HELD_OUT_LINES.
  */
-import { EspeakEngine } from "../functions/engine/espeak/engine.js";
-import type { VoiceProfile } from "../functions/engine/port.js";
-import { diarize, type DiarizeOptions } from "../functions/separation/diarize.js";
-import { diarizationErrorRate } from "../functions/separation/der.js";
-import { frameFeatures } from "../functions/separation/features.js";
-import { HELD_OUT_LINES, TUNING_LINES, distinctHeldOutPairs, makeConversation, nearIdenticalPairs } from "../functions/separation/fixtures/conversation.js";
-import { premadeVoices } from "../functions/voice-analysis/fixtures/voices.js";
+import { EspeakEngine } from "../functions/media/engine/espeak/engine.js";
+import type { VoiceProfile } from "../functions/media/engine/port.js";
+import { diarize, type DiarizeOptions } from "../functions/media/separation/diarize.js";
+import { diarizationErrorRate } from "../functions/media/separation/der.js";
+import { frameFeatures } from "../functions/media/separation/features.js";
+import { HELD_OUT_LINES, TUNING_LINES, distinctHeldOutPairs, makeConversation, nearIdenticalPairs } from "../functions/media/separation/fixtures/conversation.js";
+import { premadeVoices } from "../functions/media/voice-analysis/fixtures/voices.js";
 
 export function tuningPairs(): Array<[VoiceProfile, VoiceProfile, string]> {
   const en = premadeVoices().filter((v) => v.profile.language === "en");

@@ -1,5 +1,5 @@
 /**
- * Measures speech to speech on engine speech, for functions/engine/README.md.
+ * Measures speech to speech on engine speech, for functions/media/engine/README.md.
  *
  *   node --import tsx scripts/sts-evaluate.ts               # held-out figures
  *   node --import tsx scripts/sts-evaluate.ts --tuning      # the set the parameters were tuned on
@@ -18,20 +18,20 @@
  * - pitch: median F0 of the output against the target's reading (the analyzer's YIN);
  * - identity: the output's speaker embedding nearer the target's reading than the input.
  */
-import { EspeakEngine } from "../functions/engine/espeak/engine.js";
-import { analyzeVoice } from "../functions/voice-analysis/analyze.js";
-import { similarity } from "../functions/voice-analysis/search.js";
-import { PASSAGES } from "../functions/voice-analysis/fixtures/texts.js";
-import { designedVoices, premadeVoices, speak, type NamedVoice } from "../functions/voice-analysis/fixtures/voices.js";
-import { convertAll } from "../functions/voice-conversion/convert.js";
-import { measureVoice, type VoiceStats } from "../functions/voice-conversion/mapping.js";
-import { referenceText } from "../functions/voice-conversion/reference.js";
-import { DEFAULT_VOICE_SETTINGS } from "../functions/engine/port.js";
-import { hashSeed, prng } from "../functions/engine/prng.js";
-import { resample } from "../functions/audio/resample.js";
-import { denoise } from "../functions/audio/denoise/index.js";
-import { babble, measureIsolation, mixAt, noise, snrDb, type IsolationFigures } from "../functions/audio/denoise/measure.js";
-import { loadFastRnnoise } from "../functions/audio/denoise/rnnoise-fast.js";
+import { EspeakEngine } from "../functions/media/engine/espeak/engine.js";
+import { analyzeVoice } from "../functions/media/voice-analysis/analyze.js";
+import { similarity } from "../functions/media/voice-analysis/search.js";
+import { PASSAGES } from "../functions/media/voice-analysis/fixtures/texts.js";
+import { designedVoices, premadeVoices, speak, type NamedVoice } from "../functions/media/voice-analysis/fixtures/voices.js";
+import { convertAll } from "../functions/media/voice-conversion/convert.js";
+import { measureVoice, type VoiceStats } from "../functions/media/voice-conversion/mapping.js";
+import { referenceText } from "../functions/media/voice-conversion/reference.js";
+import { DEFAULT_VOICE_SETTINGS } from "../functions/media/engine/port.js";
+import { hashSeed, prng } from "../functions/media/engine/prng.js";
+import { resample } from "../functions/media/audio/resample.js";
+import { denoise } from "../functions/media/audio/denoise/index.js";
+import { babble, measureIsolation, mixAt, noise, snrDb, type IsolationFigures } from "../functions/media/audio/denoise/measure.js";
+import { loadFastRnnoise } from "../functions/media/audio/denoise/rnnoise-fast.js";
 
 export const TUNING_TEXTS = [
   PASSAGES.en.heldOut[1],
@@ -149,7 +149,7 @@ export const heldOutTexts = (v: NamedVoice) => {
 
 /**
  * The isolator on held-out engine speech mixed at 5 dB SNR with white, pink, brown, hum and babble
- * noise, measured as functions/audio/denoise/measure.ts says (sample-for-sample SNR, SI-SNR, the
+ * noise, measured as functions/media/audio/denoise/measure.ts says (sample-for-sample SNR, SI-SNR, the
  * output SNR by phase inversion, and the speech component's SNR as the distortion). Speech: every
  * third premade voice reading a held-out passage, and 6 designed voices (seed 1212) reading one.
  * Babble: 4 other premade voices (never in the speech set) reading tuning passages, summed. The

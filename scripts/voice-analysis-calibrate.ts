@@ -1,6 +1,6 @@
 /**
  * Fits the embedding's background statistics and group weights, then measures the embedding on
- * audio it never saw, for functions/voice-analysis/README.md.
+ * audio it never saw, for functions/media/voice-analysis/README.md.
  *
  *   node --import tsx scripts/voice-analysis-calibrate.ts           # figures only
  *   node --import tsx scripts/voice-analysis-calibrate.ts --write   # also rewrites background.ts
@@ -11,12 +11,12 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { EspeakEngine } from "../functions/engine/espeak/engine.js";
-import { analyzeVoiceWithFeatures } from "../functions/voice-analysis/analyze.js";
-import { embed, FEATURE_GROUPS, RAW_DIM, type Background, type FeatureGroup } from "../functions/voice-analysis/embedding.js";
-import { equalErrorRate, pairScores, summary, top1, type Clip } from "../functions/voice-analysis/fixtures/metrics.js";
-import { PASSAGES } from "../functions/voice-analysis/fixtures/texts.js";
-import { designedVoices, premadeVoices, speak, type NamedVoice } from "../functions/voice-analysis/fixtures/voices.js";
+import { EspeakEngine } from "../functions/media/engine/espeak/engine.js";
+import { analyzeVoiceWithFeatures } from "../functions/media/voice-analysis/analyze.js";
+import { embed, FEATURE_GROUPS, RAW_DIM, type Background, type FeatureGroup } from "../functions/media/voice-analysis/embedding.js";
+import { equalErrorRate, pairScores, summary, top1, type Clip } from "../functions/media/voice-analysis/fixtures/metrics.js";
+import { PASSAGES } from "../functions/media/voice-analysis/fixtures/texts.js";
+import { designedVoices, premadeVoices, speak, type NamedVoice } from "../functions/media/voice-analysis/fixtures/voices.js";
 
 const write = process.argv.includes("--write");
 const TUNING_SEED = 7;
@@ -147,7 +147,7 @@ if (write) {
  * numbers change (stored embeddings of an older version must be recomputed).
  * Gain: (population / within-voice standard deviation) ^ ${best!.power}.
  */
-import type { Background } from "./embedding.js";
+import type { Background } from "./embedding-space.js";
 
 export const BACKGROUND: Background = {
   version: 1,
@@ -158,5 +158,5 @@ export const BACKGROUND: Background = {
 };
 `;
   writeFileSync(join(import.meta.dirname, "..", "functions", "voice-analysis", "background.ts"), file);
-  console.error("wrote functions/voice-analysis/background.ts");
+  console.error("wrote functions/media/voice-analysis/background.ts");
 }

@@ -1,5 +1,5 @@
 /**
- * Measures instant clones on speakers nothing was tuned on, for functions/engine/README.md.
+ * Measures instant clones on speakers nothing was tuned on, for functions/media/engine/README.md.
  *
  *   node --import tsx scripts/voice-clone-measure.ts [speakers, default 24]
  *
@@ -10,14 +10,14 @@
  * that passage (another seed) is compared the same way: a clone cannot be told apart better than
  * the speaker from itself.
  */
-import { EspeakEngine } from "../functions/engine/espeak/engine.js";
-import { analyzeVoice } from "../functions/voice-analysis/analyze.js";
-import { similarity } from "../functions/voice-analysis/search.js";
-import { designedVoices, speak } from "../functions/voice-analysis/fixtures/voices.js";
-import { PASSAGES } from "../functions/voice-analysis/fixtures/texts.js";
-import { summary } from "../functions/voice-analysis/fixtures/metrics.js";
-import { fitProfile } from "../functions/voice-clone/fit.js";
-import { calibrationPassage } from "../functions/voice-clone/passages.js";
+import { EspeakEngine } from "../functions/media/engine/espeak/engine.js";
+import { analyzeVoice } from "../functions/media/voice-analysis/analyze.js";
+import { similarity } from "../functions/media/voice-analysis/search.js";
+import { designedVoices, speak } from "../functions/media/voice-analysis/fixtures/voices.js";
+import { PASSAGES } from "../functions/media/voice-analysis/fixtures/texts.js";
+import { summary } from "../functions/media/voice-analysis/fixtures/metrics.js";
+import { fitProfile } from "../functions/capabilities/voice-clone/fit.js";
+import { calibrationPassage } from "../functions/capabilities/voice-clone/passages.js";
 
 const N = Number(process.argv[2] ?? 24);
 const RATE = 22050;

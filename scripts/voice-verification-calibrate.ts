@@ -16,19 +16,19 @@
  * professional clones after fine-tuning) and the cosine to the samples alone (a professional clone
  * before fine-tuning, whose engine reading is not its speaker yet).
  */
-import { EspeakEngine } from "../functions/engine/espeak/engine.js";
-import { analyzeVoice } from "../functions/voice-analysis/analyze.js";
-import { sentenceCosts } from "../functions/voice-analysis/align.js";
-import { similarity } from "../functions/voice-analysis/search.js";
-import { designedVoices, speak, type NamedVoice } from "../functions/voice-analysis/fixtures/voices.js";
-import { PASSAGES } from "../functions/voice-analysis/fixtures/texts.js";
-import { equalErrorRate, summary } from "../functions/voice-analysis/fixtures/metrics.js";
-import { denoise } from "../functions/audio/denoise/index.js";
-import { fitProfile } from "../functions/voice-clone/fit.js";
-import { calibrationPassage } from "../functions/voice-clone/passages.js";
-import { challengeLanguage, decoysFor, newChallenge } from "../functions/voice-verification/challenge.js";
-import { SAMPLES_ONLY_THRESHOLD, SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../functions/voice-verification/scoring.js";
-import type { VoiceProfile } from "../functions/engine/port.js";
+import { EspeakEngine } from "../functions/media/engine/espeak/engine.js";
+import { analyzeVoice } from "../functions/media/voice-analysis/analyze.js";
+import { sentenceCosts } from "../functions/media/voice-analysis/align.js";
+import { similarity } from "../functions/media/voice-analysis/search.js";
+import { designedVoices, speak, type NamedVoice } from "../functions/media/voice-analysis/fixtures/voices.js";
+import { PASSAGES } from "../functions/media/voice-analysis/fixtures/texts.js";
+import { equalErrorRate, summary } from "../functions/media/voice-analysis/fixtures/metrics.js";
+import { denoise } from "../functions/media/audio/denoise/index.js";
+import { fitProfile } from "../functions/capabilities/voice-clone/fit.js";
+import { calibrationPassage } from "../functions/capabilities/voice-clone/passages.js";
+import { challengeLanguage, decoysFor, newChallenge } from "../functions/capabilities/voice-verification/challenge.js";
+import { SAMPLES_ONLY_THRESHOLD, SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../functions/capabilities/voice-verification/scoring.js";
+import type { VoiceProfile } from "../functions/media/engine/port.js";
 
 const N = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 24);
 /** --held-out-only: measure the thresholds in use without choosing them again. */

@@ -1,7 +1,7 @@
-import type { AppContext } from "../context.js";
-import { registerRoutes } from "../api/index.js";
-import { createApiHandler, type ApiHandler } from "../http/app.js";
-import { eventToRequest, writeResponse, type StreamingHandler } from "../http/lambda.js";
+import type { AppContext } from "../platform/context.js";
+import { registerRoutes } from "./routes.js";
+import { createApiHandler, type ApiHandler } from "../platform/http/app.js";
+import { eventToRequest, writeResponse, type StreamingHandler } from "../platform/http/lambda.js";
 
 export function createApi(ctx: AppContext): ApiHandler {
   return createApiHandler(ctx, registerRoutes);

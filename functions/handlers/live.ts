@@ -1,6 +1,6 @@
-import type { AppContext } from "../context.js";
-import { LIVE_READING } from "../contract/pvcRecorder.js";
-import { LiveSessions, type LiveConnections } from "../pvc/live-sessions.js";
+import type { AppContext } from "../platform/context.js";
+import { LIVE_READING } from "../platform/contract/pvcRecorder.js";
+import { LiveSessions, type LiveConnections } from "../capabilities/pvc/live-sessions.js";
 
 /**
  * The live reading websocket on AWS: API Gateway's WebSocket API calls this for $connect,

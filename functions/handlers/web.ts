@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import type { AppContext } from "../context.js";
-import type { FunctionUrlEvent, StreamingHandler, ResponseStream } from "../http/lambda.js";
-import { awslambda, eventBody } from "../http/lambda.js";
-import { internalProof } from "../domain/internal.js";
-import { resolveFlags } from "../domain/flags.js";
-import { pageContentSecurityPolicy, RESOURCE_CONTENT_SECURITY_POLICY } from "../http/security-headers.js";
+import type { AppContext } from "../platform/context.js";
+import type { FunctionUrlEvent, StreamingHandler, ResponseStream } from "../platform/http/lambda.js";
+import { awslambda, eventBody } from "../platform/http/lambda.js";
+import { internalProof } from "../platform/domain/internal.js";
+import { resolveFlags } from "../platform/domain/flags.js";
+import { pageContentSecurityPolicy, RESOURCE_CONTENT_SECURITY_POLICY } from "../platform/http/security-headers.js";
 
 /** What Remix loaders and actions receive as `context`. */
 export interface WebLoadContext {

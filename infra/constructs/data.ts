@@ -2,14 +2,14 @@ import { RemovalPolicy, Duration } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
-import { LIVE_OBJECT_PREFIX } from "../../functions/adapters/dynamo/liveReadings.js";
-import { LIBRARY_INDEXES, LIBRARY_SORT_ATTRIBUTE, libraryIndexKey } from "../../functions/adapters/dynamo/libraryIndexes.js";
+import { LIVE_OBJECT_PREFIX } from "../../functions/platform/stores/liveReadings.js";
+import { LIBRARY_INDEXES, LIBRARY_SORT_ATTRIBUTE, libraryIndexKey } from "../../functions/platform/stores/libraryIndexes.js";
 
 /**
  * The tables and the bucket. The embedded stack creates its tables and bucket from the
  * template this construct renders, so this is the one place the table shapes are declared.
  *
- * Access patterns (keys are built by the model modules in functions/adapters/dynamo):
+ * Access patterns (keys are built by the model modules in functions/platform/stores):
  * main    pk USER#{id}/PROFILE, EMAIL#{email}/EMAIL, WS#{id}/WORKSPACE|MEMBER#|GROUP#|VOICE#|VOICESETTINGS#,
  *         PREMADE/VOICE#{id}, APIKEY#{sha256}/APIKEY, SESSION#{sha256}/SESSION,
  *         WS#{id}/PD#{dict} (a pronunciation dictionary: metadata, sharing, latest-version pointer;
@@ -18,11 +18,11 @@ import { LIBRARY_INDEXES, LIBRARY_SORT_ATTRIBUTE, libraryIndexKey } from "../../
  *         gsi1: USER#{id}#WORKSPACES -> memberships; VOICE#{id} -> a voice by id;
  *               WS#{ws}#USER#{u}#APIKEYS -> a user's keys by creation time
  *         gsi2: the webhook queue, sparse: WHQ#{shard} -> {due ms}#{id} on events waiting to be fanned
- *               out and deliveries waiting for an attempt (functions/adapters/dynamo/webhooks.ts)
+ *               out and deliveries waiting for an attempt (functions/platform/stores/webhooks.ts)
  * history pk WS#{id}, sk H#{time}#{id}: generations newest first; gsi1 by history item id
  * ledger  pk WS#{id}/USAGE (credits), WS#{id}/CHARGE#{key} (idempotency), RL#{scope}#{id}/W#{start} (rate windows),
  *         LIVE#{connection}/SESSION (a live reading on AWS, TTL 2 h) and WS#{id}/LIVE (its open connections):
- *         functions/adapters/dynamo/liveReadings.ts
+ *         functions/platform/stores/liveReadings.ts
  * main also: WS#{id}/VOICESLOTS (voice slot counters), WS#{id}/COLL#{c} (a voice collection),
  *         WS#{id}/COLLV#{c}#{voice} (a voice in a collection), WS#{id}/EVENT#{time}#{id} (an event
  *         for webhooks, listed by time), WS#{id}/WEBHOOK#{id}, WS#{id}/WHD#{webhook}#{time}#{id}
@@ -34,7 +34,7 @@ import { LIBRARY_INDEXES, LIBRARY_SORT_ATTRIBUTE, libraryIndexKey } from "../../
  *         (one small sort entry per sort order, carrying the index keys and filter fields),
  *         V#{voice}/ADDER#{ws} (a workspace that added it: notice events, exact clone counts).
  *         Its 14 GSIs, one per filter combination, are listed with the filter each serves in
- *         functions/adapters/dynamo/libraryIndexes.ts. A table of its own: CloudFormation adds
+ *         functions/platform/stores/libraryIndexes.ts. A table of its own: CloudFormation adds
  *         one GSI per update to an existing table, and dynalite none, so a new table is the way
  *         an existing install gets all of them at once.
  */
@@ -106,7 +106,7 @@ export class TimbreData extends Construct {
       ],
       lifecycleRules: [
         { id: "abort-incomplete-multipart", abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        // One day is S3's shortest; uploads' URLs die in minutes (functions/pvc/uploads.ts), so nothing is added meanwhile.
+        // One day is S3's shortest; uploads' URLs die in minutes (functions/capabilities/pvc/uploads.ts), so nothing is added meanwhile.
         { id: "expire-temporary-uploads", prefix: "tmp/", expiration: Duration.days(1) },
         // Live readings' reference features (the websocket on AWS); $disconnect deletes them, this catches the rest.
         { id: "expire-live-readings", prefix: LIVE_OBJECT_PREFIX, expiration: Duration.days(1) },

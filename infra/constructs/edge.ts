@@ -7,7 +7,7 @@ import * as s3 from "aws-cdk-lib/aws-s3";
 import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
 import { EDGE_PROOF_HEADER, VIEWER_IP_HEADER } from "../../functions/handlers/lambda/edge-headers.js";
-import { HSTS_MAX_AGE_SECONDS, RESOURCE_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "../../functions/http/security-headers.js";
+import { HSTS_MAX_AGE_SECONDS, RESOURCE_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "../../functions/platform/http/security-headers.js";
 import { WEB_PREFIX } from "./web.js";
 
 export interface TimbreEdgeProps {
@@ -42,7 +42,7 @@ const REFERRER_POLICIES: Record<string, cloudfront.HeadersReferrerPolicy> = {
 };
 
 /**
- * The security headers of functions/http/security-headers.ts (the embedded front sends the same
+ * The security headers of functions/platform/http/security-headers.ts (the embedded front sends the same
  * ones) as CloudFront's response headers policy. CloudFront models some as "security headers";
  * the rest are custom headers. Pages bring their own nonce-based CSP, which wins (no override).
  */
@@ -52,7 +52,7 @@ export function securityHeadersPolicyProps(): cloudfront.ResponseHeadersPolicyPr
   const referrerPolicy = REFERRER_POLICIES[referrer];
   if (nosniff !== "nosniff" || !frameOption || !referrerPolicy) throw new Error("security-headers.ts has a value the CloudFront policy cannot express");
   return {
-    comment: "Timbre security headers (functions/http/security-headers.ts)",
+    comment: "Timbre security headers (functions/platform/http/security-headers.ts)",
     securityHeadersBehavior: {
       contentTypeOptions: { override: true },
       frameOptions: { frameOption, override: true },

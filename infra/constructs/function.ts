@@ -120,7 +120,7 @@ function shellArg(arg: string): string {
  */
 export const RUNTIME_FILES: Record<string, readonly string[]> = {
   "espeak-ng": ["package.json", "LICENSE", "dist/espeak-ng.js", "dist/espeak-ng.wasm"],
-  // LAME: the loader with the module inlined, found by path and read as text (functions/audio/mp3.ts):
+  // LAME: the loader with the module inlined, found by path and read as text (functions/media/audio/mp3.ts):
   // nothing resolves the package, so its package.json is never read.
   "@mediabunny/mp3-encoder": ["LICENSE", "dist/modules/build/lame.js"],
   opusscript: ["package.json", "LICENSE", "build/COPYING.libopus", "build/opusscript_native_wasm.js", "build/opusscript_native_wasm.wasm"],

@@ -8,7 +8,7 @@ import type { TimbreData } from "./data.js";
 import { ENGINE_RUNTIME_PACKAGES } from "./api.js";
 import { TimbreFunction } from "./function.js";
 import { LAMBDA_ENTRY } from "./paths.js";
-import { LIVE_OBJECT_PREFIX } from "../../functions/adapters/dynamo/liveReadings.js";
+import { LIVE_OBJECT_PREFIX } from "../../functions/platform/stores/liveReadings.js";
 
 
 export interface TimbreLiveReadingProps {

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { CustomResource, Duration } from "aws-cdk-lib";
 import { Construct } from "constructs";
-import { premadeVoiceRecords } from "../../functions/domain/premadeVoices.js";
-import { communityVoiceRecords } from "../../functions/voices/community.js";
+import { premadeVoiceRecords } from "../../functions/platform/domain/premadeVoices.js";
+import { communityVoiceRecords } from "../../functions/capabilities/voices/community.js";
 import type { TimbreData } from "./data.js";
 import { TimbreFunction } from "./function.js";
 import { LAMBDA_ENTRY } from "./paths.js";

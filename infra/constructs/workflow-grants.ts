@@ -10,27 +10,27 @@ export interface WorkflowResources {
 /**
  * What each workflow's step function may touch, next to nothing else. A workflow in workflows/
  * without an entry here fails the synth, so a new workflow cannot deploy with borrowed rights.
- * Keys follow functions/adapters/s3.ts: `ws/{workspace}/...`.
+ * Keys follow functions/platform/adapters/s3.ts: `ws/{workspace}/...`.
  */
 export const WORKFLOW_GRANTS: Record<string, (fn: TimbreFunction, r: WorkflowResources) => void> = {
-  // functions/workflows/voicePurge.ts: lists and deletes ws/{ws}/voices/{voice}/*, deletes the settings record.
+  // functions/handlers/workflows/voicePurge.ts: lists and deletes ws/{ws}/voices/{voice}/*, deletes the settings record.
   "voice-purge": (fn, { data }) => {
     fn.bindBucket(data.bucket, "delete", "ws/*/voices/");
     fn.bindTable(data.main, "delete");
   },
-  // functions/workflows/speakerSeparation.ts: reads the sample, writes each speaker's audio beside
+  // functions/handlers/workflows/speakerSeparation.ts: reads the sample, writes each speaker's audio beside
   // it (ws/{ws}/voices/{voice}/samples/...), writes the result on the voice and the event record.
   "speaker-separation": (fn, { data }) => {
     fn.bindBucket(data.bucket, "write", "ws/*/voices/");
     fn.bindTable(data.main, "write");
   },
-  // functions/workflows/voiceFineTuning.ts: reads samples, writes the dataset, analyses and report
+  // functions/handlers/workflows/voiceFineTuning.ts: reads samples, writes the dataset, analyses and report
   // under ws/{ws}/voices/{voice}/fine-tuning/, updates the voice and writes the event record.
   "voice-fine-tuning": (fn, { data }) => {
     fn.bindBucket(data.bucket, "write", "ws/*/voices/");
     fn.bindTable(data.main, "write");
   },
-  // functions/workflows/voiceVerification.ts: reads the recording and the samples, writes the
+  // functions/handlers/workflows/voiceVerification.ts: reads the recording and the samples, writes the
   // prepared recording (all under ws/{ws}/voices/), reads and updates the voice record, and
   // reads library listings for the alternatives offered after a failure.
   "voice-verification": (fn, { data }) => {
@@ -38,7 +38,7 @@ export const WORKFLOW_GRANTS: Record<string, (fn: TimbreFunction, r: WorkflowRes
     fn.bindTable(data.main, "write");
     fn.bindTable(data.library, "read");
   },
-  // functions/workflows/webhookDispatch.ts: reads and updates webhooks, events and deliveries in
+  // functions/handlers/workflows/webhookDispatch.ts: reads and updates webhooks, events and deliveries in
   // the main table (its queue index included); decrypts webhook secrets with the session secret.
   "webhook-dispatch": (fn, { data, sessionSecret }) => {
     fn.bindTable(data.main, "write");

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import type { ServerResponse } from "node:http";
-import type { AwsLambdaGlobal, ResponseStream, StreamMetadata, StreamingHandler } from "../../functions/http/lambda.js";
+import type { AwsLambdaGlobal, ResponseStream, StreamMetadata, StreamingHandler } from "../../functions/platform/http/lambda.js";
 
 /**
  * The local stand-in for the `awslambda` global of the Node.js Lambda runtime: response

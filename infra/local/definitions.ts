@@ -32,7 +32,7 @@ const SOURCES = [
   join(ROOT, "workflows"),
   join(ROOT, "infra", "local", "definitions.ts"),
   // The library table's indexes are declared beside the store that queries them.
-  join(ROOT, "functions", "adapters", "dynamo", "libraryIndexes.ts"),
+  join(ROOT, "functions", "platform", "stores", "libraryIndexes.ts"),
 ];
 
 function sourceHash(): string {

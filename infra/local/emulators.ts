@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import type { HttpHandlerOptions, HttpRequest, HttpResponse } from "@smithy/types";
-import { EMULATOR_KEY_HEADER, type SdkRequestHandler } from "../../functions/adapters/aws.js";
-import { spawnWorker } from "../../functions/adapters/worker-threads.js";
+import { EMULATOR_KEY_HEADER, type SdkRequestHandler } from "../../functions/platform/adapters/aws.js";
+import { spawnWorker } from "../../functions/media/workers/pool.js";
 import type { EmulatorWorkerData, FromEmulator, ToEmulator } from "./emulators-worker.js";
 import { repairIndexes, type RepairReport } from "./store-repair.js";
 

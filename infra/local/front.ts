@@ -2,10 +2,10 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from "n
 import type { Socket } from "node:net";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { extname, join, normalize, sep } from "node:path";
-import type { FunctionUrlEvent, StreamingHandler } from "../../functions/http/lambda.js";
-import { newRequestId, RAW_BODY } from "../../functions/http/lambda.js";
-import { clientAddress, isTrustedProxy, type TrustProxy } from "../../functions/http/client-address.js";
-import { HSTS, RESOURCE_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "../../functions/http/security-headers.js";
+import type { FunctionUrlEvent, StreamingHandler } from "../../functions/platform/http/lambda.js";
+import { newRequestId, RAW_BODY } from "../../functions/platform/http/lambda.js";
+import { clientAddress, isTrustedProxy, type TrustProxy } from "../../functions/platform/http/client-address.js";
+import { HSTS, RESOURCE_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "../../functions/platform/http/security-headers.js";
 import { LocalResponseStream } from "./awslambda-shim.js";
 
 /**

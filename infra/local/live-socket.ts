@@ -1,9 +1,9 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import type { AppContext } from "../../functions/context.js";
-import { LIVE_CLOSE, LIVE_READING, liveMessages } from "../../functions/contract/pvcRecorder.js";
-import { admitLiveReading, LiveReadingConnection, LiveReadingRegistry } from "../../functions/pvc/live-reading.js";
+import type { AppContext } from "../../functions/platform/context.js";
+import { LIVE_CLOSE, LIVE_READING, liveMessages } from "../../functions/platform/contract/pvcRecorder.js";
+import { admitLiveReading, LiveReadingConnection, LiveReadingRegistry } from "../../functions/capabilities/pvc/live-reading.js";
 
 /**
  * The live reading websocket in embedded mode, on the product's one HTTP server (what an API

@@ -1,6 +1,6 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { config, ConfigError } from "../../functions/config.js";
+import { config, ConfigError } from "../../functions/platform/config.js";
 import { startEmbedded } from "./stack.js";
 import { acquireLock, AlreadyRunningError } from "./lock.js";
 

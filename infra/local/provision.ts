@@ -1,6 +1,6 @@
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand, HeadBucketCommand, PutBucketCorsCommand, type S3Client, type CORSRule } from "@aws-sdk/client-s3";
-import type { Config } from "../../functions/config.js";
+import type { Config } from "../../functions/platform/config.js";
 import type { Definitions } from "./definitions.js";
 
 /** Creates the tables and the bucket the CDK definitions describe, when they do not exist yet. */

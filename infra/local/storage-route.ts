@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PassThrough, Transform } from "node:stream";
-import type { AppContext } from "../../functions/context.js";
-import { EMBEDDED_STORAGE_ACCESS_KEY, EMBEDDED_STORAGE_PATH, embeddedStorageSecret } from "../../functions/adapters/presign.js";
-import { verifyPresigned } from "../../functions/storage/sigv4.js";
+import type { AppContext } from "../../functions/platform/context.js";
+import { EMBEDDED_STORAGE_ACCESS_KEY, EMBEDDED_STORAGE_PATH, embeddedStorageSecret } from "../../functions/platform/adapters/presign.js";
+import { verifyPresigned } from "../../functions/platform/storage/sigv4.js";
 import type { InProcessStore } from "./emulators.js";
-import { liveUploadFor, sweepUploads } from "../../functions/pvc/uploads.js";
+import { liveUploadFor, sweepUploads } from "../../functions/capabilities/pvc/uploads.js";
 
 /**
  * The embedded stack's /storage origin: what S3 does with presigned URLs, in front of the
@@ -190,7 +190,7 @@ export function createStorageRoute(ctx: AppContext, limits: Partial<StorageRoute
  * What the bucket's lifecycle rules do on AWS (infra/constructs/data.ts: unfinished uploads and
  * tmp/ expire after a day), done for the embedded store, which has no lifecycle: objects under
  * tmp/ older than `maxAgeMs` are deleted, and, sooner, the bytes of presigned uploads no longer
- * in progress (completed, cancelled, or unused past their expiry: functions/pvc/uploads.ts).
+ * in progress (completed, cancelled, or unused past their expiry: functions/capabilities/pvc/uploads.ts).
  */
 export async function sweepTemporaryUploads(ctx: AppContext, maxAgeMs = 24 * 3600_000): Promise<number> {
   const dropped = await sweepUploads(ctx);

@@ -1,5 +1,5 @@
 import { createCookie } from "@remix-run/node";
-import { WEB_SESSION_COOKIE, webCookieKey } from "../../functions/domain/webCookie.js";
+import { WEB_SESSION_COOKIE, webCookieKey } from "../../functions/platform/domain/webCookie.js";
 
 /** True when the Cookie header holds a session cookie signed with this server's key. */
 export async function hasValidWebSession(cookieHeader: string | undefined, secret: string): Promise<boolean> {

@@ -1,8 +1,8 @@
 import "./polyfills.js";
 import { randomUUID } from "node:crypto";
-import type { AppContext } from "../../functions/context.js";
-import type { WorkflowStarter } from "../../functions/adapters/workflows.js";
-import { runStep } from "../../functions/workflows/index.js";
+import type { AppContext } from "../../functions/platform/context.js";
+import type { WorkflowStarter } from "../../functions/platform/adapters/workflows.js";
+import { runStep } from "../../functions/handlers/workflows/index.js";
 import type { Definitions } from "./definitions.js";
 
 type Json = Record<string, unknown>;

@@ -1,10 +1,10 @@
-import { parseConfig } from "../../functions/config.js";
+import { parseConfig } from "../../functions/platform/config.js";
 import { startEmbedded } from "../../infra/local/stack.js";
-import { createAccount, createApiKey } from "../../functions/domain/accounts.js";
-import { createLogger } from "../../functions/adapters/log.js";
-import type { LibraryListing } from "../../functions/adapters/dynamo/library.js";
-import { planLibrarySearch } from "../../functions/voices/libraryQuery.js";
-import { addActivity } from "../../functions/voices/counters.js";
+import { createAccount, createApiKey } from "../../functions/platform/domain/accounts.js";
+import { createLogger } from "../../functions/platform/adapters/log.js";
+import type { LibraryListing } from "../../functions/platform/stores/library.js";
+import { planLibrarySearch } from "../../functions/capabilities/voices/libraryQuery.js";
+import { addActivity } from "../../functions/capabilities/voices/counters.js";
 
 /**
  * GET /v1/shared-voices with three filters over 10,000 published voices, against the plain first
@@ -133,8 +133,8 @@ export interface SimilarFigures {
  * round trip without the search.
  */
 export async function benchSimilarVoices(): Promise<SimilarFigures> {
-  const { EMBEDDING_DIM, EMBEDDING_VERSION } = await import("../../functions/voice-analysis/index.js");
-  const { encodeEmbedding, libraryEmbeddings } = await import("../../functions/voices/similar.js");
+  const { EMBEDDING_DIM, EMBEDDING_VERSION } = await import("../../functions/media/voice-analysis/index.js");
+  const { encodeEmbedding, libraryEmbeddings } = await import("../../functions/capabilities/voices/similar.js");
   const stack = await startEmbedded({ config: parseConfig({ PORT: "0", LOG_LEVEL: "error" }), web: false, log: createLogger("error") });
   try {
     const { user, workspace } = await createAccount(stack.ctx, { email: `bench-similar-${Date.now()}@example.test`, password: "bench password", tier: "business" });

@@ -5,16 +5,16 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { parseConfig } from "../../functions/config.js";
+import { parseConfig } from "../../functions/platform/config.js";
 import { startEmbedded } from "../../infra/local/stack.js";
-import { createAccount, createApiKey } from "../../functions/domain/accounts.js";
-import { createLogger } from "../../functions/adapters/log.js";
-import { EMULATOR_KEY_HEADER } from "../../functions/adapters/aws.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { floatToInt16 } from "../../functions/audio/resample.js";
-import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
-import { premadeVoices } from "../../functions/voice-analysis/fixtures/voices.js";
-import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/separation/fixtures/conversation.js";
+import { createAccount, createApiKey } from "../../functions/platform/domain/accounts.js";
+import { createLogger } from "../../functions/platform/adapters/log.js";
+import { EMULATOR_KEY_HEADER } from "../../functions/platform/adapters/aws.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { floatToInt16 } from "../../functions/media/audio/resample.js";
+import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
+import { premadeVoices } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/media/separation/fixtures/conversation.js";
 import { speech } from "../../test/pvc/support.js";
 
 /**

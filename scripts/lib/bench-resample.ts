@@ -1,4 +1,4 @@
-import { upsampleHalfbandInt16 } from "../../functions/audio/resample.js";
+import { upsampleHalfbandInt16 } from "../../functions/media/audio/resample.js";
 
 /**
  * The resampling figure's measurement, run in a process of its own (`npm run bench` spawns it):

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./server-bundle.mjs";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 
 /**
  * The product as `npm start` runs it, in a process of its own, for the bench's parts that measure

@@ -10,19 +10,19 @@
  *  - isolation real-time factor: POST /v1/audio-isolation for the same input; baseline: RNNoise
  *    alone over the same audio at 48 kHz on this thread.
  */
-import { parseConfig } from "../../functions/config.js";
+import { parseConfig } from "../../functions/platform/config.js";
 import { startEmbedded } from "../../infra/local/stack.js";
-import { createAccount, createApiKey } from "../../functions/domain/accounts.js";
-import { premadeVoiceId, premadeVoiceRecords } from "../../functions/domain/premadeVoices.js";
-import { createLogger } from "../../functions/adapters/log.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { floatToInt16, resample } from "../../functions/audio/resample.js";
-import { DEFAULT_VOICE_SETTINGS, type VoiceProfile } from "../../functions/engine/port.js";
-import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
-import { convertAll } from "../../functions/voice-conversion/convert.js";
-import { voiceTarget } from "../../functions/speech/voiceTargets.js";
-import { loadFastRnnoise } from "../../functions/audio/denoise/rnnoise-fast.js";
-import { RNNOISE_FRAME } from "../../functions/audio/denoise/rnnoise.js";
+import { createAccount, createApiKey } from "../../functions/platform/domain/accounts.js";
+import { premadeVoiceId, premadeVoiceRecords } from "../../functions/platform/domain/premadeVoices.js";
+import { createLogger } from "../../functions/platform/adapters/log.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { floatToInt16, resample } from "../../functions/media/audio/resample.js";
+import { DEFAULT_VOICE_SETTINGS, type VoiceProfile } from "../../functions/media/engine/port.js";
+import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
+import { convertAll } from "../../functions/media/voice-conversion/convert.js";
+import { voiceTarget } from "../../functions/capabilities/speech/voiceTargets.js";
+import { loadFastRnnoise } from "../../functions/media/audio/denoise/rnnoise-fast.js";
+import { RNNOISE_FRAME } from "../../functions/media/audio/denoise/rnnoise.js";
 import { BENCH_TEXT } from "./bench-text.js";
 
 const q = (v: number[], p: number) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(p * v.length))];

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
 import { ensureServerBundle } from "./server-bundle.mjs";
 import { procCpuSeconds, seedUser, sleep, startServer, VOICE } from "./bench-server.js";
 

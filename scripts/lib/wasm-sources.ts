@@ -1,9 +1,9 @@
 /** Our hand-written WebAssembly: the text source, the generated module, the constant it exports. */
 export const GENERATED_WASM = [
-  { wat: "functions/audio/denoise/rnnoise-linear.wat", out: "functions/audio/denoise/rnnoise-linear.wasm.ts", name: "RNNOISE_LINEAR_WASM" },
-  { wat: "functions/audio/resample-kernels.wat", out: "functions/audio/resample-kernels.wasm.ts", name: "RESAMPLE_KERNELS_WASM" },
-  { wat: "functions/voice-analysis/fft-kernels.wat", out: "functions/voice-analysis/fft-kernels.wasm.ts", name: "FFT_KERNELS_WASM" },
-  { wat: "functions/voice-analysis/pitch-kernels.wat", out: "functions/voice-analysis/pitch-kernels.wasm.ts", name: "PITCH_KERNELS_WASM" },
+  { wat: "functions/media/audio/denoise/rnnoise-linear.wat", out: "functions/media/audio/denoise/rnnoise-linear.wasm.ts", name: "RNNOISE_LINEAR_WASM" },
+  { wat: "functions/media/audio/resample-kernels.wat", out: "functions/media/audio/resample-kernels.wasm.ts", name: "RESAMPLE_KERNELS_WASM" },
+  { wat: "functions/media/voice-analysis/fft-kernels.wat", out: "functions/media/voice-analysis/fft-kernels.wasm.ts", name: "FFT_KERNELS_WASM" },
+  { wat: "functions/media/voice-analysis/pitch-kernels.wat", out: "functions/media/voice-analysis/pitch-kernels.wasm.ts", name: "PITCH_KERNELS_WASM" },
 ];
 
 /** Assembles WebAssembly text (SIMD included) with wabt, a development dependency. */

@@ -3,7 +3,7 @@
  * Every worker thread the code can start, in one place: the server bundle (`npm start`) builds
  * each of them beside start.js, and the Lambda asset bundles those marked `lambda` beside
  * index.mjs. A pool starts its worker from `<name>.js` next to the module that spawns it
- * (functions/adapters/worker-threads.ts: spawnWorker), so the name here is that file's name.
+ * (functions/media/workers/pool.ts: spawnWorker), so the name here is that file's name.
  *
  * test/infra/worker-entries.test.ts reads the sources for every worker a pool can start and
  * fails when one is missing here, from the server bundle or from the Lambda asset.
@@ -12,15 +12,15 @@
  * TypeScript.
  */
 export const WORKERS = /** @type {const} */ ({
-  // The speech engine (functions/engine/espeak/pool.ts).
-  worker: { entry: "functions/engine/espeak/worker.ts", lambda: true },
-  // Uploads decoded and analysed (functions/voice-analysis/pool.ts).
-  "analysis-worker": { entry: "functions/voice-analysis/analysis-worker.ts", lambda: true },
-  // Speech to speech and the isolator (functions/voice-conversion/pool.ts).
-  "conversion-worker": { entry: "functions/voice-conversion/conversion-worker.ts", lambda: true },
-  // Password hashing, lexicon parsing (functions/offload): a Lambda container serves one request
+  // The speech engine (functions/media/engine/espeak/pool.ts).
+  worker: { entry: "functions/media/engine/espeak/worker.ts", lambda: true },
+  // Uploads decoded and analysed (functions/media/voice-analysis/pool.ts).
+  "analysis-worker": { entry: "functions/media/voice-analysis/analysis-worker.ts", lambda: true },
+  // Speech to speech and the isolator (functions/media/voice-conversion/pool.ts).
+  "conversion-worker": { entry: "functions/media/voice-conversion/conversion-worker.ts", lambda: true },
+  // Password hashing, lexicon parsing (functions/platform/offload): a Lambda container serves one request
   // at a time and runs these inline (useCpuWorkers is only called by the embedded stack).
-  "cpu-worker": { entry: "functions/offload/worker.ts", lambda: false },
+  "cpu-worker": { entry: "functions/handlers/offload/worker.ts", lambda: false },
   // The embedded DynamoDB and S3 (infra/local/emulators.ts): never part of AWS.
   "emulators-worker": { entry: "infra/local/emulators-worker.ts", lambda: false },
 });

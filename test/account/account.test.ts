@@ -3,8 +3,8 @@ import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
-import { stepOf, totpAt } from "../../functions/account/totp.js";
-import { accountMessages } from "../../functions/account/service.js";
+import { stepOf, totpAt } from "../../functions/capabilities/account/totp.js";
+import { accountMessages } from "../../functions/capabilities/account/service.js";
 import { bearerFor, signInSession } from "./support.js";
 
 /** Profile, photo, password, sessions and two-factor sign-in, through /v1 as the web calls it. */

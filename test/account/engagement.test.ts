@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
-import { createAccount, createApiKey } from "../../functions/domain/accounts.js";
-import { RELEASE_NOTES } from "../../functions/engagement/notifications.js";
-import { classifyFeedback, FEEDBACK_PER_HOUR } from "../../functions/engagement/feedback.js";
+import { createAccount, createApiKey } from "../../functions/platform/domain/accounts.js";
+import { RELEASE_NOTES } from "../../functions/capabilities/engagement/notifications.js";
+import { classifyFeedback, FEEDBACK_PER_HOUR } from "../../functions/capabilities/engagement/feedback.js";
 import { adminOf, uniqueEmail } from "../workspace/support.js";
 
 /** The shell's feed, feedback, onboarding checklist and affiliate link (app-shell.md §4, §7). */

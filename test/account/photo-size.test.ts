@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import jpeg from "jpeg-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { createTestAccount, startTestStack } from "../support/stack.js";
-import { accountMessages } from "../../functions/account/service.js";
-import { MAX_PHOTO_SIDE } from "../../functions/account/photo-work.js";
+import { accountMessages } from "../../functions/capabilities/account/service.js";
+import { MAX_PHOTO_SIDE } from "../../functions/capabilities/account/photo-work.js";
 import { bearerFor, signInSession } from "./support.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { issueToken } from "../../functions/domain/tokens.js";
-import { sha256Hex } from "../../functions/adapters/ids.js";
+import { issueToken } from "../../functions/platform/domain/tokens.js";
+import { sha256Hex } from "../../functions/platform/adapters/ids.js";
 import { apiFetch } from "../support/stack.js";
 
 /** Signs in through the API and returns what the web would call /v1 with: a session token. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
-import { stepOf, totpAt } from "../../functions/account/totp.js";
-import { accountMessages } from "../../functions/account/service.js";
-import { sha256Hex } from "../../functions/adapters/ids.js";
+import { stepOf, totpAt } from "../../functions/capabilities/account/totp.js";
+import { accountMessages } from "../../functions/capabilities/account/service.js";
+import { sha256Hex } from "../../functions/platform/adapters/ids.js";
 import { bearerFor, signInSession } from "./support.js";
 
 /**

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, apiFetch } from "../support/stack.js";
-import { issueToken, TOKEN_TTL_SECONDS } from "../../functions/domain/tokens.js";
-import { sha256Hex } from "../../functions/adapters/ids.js";
-import { messages } from "../../functions/domain/accounts.js";
+import { issueToken, TOKEN_TTL_SECONDS } from "../../functions/platform/domain/tokens.js";
+import { sha256Hex } from "../../functions/platform/adapters/ids.js";
+import { messages } from "../../functions/platform/domain/accounts.js";
 
 let stack: EmbeddedStack;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError, ElevenLabs } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, insertOwnVoice, apiFetch } from "../support/stack.js";
-import { PREMADE_VOICES } from "../../functions/domain/premadeVoices.js";
+import { PREMADE_VOICES } from "../../functions/platform/domain/premadeVoices.js";
 
 /**
  * The official SDK, unchanged, against the embedded stack: if a required response field is

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request as httpRequest } from "node:http";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, apiFetch } from "../support/stack.js";
-import { PREMADE_VOICES, premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { PREMADE_VOICES, premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 
 /**
  * What a careless or hostile client sends at the edge of the API: every answer is a 4xx in the

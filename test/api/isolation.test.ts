@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, insertOwnVoice, apiFetch } from "../support/stack.js";
-import { createSession } from "../../functions/domain/accounts.js";
-import { issueToken } from "../../functions/domain/tokens.js";
-import { sha256Hex } from "../../functions/adapters/ids.js";
+import { createSession } from "../../functions/platform/domain/accounts.js";
+import { issueToken } from "../../functions/platform/domain/tokens.js";
+import { sha256Hex } from "../../functions/platform/adapters/ids.js";
 
 /**
  * Tenant isolation: a second workspace can neither read, list nor change the first one's

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack } from "../support/stack.js";
 import { loopBoundMs, loopDelayDuring } from "../support/loop.js";
-import { hashPassword } from "../../functions/domain/passwords.js";
-import { cpuWorkersActive } from "../../functions/offload/index.js";
-import { runPasswordTask } from "../../functions/domain/passwords-work.js";
-import { SIGN_IN_MAX_FAILURES_PER_EMAIL } from "../../functions/domain/accounts.js";
+import { hashPassword } from "../../functions/platform/domain/passwords.js";
+import { cpuWorkersActive } from "../../functions/handlers/offload/index.js";
+import { runPasswordTask } from "../../functions/platform/domain/passwords-work.js";
+import { SIGN_IN_MAX_FAILURES_PER_EMAIL } from "../../functions/platform/domain/accounts.js";
 
 /**
  * Sign-in protection: a burst of parallel guesses gets no more password checks than the limit;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { createApiKey, messages } from "../../functions/domain/accounts.js";
+import { createApiKey, messages } from "../../functions/platform/domain/accounts.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
 import { closeContext, hydrated, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
 import { closeContext, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 

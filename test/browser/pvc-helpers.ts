@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
-import { createAccount } from "../../functions/domain/accounts.js";
+import { createAccount } from "../../functions/platform/domain/accounts.js";
 import { pvcMessages } from "../../web/app/components/pvc/wizard.js";
 import { newContext, signIn, visit, watchErrors } from "./helpers.js";
 

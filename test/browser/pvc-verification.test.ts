@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PNG } from "pngjs";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch } from "../support/stack.js";
-import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
-import { premadeVoices, speak } from "../../functions/voice-analysis/fixtures/voices.js";
+import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
+import { premadeVoices, speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
 import { speechWav } from "../pvc/support.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { floatToInt16 } from "../../functions/audio/resample.js";
-import { verificationMessages } from "../../functions/contract/voiceCreation.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { floatToInt16 } from "../../functions/media/audio/resample.js";
+import { verificationMessages } from "../../functions/platform/contract/voiceCreation.js";
 import { pvcMessages } from "../../web/app/components/pvc/wizard.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, visit, launchChromium } from "./helpers.js";
 import { PVC_SIZES, cloneNeedingVerification, createServerAdmin, dialogsFitWidth, openAdminRequest, openVerificationScreen, readCaptcha, verifyUrl } from "./pvc-helpers.js";
@@ -109,7 +109,7 @@ describe.each(PVC_SIZES)("the Verification screen at $width px", (size) => {
     }
 
     // The words the captcha now shows, read by the clone's speaker. The speaker check refuses about
-    // one genuine reading in twelve (functions/engine/README.md): a user then reads again, as here once.
+    // one genuine reading in twelve (functions/media/engine/README.md): a user then reads again, as here once.
     let passed = false;
     for (let tries = 0; tries < 2 && !passed; tries++) {
       const { text } = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}/verification`)).json()) as { text: string };

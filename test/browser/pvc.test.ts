@@ -4,14 +4,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
-import { premadeVoices } from "../../functions/voice-analysis/fixtures/voices.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { floatToInt16 } from "../../functions/audio/resample.js";
+import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
+import { premadeVoices } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { floatToInt16 } from "../../functions/media/audio/resample.js";
 import { INTRO_POINTS, INTRO_TIPS, pvcMessages } from "../../web/app/components/pvc/wizard.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
 import { speech } from "../pvc/support.js";
-import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/separation/fixtures/conversation.js";
+import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/media/separation/fixtures/conversation.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
 
 /**

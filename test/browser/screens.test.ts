@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 import { apiFetch, createTestAccount, insertOwnVoice } from "../support/stack.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { toneInt16 } from "../../functions/audio/testing.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { toneInt16 } from "../../functions/media/audio/testing.js";
 import { closeContext, hydrated, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
 /**

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { EVERYONE_GROUP_ID, EVERYONE_GROUP_NAME, PERMISSION_IDS, permissionDeniedMessage } from "../../functions/domain/permissions.js";
-import { TIERS } from "../../functions/domain/tiers.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { EVERYONE_GROUP_ID, EVERYONE_GROUP_NAME, PERMISSION_IDS, permissionDeniedMessage } from "../../functions/platform/domain/permissions.js";
+import { TIERS } from "../../functions/platform/domain/tiers.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 import { createTestAccount } from "../support/stack.js";
 import { closeContext, hydrated, newContext, reload, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { changeLimit, currentUsage } from "../../functions/domain/credits.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
-import { dialogueMessages } from "../../functions/domain/speechRules.js";
+import { changeLimit, currentUsage } from "../../functions/platform/domain/credits.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
+import { dialogueMessages } from "../../functions/platform/domain/speechRules.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
 import { closeContext, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 

@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
 import { recording, SPEAKER_A } from "../support/speakers.js";
-import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { floatToInt16 } from "../../functions/audio/resample.js";
-import { speakPcm } from "../../functions/voice-clone/render.js";
-import { cloneMessages, designMessages, verificationMessages } from "../../functions/contract/voiceCreation.js";
-import { voiceMessages } from "../../functions/contract/voices.js";
+import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { floatToInt16 } from "../../functions/media/audio/resample.js";
+import { speakPcm } from "../../functions/capabilities/voice-clone/render.js";
+import { cloneMessages, designMessages, verificationMessages } from "../../functions/platform/contract/voiceCreation.js";
+import { voiceMessages } from "../../functions/platform/contract/voices.js";
 import { closeBrowserStack, closeContext, hydrated, newContext, openBrowserStack, signIn, visit, watchErrors, launchChromium } from "./helpers.js";
 
 /**

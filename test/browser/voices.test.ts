@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
 import type { Browser, Locator, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import type { VoiceRecord } from "../../functions/adapters/dynamo/voices.js";
-import { COMMUNITY_PUBLIC_OWNER_ID, COMMUNITY_VOICES, communityVoiceId } from "../../functions/voices/community.js";
-import { publicOwnerId } from "../../functions/voices/records.js";
-import { encodeWav } from "../../functions/audio/wav.js";
+import type { VoiceRecord } from "../../functions/platform/stores/voices.js";
+import { COMMUNITY_PUBLIC_OWNER_ID, COMMUNITY_VOICES, communityVoiceId } from "../../functions/capabilities/voices/community.js";
+import { publicOwnerId } from "../../functions/capabilities/voices/records.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
 import { apiFetch, createTestAccount, insertOwnVoice } from "../support/stack.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
 

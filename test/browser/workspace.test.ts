@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { createAccount, createApiKey } from "../../functions/domain/accounts.js";
-import { permissionDeniedMessage } from "../../functions/domain/permissions.js";
-import { stepOf, totpAt } from "../../functions/account/totp.js";
+import { createAccount, createApiKey } from "../../functions/platform/domain/accounts.js";
+import { permissionDeniedMessage } from "../../functions/platform/domain/permissions.js";
+import { stepOf, totpAt } from "../../functions/capabilities/account/totp.js";
 import { revokeText, SHARING_FAILURES, SHARING_SUCCESS } from "../../web/app/components/sharing/sharing.js";
 import { AFFILIATE, FEEDBACK_MESSAGES } from "../../web/app/components/engagement/engagement.js";
 import { apiFetch, createTestAccount, insertOwnVoice } from "../support/stack.js";

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
-import { createApiKey } from "../../functions/domain/accounts.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { createApiKey } from "../../functions/platform/domain/accounts.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 
 /**
  * Who may do what: hostile lexicon files are refused (and nothing is fetched), another

@@ -3,7 +3,7 @@ import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
 import { readAll } from "../support/audio.js";
-import { readPls } from "../../functions/dictionaries/lexicon.js";
+import { readPls } from "../../functions/capabilities/dictionaries/lexicon.js";
 
 /**
  * The SDK's pronunciationDictionaries methods, unchanged, against the embedded stack: every

@@ -3,8 +3,8 @@ import { ElevenLabsClient, type ElevenLabs } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
 import { readAll } from "../support/audio.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
-import { readPls } from "../../functions/dictionaries/lexicon.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
+import { readPls } from "../../functions/capabilities/dictionaries/lexicon.js";
 
 /**
  * Dictionaries in speech, with the real eSpeak engine: a lexicon written for Amazon Polly

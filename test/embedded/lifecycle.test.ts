@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 
 /**
  * The product as a newcomer runs it: `scripts/start.mjs` is what `npm start` runs (it bundles the

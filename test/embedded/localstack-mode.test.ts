@@ -8,7 +8,7 @@ import dynalite from "dynalite";
 import S3rver from "s3rver";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
-import { parseConfig } from "../../functions/config.js";
+import { parseConfig } from "../../functions/platform/config.js";
 import { startEmbedded, type EmbeddedStack } from "../../infra/local/stack.js";
 import { createTestAccount } from "../support/stack.js";
 

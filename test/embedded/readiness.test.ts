@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../functions/config.js";
-import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
+import { parseConfig } from "../../functions/platform/config.js";
+import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
 import { startEmbedded, type EmbeddedStack } from "../../infra/local/stack.js";
 
 /**

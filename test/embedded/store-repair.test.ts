@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { parseConfig } from "../../functions/config.js";
-import { createAwsClients } from "../../functions/adapters/aws.js";
+import { parseConfig } from "../../functions/platform/config.js";
+import { createAwsClients } from "../../functions/platform/adapters/aws.js";
 import { startEmulators } from "../../infra/local/emulators.js";
 import { repairIndexes } from "../../infra/local/store-repair.js";
 

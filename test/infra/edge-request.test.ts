@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromEdge } from "../../functions/handlers/lambda/boot.js";
-import type { FunctionUrlEvent } from "../../functions/http/lambda.js";
+import type { FunctionUrlEvent } from "../../functions/platform/http/lambda.js";
 
 const SECRET = "s3cr3t-edge-proof-value-0123456789abcdef";
 

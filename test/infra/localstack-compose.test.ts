@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { parseConfig } from "../../functions/config.js";
+import { parseConfig } from "../../functions/platform/config.js";
 import { ROOT } from "../../infra/constructs/paths.js";
 
 // No Docker engine runs here: this checks the file against what the app's localstack mode expects.

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findWebBuild } from "../../infra/constructs/paths.js";
 import { grantsFor } from "../../infra/constructs/workflow-grants.js";
 import { TimbreStack } from "../../infra/stacks/timbre-stack.js";
-import { HSTS_MAX_AGE_SECONDS, RESOURCE_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "../../functions/http/security-headers.js";
+import { HSTS_MAX_AGE_SECONDS, RESOURCE_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "../../functions/platform/http/security-headers.js";
 import { WORKFLOWS } from "../../workflows/index.js";
 
 type Json = Record<string, unknown>;

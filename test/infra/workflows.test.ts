@@ -1,28 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it, vi, type Mock } from "vitest";
-import { createLogger, type Logger } from "../../functions/adapters/log.js";
-import { BlobStore, workspaceKey } from "../../functions/adapters/s3.js";
+import { createLogger, type Logger } from "../../functions/platform/adapters/log.js";
+import { BlobStore, workspaceKey } from "../../functions/platform/adapters/s3.js";
 import { loadDefinitions, renderDefinitions, validateWorkflows, type Definitions } from "../../infra/local/definitions.js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { LocalWorkflowRunner } from "../../infra/local/workflow-runner.js";
 import { WORKFLOWS } from "../../workflows/index.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
-import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { floatToInt16 } from "../../functions/audio/resample.js";
-import { premadeVoices } from "../../functions/voice-analysis/fixtures/voices.js";
-import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/separation/fixtures/conversation.js";
-import { diarizationErrorRate } from "../../functions/separation/der.js";
-import { speakerAudioKey } from "../../functions/pvc/samples.js";
-import { runFolder } from "../../functions/fine-tuning/train.js";
-import type { DatasetQualityReport } from "../../functions/fine-tuning/report.js";
-import { pvcMessages } from "../../functions/contract/pvc.js";
+import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { floatToInt16 } from "../../functions/media/audio/resample.js";
+import { premadeVoices } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/media/separation/fixtures/conversation.js";
+import { diarizationErrorRate } from "../../functions/media/separation/der.js";
+import { speakerAudioKey } from "../../functions/capabilities/pvc/samples.js";
+import { runFolder } from "../../functions/capabilities/fine-tuning/train.js";
+import type { DatasetQualityReport } from "../../functions/capabilities/fine-tuning/report.js";
+import { pvcMessages } from "../../functions/platform/contract/pvc.js";
 import { speechWav } from "../pvc/support.js";
-import { blankFineTuning, blankVerification, type VoiceRecord } from "../../functions/adapters/dynamo/voices.js";
-import { profileFromLabels } from "../../functions/engine/espeak/voices.js";
-import { speakPcm } from "../../functions/voice-clone/render.js";
+import { blankFineTuning, blankVerification, type VoiceRecord } from "../../functions/platform/stores/voices.js";
+import { profileFromLabels } from "../../functions/media/engine/espeak/voices.js";
+import { speakPcm } from "../../functions/capabilities/voice-clone/render.js";
 import { startReceiver } from "../webhooks/receiver.js";
-import { encryptSecret } from "../../functions/webhooks/secrets.js";
-import { Table } from "../../functions/adapters/dynamo/table.js";
+import { encryptSecret } from "../../functions/capabilities/webhooks/secrets.js";
+import { Table } from "../../functions/platform/stores/table.js";
 
 /**
  * Runs every workflow's ASL, rendered from the CDK constructs exactly as the embedded stack

@@ -5,14 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { Browser } from "playwright-core";
 import { DEMO_KEY, startServer, type Server } from "../../scripts/lib/bench-server.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
-import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
-import { premadeVoices, speak } from "../../functions/voice-analysis/fixtures/voices.js";
-import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
-import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/separation/fixtures/conversation.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { floatToInt16 } from "../../functions/audio/resample.js";
-import type { UploadTicket } from "../../functions/pvc/uploads.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
+import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
+import { premadeVoices, speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
+import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/media/separation/fixtures/conversation.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { floatToInt16 } from "../../functions/media/audio/resample.js";
+import type { UploadTicket } from "../../functions/capabilities/pvc/uploads.js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { speechWav } from "../pvc/support.js";
 import { startReceiver, type Receiver } from "../webhooks/receiver.js";
@@ -129,7 +129,7 @@ describe("the product as npm start runs it", () => {
     const refused = await client.textToSpeech.convert(clone.voiceId, { text: "Hello." }).then(() => undefined, (e: unknown) => e as ElevenLabsError);
     expect(refused?.statusCode).toBe(403);
     // The voice-verification workflow decides. The speaker check refuses about one genuine reading
-    // in twelve (functions/engine/README.md): a user then reads the next sentence, as here once.
+    // in twelve (functions/media/engine/README.md): a user then reads the next sentence, as here once.
     let verified = false;
     for (let attempt = 0; attempt < 2 && !verified; attempt++) {
       const state = (await (await api(`/v1/voices/${clone.voiceId}/verification`)).json()) as { text: string };

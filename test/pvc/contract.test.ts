@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
-import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
-import { premadeVoices } from "../../functions/voice-analysis/fixtures/voices.js";
-import { encodeWav, wavPcm16 } from "../../functions/audio/wav.js";
-import { encodeAll } from "../../functions/audio/encoder.js";
+import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
+import { premadeVoices } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { encodeWav, wavPcm16 } from "../../functions/media/audio/wav.js";
+import { encodeAll } from "../../functions/media/audio/encoder.js";
 import { createHash } from "node:crypto";
-import { PVC, pvcMessages } from "../../functions/contract/pvc.js";
+import { PVC, pvcMessages } from "../../functions/platform/contract/pvc.js";
 import { speechWav } from "./support.js";
-import { speak } from "../../functions/voice-analysis/fixtures/voices.js";
-import { floatToInt16 } from "../../functions/audio/resample.js";
+import { speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { floatToInt16 } from "../../functions/media/audio/resample.js";
 import { PNG } from "pngjs";
 
 /**
@@ -235,7 +235,7 @@ describe("SDK contract: professional voice clones", () => {
     expect(silence).toContain("verification_failed");
 
     // The same speaker reading it passes. The speaker check refuses about one genuine reading in
-    // twelve (functions/engine/README.md); a user then reads the next sentence, as here once.
+    // twelve (functions/media/engine/README.md); a user then reads the next sentence, as here once.
     let passed = false;
     for (let tries = 0; tries < 2 && !passed; tries++) {
       const text = await captcha();

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { LIVE_ENDINGS, LIVE_READING, LiveServerMessageWire, liveMessages, type LiveServerMessage } from "../../functions/contract/pvcRecorder.js";
+import { LIVE_ENDINGS, LIVE_READING, LiveServerMessageWire, liveMessages, type LiveServerMessage } from "../../functions/platform/contract/pvcRecorder.js";
 import { createLiveHandler, type WebSocketEvent } from "../../functions/handlers/live.js";
-import { LEASE_MS, MISSING_CHUNK_MS, referencePrefix, type LiveConnections } from "../../functions/pvc/live-sessions.js";
+import { LEASE_MS, MISSING_CHUNK_MS, referencePrefix, type LiveConnections } from "../../functions/capabilities/pvc/live-sessions.js";
 import { createTestAccount, startTestStack } from "../support/stack.js";
-import { createSession } from "../../functions/domain/accounts.js";
-import { issueToken, TOKEN_TTL_SECONDS } from "../../functions/domain/tokens.js";
-import { sha256Hex } from "../../functions/adapters/ids.js";
+import { createSession } from "../../functions/platform/domain/accounts.js";
+import { issueToken, TOKEN_TTL_SECONDS } from "../../functions/platform/domain/tokens.js";
+import { sha256Hex } from "../../functions/platform/adapters/ids.js";
 import { LIVE_SCRIPT, liveReading, pcmBase64 } from "./support.js";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { LIVE_CLOSE, LIVE_READING, LiveServerMessageWire, liveMessages } from "../../functions/contract/pvcRecorder.js";
+import { LIVE_CLOSE, LIVE_READING, LiveServerMessageWire, liveMessages } from "../../functions/platform/contract/pvcRecorder.js";
 import { createTestAccount, startTestStack } from "../support/stack.js";
 import { LIVE_SCRIPT as SCRIPT, liveReading, pcmBase64 } from "./support.js";
 

@@ -3,8 +3,8 @@ import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import { PNG } from "pngjs";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
-import { createAccount, createApiKey } from "../../functions/domain/accounts.js";
-import { pvcMessages } from "../../functions/contract/pvc.js";
+import { createAccount, createApiKey } from "../../functions/platform/domain/accounts.js";
+import { pvcMessages } from "../../functions/platform/contract/pvc.js";
 
 /**
  * Manual verification of a professional clone (professional-voice-clone.md §5, §6, §9) through

@@ -1,11 +1,11 @@
-import { toAnalysisRate } from "../../functions/audio/decode/rate.js";
-import { floatToInt16 } from "../../functions/audio/resample.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import type { VoiceProfile } from "../../functions/engine/port.js";
-import { hashSeed, prng } from "../../functions/engine/prng.js";
-import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
-import { premadeVoices, speak } from "../../functions/voice-analysis/fixtures/voices.js";
-import { EspeakEngine as Engine } from "../../functions/engine/espeak/engine.js";
+import { toAnalysisRate } from "../../functions/media/audio/decode/rate.js";
+import { floatToInt16 } from "../../functions/media/audio/resample.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import type { VoiceProfile } from "../../functions/media/engine/port.js";
+import { hashSeed, prng } from "../../functions/media/engine/prng.js";
+import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
+import { premadeVoices, speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { EspeakEngine as Engine } from "../../functions/media/engine/espeak/engine.js";
 
 /**
  * Engine speech as sample files: `seconds` of the voice reading the English passages in an

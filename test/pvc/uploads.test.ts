@@ -2,10 +2,10 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
-import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
-import { premadeVoices } from "../../functions/voice-analysis/fixtures/voices.js";
-import { PVC } from "../../functions/contract/pvc.js";
-import type { UploadTicket } from "../../functions/pvc/uploads.js";
+import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
+import { premadeVoices } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { PVC } from "../../functions/platform/contract/pvc.js";
+import type { UploadTicket } from "../../functions/capabilities/pvc/uploads.js";
 import { speechWav } from "./support.js";
 import { sweepTemporaryUploads } from "../../infra/local/storage-route.js";
 

@@ -4,8 +4,8 @@ import { DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
 import { readAll } from "../support/audio.js";
-import { changeLimit, currentUsage } from "../../functions/domain/credits.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { changeLimit, currentUsage } from "../../functions/platform/domain/credits.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 
 /**
  * Credits can never be bypassed: an idempotency key cannot be borrowed for another body, a

@@ -4,7 +4,7 @@ import { ElevenLabsClient, type ElevenLabsError } from "@elevenlabs/elevenlabs-j
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount } from "../support/stack.js";
 import { probe, readAll, hasFfmpeg } from "../support/audio.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 
 let stack: EmbeddedStack;
 let client: ElevenLabsClient;

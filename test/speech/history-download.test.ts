@@ -4,8 +4,8 @@ import { unzipSync } from "fflate";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { createTestAccount, startTestStack } from "../support/stack.js";
 import { hasFfmpeg, probe, readAll } from "../support/audio.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
-import { decodeWav } from "../../functions/audio/wav.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
+import { decodeWav } from "../../functions/media/audio/wav.js";
 
 /**
  * history.download with the two output formats the SDK documents: "default" (as generated) and

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { bestCorrelation } from "../../functions/audio/decode/testing.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { bestCorrelation } from "../../functions/media/audio/decode/testing.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
 
 /**

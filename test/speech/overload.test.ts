@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SLOT_WAIT_MS } from "../../functions/speech/slots.js";
+import { SLOT_WAIT_MS } from "../../functions/capabilities/speech/slots.js";
 import { DEMO_KEY, FORMAT, VOICE, seedUser, sleep, startServer, type Server } from "../../scripts/lib/bench-server.js";
 
 /**

@@ -3,8 +3,8 @@ import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount } from "../support/stack.js";
 import { probe, hasFfmpeg } from "../support/audio.js";
-import { PREMADE_VOICES } from "../../functions/domain/premadeVoices.js";
-import { COMMUNITY_VOICES } from "../../functions/voices/community.js";
+import { PREMADE_VOICES } from "../../functions/platform/domain/premadeVoices.js";
+import { COMMUNITY_VOICES } from "../../functions/capabilities/voices/community.js";
 
 let stack: EmbeddedStack;
 let client: ElevenLabsClient;

@@ -3,21 +3,21 @@ import { ElevenLabsClient, type ElevenLabsError } from "@elevenlabs/elevenlabs-j
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, apiFetch } from "../support/stack.js";
 import { hasFfmpeg, probe, readAll } from "../support/audio.js";
-import { changeLimit, currentUsage } from "../../functions/domain/credits.js";
-import { premadeVoiceId, premadeVoiceRecords } from "../../functions/domain/premadeVoices.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { encodeAll } from "../../functions/audio/encoder.js";
-import { decodeAudio } from "../../functions/audio/decode/decode.js";
-import { analyzeVoice } from "../../functions/voice-analysis/analyze.js";
-import { similarity } from "../../functions/voice-analysis/search.js";
-import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
-import { speak } from "../../functions/voice-analysis/fixtures/voices.js";
-import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
-import { floatToInt16, resample } from "../../functions/audio/resample.js";
-import { stsMessages } from "../../functions/contract/sts.js";
-import type { VoiceProfile } from "../../functions/engine/port.js";
-import { createApiKey } from "../../functions/domain/accounts.js";
-import { EVERYONE_GROUP_ID, EVERYONE_GROUP_NAME, PERMISSION_IDS, permissionDeniedMessage } from "../../functions/domain/permissions.js";
+import { changeLimit, currentUsage } from "../../functions/platform/domain/credits.js";
+import { premadeVoiceId, premadeVoiceRecords } from "../../functions/platform/domain/premadeVoices.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { encodeAll } from "../../functions/media/audio/encoder.js";
+import { decodeAudio } from "../../functions/media/audio/decode/decode.js";
+import { analyzeVoice } from "../../functions/media/voice-analysis/analyze.js";
+import { similarity } from "../../functions/media/voice-analysis/search.js";
+import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
+import { speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
+import { floatToInt16, resample } from "../../functions/media/audio/resample.js";
+import { stsMessages } from "../../functions/platform/contract/sts.js";
+import type { VoiceProfile } from "../../functions/media/engine/port.js";
+import { createApiKey } from "../../functions/platform/domain/accounts.js";
+import { EVERYONE_GROUP_ID, EVERYONE_GROUP_NAME, PERMISSION_IDS, permissionDeniedMessage } from "../../functions/platform/domain/permissions.js";
 
 /**
  * Speech to speech and the voice isolator through the official SDK against the embedded stack:
@@ -308,7 +308,7 @@ describe("voice isolator through the SDK", () => {
     expect(snr(clean, noisy)).toBeCloseTo(5, 0);
     // A text the post-filter was not chosen on. On this clip pink noise gains 11 dB sample for
     // sample; over the 16 held-out clips pink gains 7.5-10.8 dB that way and white 6.1-8.2 (by
-    // the output SNR, phase inversion: +11.0 and +10.3 on average; functions/engine/README.md).
+    // the output SNR, phase inversion: +11.0 and +10.3 on average; functions/media/engine/README.md).
     expect(gain).toBeGreaterThanOrEqual(10);
     const cost = Math.ceil((clean.length / 22_050 / 60) * 1000);
     expect(res.rawResponse.headers.get("character-cost")).toBe(String(cost));

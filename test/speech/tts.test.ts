@@ -3,8 +3,8 @@ import { ElevenLabsClient, type ElevenLabsError } from "@elevenlabs/elevenlabs-j
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, apiFetch } from "../support/stack.js";
 import { probe, readAll, hasFfmpeg } from "../support/audio.js";
-import { changeLimit, currentUsage } from "../../functions/domain/credits.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { changeLimit, currentUsage } from "../../functions/platform/domain/credits.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 
 /**
  * Text to speech through the official SDK against the embedded stack, with the real eSpeak

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { WebSocketEvent, WebSocketResult } from "../../functions/handlers/live.js";
-import type { LiveConnections } from "../../functions/pvc/live-sessions.js";
+import type { LiveConnections } from "../../functions/capabilities/pvc/live-sessions.js";
 
 /**
  * A stand-in for API Gateway's WebSocket API on loopback (API Gateway itself cannot run here):

@@ -1,10 +1,10 @@
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import type { VoiceProfile } from "../../functions/engine/port.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { floatToInt16 } from "../../functions/audio/resample.js";
-import { profileFromLabels } from "../../functions/engine/espeak/voices.js";
-import { speakPcm } from "../../functions/voice-clone/render.js";
-import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
+import type { VoiceProfile } from "../../functions/media/engine/port.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { floatToInt16 } from "../../functions/media/audio/resample.js";
+import { profileFromLabels } from "../../functions/media/engine/espeak/voices.js";
+import { speakPcm } from "../../functions/capabilities/voice-clone/render.js";
+import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
 
 /**
  * Speakers for cloning and verification tests. No human recordings exist offline, so a

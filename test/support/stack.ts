@@ -1,11 +1,11 @@
-import { parseConfig, type Config } from "../../functions/config.js";
+import { parseConfig, type Config } from "../../functions/platform/config.js";
 import { startEmbedded, type EmbeddedStack } from "../../infra/local/stack.js";
 import type { FrontLimits } from "../../infra/local/front.js";
-import { createAccount, createApiKey } from "../../functions/domain/accounts.js";
-import { TIERS, type TierId } from "../../functions/domain/tiers.js";
-import { newId } from "../../functions/adapters/ids.js";
-import { blankFineTuning, blankVerification, type VoiceRecord } from "../../functions/adapters/dynamo/voices.js";
-import { createVoice } from "../../functions/voices/records.js";
+import { createAccount, createApiKey } from "../../functions/platform/domain/accounts.js";
+import { TIERS, type TierId } from "../../functions/platform/domain/tiers.js";
+import { newId } from "../../functions/platform/adapters/ids.js";
+import { blankFineTuning, blankVerification, type VoiceRecord } from "../../functions/platform/stores/voices.js";
+import { createVoice } from "../../functions/capabilities/voices/records.js";
 
 /** A fresh in-memory embedded stack on a random port; close it in afterAll. */
 export async function startTestStack(

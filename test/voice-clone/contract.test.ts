@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, apiFetch, insertOwnVoice } from "../support/stack.js";
-import { blankVerification } from "../../functions/adapters/dynamo/voices.js";
+import { blankVerification } from "../../functions/platform/stores/voices.js";
 import { readAll } from "../support/audio.js";
 import { recording, sampleFiles, SPEAKER_A, SPEAKER_B } from "../support/speakers.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { cloneMessages, verificationMessages } from "../../functions/contract/voiceCreation.js";
-import { voiceMessages } from "../../functions/contract/voices.js";
-import { analyzeVoice } from "../../functions/voice-analysis/analyze.js";
-import { speakPcm } from "../../functions/voice-clone/render.js";
-import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { cloneMessages, verificationMessages } from "../../functions/platform/contract/voiceCreation.js";
+import { voiceMessages } from "../../functions/platform/contract/voices.js";
+import { analyzeVoice } from "../../functions/media/voice-analysis/analyze.js";
+import { speakPcm } from "../../functions/capabilities/voice-clone/render.js";
+import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
 
 /**
  * Instant Voice Clone and verification through the official SDK (and Timbre's verification API
@@ -129,7 +129,7 @@ describe("clone from files -> verify -> speak", () => {
 
   it("accepts the same speaker reading the sentence, and the voice then speaks", async () => {
     // The sentence is random per attempt, and the speaker check refuses about one genuine reading
-    // in twelve on held-out speakers (functions/engine/README.md; seen here at 0.606 against
+    // in twelve on held-out speakers (functions/media/engine/README.md; seen here at 0.606 against
     // 0.61). A user then reads the next sentence, as the product offers: a second refusal of the
     // same speaker (about 0.7%) fails the test. Only a speaker refusal earns the second try.
     let r: Awaited<ReturnType<typeof submit>> | undefined;

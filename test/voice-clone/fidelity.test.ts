@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
-import { analyzeVoice } from "../../functions/voice-analysis/analyze.js";
-import { similarity } from "../../functions/voice-analysis/search.js";
-import { speak } from "../../functions/voice-analysis/fixtures/voices.js";
-import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
-import { profileFromLabels } from "../../functions/engine/espeak/voices.js";
-import { fitProfile } from "../../functions/voice-clone/fit.js";
-import { calibrationPassage } from "../../functions/voice-clone/passages.js";
-import type { VoiceProfile } from "../../functions/engine/port.js";
+import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
+import { analyzeVoice } from "../../functions/media/voice-analysis/analyze.js";
+import { similarity } from "../../functions/media/voice-analysis/search.js";
+import { speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
+import { profileFromLabels } from "../../functions/media/engine/espeak/voices.js";
+import { fitProfile } from "../../functions/capabilities/voice-clone/fit.js";
+import { calibrationPassage } from "../../functions/capabilities/voice-clone/passages.js";
+import type { VoiceProfile } from "../../functions/media/engine/port.js";
 
 /**
  * How close a clone comes to its speaker, on speakers nothing was tuned on: engine voices drawn

@@ -3,11 +3,11 @@ import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, apiFetch } from "../support/stack.js";
 import { probe, readAll, hasFfmpeg } from "../support/audio.js";
-import { currentUsage } from "../../functions/domain/credits.js";
-import { designMessages, PREVIEW_TEXT_MAX, PREVIEW_TEXT_MIN } from "../../functions/contract/voiceCreation.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { profileFromLabels } from "../../functions/engine/espeak/voices.js";
-import { speakPcm } from "../../functions/voice-clone/render.js";
+import { currentUsage } from "../../functions/platform/domain/credits.js";
+import { designMessages, PREVIEW_TEXT_MAX, PREVIEW_TEXT_MIN } from "../../functions/platform/contract/voiceCreation.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { profileFromLabels } from "../../functions/media/engine/espeak/voices.js";
+import { speakPcm } from "../../functions/capabilities/voice-clone/render.js";
 
 /**
  * Voice Design through the official SDK, unchanged, against the embedded stack and the real

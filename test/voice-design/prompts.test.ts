@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EspeakEngine } from "../../functions/engine/espeak/engine.js";
-import { analyzeVoice } from "../../functions/voice-analysis/analyze.js";
-import { speak } from "../../functions/voice-analysis/fixtures/voices.js";
-import { parsePrompt, type PromptTraits } from "../../functions/voice-design/prompt.js";
-import { designProfiles } from "../../functions/voice-design/profiles.js";
-import { PREVIEW_TEXTS } from "../../functions/voice-design/previewText.js";
+import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
+import { analyzeVoice } from "../../functions/media/voice-analysis/analyze.js";
+import { speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { parsePrompt, type PromptTraits } from "../../functions/capabilities/voice-design/prompt.js";
+import { designProfiles } from "../../functions/capabilities/voice-design/profiles.js";
+import { PREVIEW_TEXTS } from "../../functions/capabilities/voice-design/previewText.js";
 
 /**
  * The prompt table: 20 descriptions in 10 languages, each designed into its three previews by

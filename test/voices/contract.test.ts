@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, insertOwnVoice, apiFetch } from "../support/stack.js";
-import { decodeWav, encodeWav } from "../../functions/audio/wav.js";
-import { analyzeVoice } from "../../functions/voice-analysis/analyze.js";
+import { decodeWav, encodeWav } from "../../functions/media/audio/wav.js";
+import { analyzeVoice } from "../../functions/media/voice-analysis/analyze.js";
 import { recording, SPEAKER_A } from "../support/speakers.js";
-import { PASSAGES } from "../../functions/voice-analysis/fixtures/texts.js";
-import { COMMUNITY_VOICES, COMMUNITY_PUBLIC_OWNER_ID, communityVoiceId } from "../../functions/voices/community.js";
-import { ENGINE_LANGUAGES } from "../../functions/domain/models.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
+import { COMMUNITY_VOICES, COMMUNITY_PUBLIC_OWNER_ID, communityVoiceId } from "../../functions/capabilities/voices/community.js";
+import { ENGINE_LANGUAGES } from "../../functions/platform/domain/models.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 
 /**
  * The SDK's voices, samples, collections and library methods, unchanged, against the embedded

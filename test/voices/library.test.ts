@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, insertOwnVoice, apiFetch } from "../support/stack.js";
-import { COMMUNITY_PUBLIC_OWNER_ID, COMMUNITY_VOICES, communityVoiceId } from "../../functions/voices/community.js";
-import { publicOwnerId } from "../../functions/voices/records.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { COMMUNITY_PUBLIC_OWNER_ID, COMMUNITY_VOICES, communityVoiceId } from "../../functions/capabilities/voices/community.js";
+import { publicOwnerId } from "../../functions/capabilities/voices/records.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 
 /**
  * The voice library end to end: one workspace publishes, others add and speak with the voice

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, insertOwnVoice, apiFetch } from "../support/stack.js";
-import { encodeWav } from "../../functions/audio/wav.js";
-import { publicOwnerId } from "../../functions/voices/records.js";
-import { EMBEDDING_DIM, EMBEDDING_VERSION } from "../../functions/voice-analysis/index.js";
-import { embedMissingListings, libraryEmbeddings, markLibraryIndexing } from "../../functions/voices/similar.js";
-import { updateListing } from "../../functions/voices/library.js";
-import type { VoiceRecord } from "../../functions/adapters/dynamo/voices.js";
-import { similarVoiceMessages } from "../../functions/contract/voices.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { publicOwnerId } from "../../functions/capabilities/voices/records.js";
+import { EMBEDDING_DIM, EMBEDDING_VERSION } from "../../functions/media/voice-analysis/index.js";
+import { embedMissingListings, libraryEmbeddings, markLibraryIndexing } from "../../functions/capabilities/voices/similar.js";
+import { updateListing } from "../../functions/capabilities/voices/listings.js";
+import type { VoiceRecord } from "../../functions/platform/stores/voices.js";
+import { similarVoiceMessages } from "../../functions/platform/contract/voices.js";
 
 /**
  * Similar voices: published voices get a speaker embedding of their preview, stored with the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadDefinitions } from "../../infra/local/definitions.js";
-import { LIBRARY_INDEXES, LIBRARY_SORT_ATTRIBUTE, libraryIndexKey } from "../../functions/adapters/dynamo/libraryIndexes.js";
+import { LIBRARY_INDEXES, LIBRARY_SORT_ATTRIBUTE, libraryIndexKey } from "../../functions/platform/stores/libraryIndexes.js";
 
 describe("the library table as CDK renders it", () => {
   it("has one GSI per library access pattern, keyed as the store queries it, sharing the sort attribute", async () => {

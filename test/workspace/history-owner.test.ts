@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, startTestStack } from "../support/stack.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 import { adminOf, joinAsMember } from "./support.js";
 
 /**

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, startTestStack } from "../support/stack.js";
-import { charge, currentUsage, refund, refundPart, spendingCaps } from "../../functions/domain/credits.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
-import { Caller } from "../../functions/domain/caller.js";
+import { charge, currentUsage, refund, refundPart, spendingCaps } from "../../functions/platform/domain/credits.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
+import { Caller } from "../../functions/platform/domain/caller.js";
 import { adminOf, joinAsMember } from "./support.js";
 
 /**

@@ -4,8 +4,8 @@ import { SMTPServer } from "smtp-server";
 import type { AddressInfo } from "node:net";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, startTestStack } from "../support/stack.js";
-import { permissionDeniedMessage } from "../../functions/domain/permissions.js";
-import { workspaceMessages } from "../../functions/workspace/messages.js";
+import { permissionDeniedMessage } from "../../functions/platform/domain/permissions.js";
+import { workspaceMessages } from "../../functions/platform/contract/workspace.js";
 import { adminOf, joinAsMember, uniqueEmail } from "./support.js";
 
 /** Contract §11 through the official SDK: invites, members, seats, groups and permissions. */
@@ -67,8 +67,8 @@ describe("invites and members", () => {
     expect((await (await apiFetch(stack, undefined, `/v1/invites/${token}`)).json()).has_account).toBe(true);
     const signIn = await (await apiFetch(stack, undefined, "/v1/auth/sign-in", { method: "POST", body: JSON.stringify({ email: other.email, password: other.password }) })).json();
     // The web calls /v1 with a session token; accept as that session.
-    const { issueToken } = await import("../../functions/domain/tokens.js");
-    const { sha256Hex } = await import("../../functions/adapters/ids.js");
+    const { issueToken } = await import("../../functions/platform/domain/tokens.js");
+    const { sha256Hex } = await import("../../functions/platform/adapters/ids.js");
     const bearer = issueToken(stack.ctx.secrets.session, { sid: sha256Hex(signIn.session_id), uid: signIn.user_id, ws: signIn.workspace_id, exp: Math.floor(Date.now() / 1000) + 600 });
     const accepted = await apiFetch(stack, undefined, `/v1/invites/${token}/accept`, { method: "POST", headers: { authorization: `Bearer ${bearer}` } });
     expect(accepted.status).toBe(200);

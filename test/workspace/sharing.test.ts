@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, insertOwnVoice, startTestStack } from "../support/stack.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
-import { permissionDeniedMessage } from "../../functions/domain/permissions.js";
-import { sharingMessages } from "../../functions/workspace/sharing.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
+import { permissionDeniedMessage } from "../../functions/platform/domain/permissions.js";
+import { sharingMessages } from "../../functions/capabilities/workspace/sharing.js";
 import { adminOf, joinAsMember } from "./support.js";
 
 /** Contract §11 `workspace.resources` and the service accounts of §13c, through the official SDK. */

@@ -1,8 +1,8 @@
 import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { createApiKey } from "../../functions/domain/accounts.js";
+import { createApiKey } from "../../functions/platform/domain/accounts.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
-import type { TierId } from "../../functions/domain/tiers.js";
+import type { TierId } from "../../functions/platform/domain/tiers.js";
 
 /** A workspace admin and the SDK client that acts as them. */
 export async function adminOf(stack: EmbeddedStack, tier: TierId = "business") {

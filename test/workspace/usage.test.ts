@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, startTestStack } from "../support/stack.js";
-import { createAccount, createApiKey } from "../../functions/domain/accounts.js";
-import { premadeVoiceId } from "../../functions/domain/premadeVoices.js";
-import { newId } from "../../functions/adapters/ids.js";
-import type { HistoryRecord } from "../../functions/adapters/dynamo/history.js";
-import { bucketStarts } from "../../functions/usage/characterStats.js";
+import { createAccount, createApiKey } from "../../functions/platform/domain/accounts.js";
+import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
+import { newId } from "../../functions/platform/adapters/ids.js";
+import type { HistoryRecord } from "../../functions/platform/stores/history.js";
+import { bucketStarts } from "../../functions/capabilities/usage/characterStats.js";
 import { adminOf, joinAsMember, uniqueEmail } from "./support.js";
 
 /** Usage analytics (contract §13a) from the generation history, and the plan a server admin sets. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, insertOwnVoice, startTestStack } from "../support/stack.js";
-import { newId } from "../../functions/adapters/ids.js";
-import type { VoiceSampleRecord } from "../../functions/adapters/dynamo/voices.js";
-import { workspaceKey } from "../../functions/adapters/s3.js";
+import { newId } from "../../functions/platform/adapters/ids.js";
+import type { VoiceSampleRecord } from "../../functions/platform/stores/voices.js";
+import { workspaceKey } from "../../functions/platform/adapters/s3.js";
 import { adminOf, joinAsMember } from "./support.js";
 
 /**

@@ -1,5 +1,5 @@
 import { createApiStreamingHandler } from "../api.js";
-import { awslambda } from "../../http/lambda.js";
+import { awslambda } from "../../platform/http/lambda.js";
 import { bootContext, fromEdge } from "./boot.js";
 
 /** /v1 and /v2 on AWS: a Function URL in RESPONSE_STREAM mode. */

@@ -1,12 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
-import { config, ConfigError, type Config } from "../../config.js";
-import { createContext, type AppContext } from "../../context.js";
-import { StepFunctionsStarter, type WorkflowStarter } from "../../adapters/workflows.js";
-import type { FunctionUrlEvent } from "../../http/lambda.js";
+import { config, ConfigError, type Config } from "../../platform/config.js";
+import { createContext, type AppContext } from "../../platform/context.js";
+import { StepFunctionsStarter, type WorkflowStarter } from "../../platform/adapters/workflows.js";
+import type { FunctionUrlEvent } from "../../platform/http/lambda.js";
 import { EDGE_PROOF_HEADER, VIEWER_IP_HEADER } from "./edge-headers.js";
-import { readSecretString } from "../../adapters/secrets.js";
-import { safeEqual } from "../../adapters/ids.js";
+import { readSecretString } from "../../platform/adapters/secrets.js";
+import { safeEqual } from "../../platform/adapters/ids.js";
+// Plugs the CPU tasks into runCpu (inline: a Lambda container serves one request at a time).
+import "../offload/index.js";
 
 
 export interface BootOptions {

@@ -1,5 +1,5 @@
-import { apiGatewayConnections } from "../../adapters/live-connections.js";
-import type { LiveConnections } from "../../pvc/live-sessions.js";
+import { apiGatewayConnections } from "../../capabilities/pvc/live-connections.js";
+import type { LiveConnections } from "../../capabilities/pvc/live-sessions.js";
 import { createLiveHandler, type WebSocketEvent, type WebSocketResult } from "../live.js";
 import { bootContext } from "./boot.js";
 

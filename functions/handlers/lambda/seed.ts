@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { AppContext } from "../../context.js";
-import { seedSystem } from "../../seed/index.js";
+import type { AppContext } from "../../platform/context.js";
+import { seedSystem } from "../seed/index.js";
 import { bootContext } from "./boot.js";
 
 /** A CloudFormation custom resource event (the fields we use). */

@@ -1,4 +1,4 @@
-import { runStep } from "../../workflows/index.js";
+import { runStep } from "../workflows/index.js";
 import { bootContext } from "./boot.js";
 
 /** Every workflow's step Lambda: Step Functions invokes it with {workflow, step, input}. */

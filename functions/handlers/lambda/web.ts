@@ -1,8 +1,8 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 // Resolved by esbuild to build/web/server/index.js, or to ./web-build-missing.ts when there is none.
 import * as build from "timbre-web-server-build";
-import { ConfigError } from "../../config.js";
-import { awslambda } from "../../http/lambda.js";
+import { ConfigError } from "../../platform/config.js";
+import { awslambda } from "../../platform/http/lambda.js";
 import { createWebStreamingHandler, type WebLoadContext } from "../web.js";
 import { bootContext, fromEdge } from "./boot.js";
 

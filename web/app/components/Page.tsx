@@ -1,6 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { permissionDeniedMessage, type PermissionId } from "../../../functions/domain/permissions.js";
+import { permissionDeniedMessage, type PermissionId } from "../../../functions/platform/domain/permissions.js";
 import { matchesAny } from "../lib/match.js";
 import { usePermissions } from "../lib/shell.js";
 

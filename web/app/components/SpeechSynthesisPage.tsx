@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { PermissionId } from "../../../functions/domain/permissions.js";
+import type { PermissionId } from "../../../functions/platform/domain/permissions.js";
 import { NotAvailable } from "./NotAvailable.js";
 import { Page, type HeaderTab } from "./Page.js";
 

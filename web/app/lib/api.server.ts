@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
-import { INTERNAL_HEADER } from "../../../functions/domain/internal.js";
-import { issueToken, TOKEN_TTL_SECONDS } from "../../../functions/domain/tokens.js";
-import { sha256Hex } from "../../../functions/adapters/ids.js";
+import { INTERNAL_HEADER } from "../../../functions/platform/domain/internal.js";
+import { issueToken, TOKEN_TTL_SECONDS } from "../../../functions/platform/domain/tokens.js";
+import { sha256Hex } from "../../../functions/platform/adapters/ids.js";
 import type { WebSession } from "./session.server.js";
 
 /**

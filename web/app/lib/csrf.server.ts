@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createCookie, data, type AppLoadContext } from "@remix-run/node";
-import { csrfToken } from "../../../functions/domain/tokens.js";
-import { safeEqual } from "../../../functions/adapters/ids.js";
+import { csrfToken } from "../../../functions/platform/domain/tokens.js";
+import { safeEqual } from "../../../functions/platform/adapters/ids.js";
 
 /**
  * CSRF protection for every form: a random browser id in an HttpOnly cookie, and in each form

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FLAG_DEFAULTS, type FlagName } from "../../../functions/domain/flags.js";
+import { FLAG_DEFAULTS, type FlagName } from "../../../functions/platform/domain/flags.js";
 import { matchesAny } from "./match.js";
 import { buildProfileMenu, buildSettingsNav, buildSidebar, menuForRoute, submenuForPath, type MenuItem, type NavContext, type SidebarModel } from "./nav.js";
 import { findProductPage } from "./pages.js";

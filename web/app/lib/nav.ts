@@ -1,4 +1,4 @@
-import type { FlagName } from "../../../functions/domain/flags.js";
+import type { FlagName } from "../../../functions/platform/domain/flags.js";
 import { docsPath, legalPath } from "./links.js";
 
 /**

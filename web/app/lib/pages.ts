@@ -1,4 +1,4 @@
-import type { PermissionId } from "../../../functions/domain/permissions.js";
+import type { PermissionId } from "../../../functions/platform/domain/permissions.js";
 import { matchesAny } from "./match.js";
 import { isVisible, type NavContext, type Visibility } from "./nav.js";
 

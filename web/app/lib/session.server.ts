@@ -1,6 +1,6 @@
 import { createCookieSessionStorage, redirect, type AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
-import { WEB_SESSION_COOKIE, webCookieKey } from "../../../functions/domain/webCookie.js";
+import { WEB_SESSION_COOKIE, webCookieKey } from "../../../functions/platform/domain/webCookie.js";
 
 /**
  * The browser keeps only an HttpOnly, signed session cookie holding the /v1 session id; loaders

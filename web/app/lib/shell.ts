@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import type { PermissionId } from "../../../functions/domain/permissions.js";
+import type { PermissionId } from "../../../functions/platform/domain/permissions.js";
 import type { NavContext } from "./nav.js";
 
 /** What the /app layout loads once and every page under it reads (see shell.server.ts). */

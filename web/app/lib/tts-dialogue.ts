@@ -1,4 +1,4 @@
-import { DIALOGUE_MAX_BLOCKS, dialogueMessages } from "../../../functions/domain/speechRules.js";
+import { DIALOGUE_MAX_BLOCKS, dialogueMessages } from "../../../functions/platform/domain/speechRules.js";
 import { countCharacters, sliceCharacters } from "./characters.js";
 import { voiceDisplayName } from "./tts-voices.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MODELS } from "../../../functions/domain/models.js";
-import { modelWire } from "../../../functions/api/models.js";
+import { MODELS } from "../../../functions/platform/domain/models.js";
+import { modelWire } from "../../../functions/capabilities/speech/api/models.js";
 import { clampToSlider, DIALOGUE_STABILITY, SLIDERS } from "./tts-settings.js";
 import { costIndicator, creditCost, formatMultiplier, modelForTask, modelForVoice, modelMessages, summariseLanguages, textLimit } from "./tts-models.js";
 

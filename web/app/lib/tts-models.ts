@@ -1,4 +1,4 @@
-import { GLOBAL_MAX_TEXT_LENGTH, DEFAULT_DIALOGUE_MODEL_ID } from "../../../functions/domain/speechRules.js";
+import { GLOBAL_MAX_TEXT_LENGTH, DEFAULT_DIALOGUE_MODEL_ID } from "../../../functions/platform/domain/speechRules.js";
 import { voiceDisplayName } from "./tts-voices.js";
 
 /** Model choice, text limits and credit cost (speech-generation.md §4, §9). */

@@ -1,4 +1,4 @@
-import { DEFAULT_VOICE_SETTINGS } from "../../../functions/domain/voiceSettings.js";
+import { DEFAULT_VOICE_SETTINGS } from "../../../functions/platform/domain/voiceSettings.js";
 import { dialogueStability } from "./tts-dialogue.js";
 
 /** Voice settings sliders (app-shell.md §5): ranges, steps, defaults and warnings. */

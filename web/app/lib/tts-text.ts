@@ -1,4 +1,4 @@
-import { dialogueMessages } from "../../../functions/domain/speechRules.js";
+import { dialogueMessages } from "../../../functions/platform/domain/speechRules.js";
 import { countCharacters, sliceCharacters } from "./characters.js";
 
 /** Editor rules: limits, truncation and bracket warnings (speech-generation.md §5). */

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { TOKEN_TTL_SECONDS } from "../../../functions/domain/tokens.js";
+import { TOKEN_TTL_SECONDS } from "../../../functions/platform/domain/tokens.js";
 import { sessionToken } from "../lib/api.server.js";
 import { getAuth } from "../lib/session.server.js";
 

@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { z } from "zod";
-import { PASSWORD_MAX, PASSWORD_MIN, messages } from "../../../functions/contract/accounts.js";
+import { PASSWORD_MAX, PASSWORD_MIN, messages } from "../../../functions/platform/contract/accounts.js";
 import { CsrfInput } from "../components/Csrf.js";
 import { Field, FormError } from "../components/Field.js";
 import { Page } from "../components/Page.js";

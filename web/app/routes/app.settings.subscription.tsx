@@ -6,7 +6,7 @@ import { CsrfInput } from "../components/Csrf.js";
 import { FormError } from "../components/Field.js";
 import { useToast } from "../components/ui/Toast.js";
 import { refusal, v1Form, type ActionFailure } from "../lib/v1.server.js";
-import { TIER_IDS, TIERS, type Tier } from "../../../functions/domain/tiers.js";
+import { TIER_IDS, TIERS, type Tier } from "../../../functions/platform/domain/tiers.js";
 import { CreditUsage } from "../components/CreditUsage.js";
 import { Page } from "../components/Page.js";
 import { formatNumber } from "../lib/format.js";
@@ -39,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 /**
- * The subscription page: the workspace's plan and usage, every plan of functions/domain/tiers.ts
+ * The subscription page: the workspace's plan and usage, every plan of functions/platform/domain/tiers.ts
  * with its limits, and how a plan changes on a self-hosted server: there is no billing; a server
  * administrator sets it here. Every "Update subscription?" link leads here.
  */

@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useParams } from "@remix-run/react";
 import { z } from "zod";
-import { PASSWORD_MAX, PASSWORD_MIN, messages } from "../../../functions/contract/accounts.js";
+import { PASSWORD_MAX, PASSWORD_MIN, messages } from "../../../functions/platform/contract/accounts.js";
 import { AuthLayout } from "../components/AuthLayout.js";
 import { CsrfInput } from "../components/Csrf.js";
 import { Field, FormError } from "../components/Field.js";

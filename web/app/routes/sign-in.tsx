@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
-import { SignInSchema } from "../../../functions/contract/accounts.js";
+import { SignInSchema } from "../../../functions/platform/contract/accounts.js";
 import { AuthLayout } from "../components/AuthLayout.js";
 import { CsrfInput } from "../components/Csrf.js";
 import { Field, FormError, useFocusOnError } from "../components/Field.js";

@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { SignUpSchema, PASSWORD_MIN } from "../../../functions/contract/accounts.js";
+import { SignUpSchema, PASSWORD_MIN } from "../../../functions/platform/contract/accounts.js";
 import { AuthLayout } from "../components/AuthLayout.js";
 import { CsrfInput } from "../components/Csrf.js";
 import { Field, FormError, useFocusOnError } from "../components/Field.js";

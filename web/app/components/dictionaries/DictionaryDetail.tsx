@@ -12,7 +12,7 @@ import {
   requestFromEditorRule,
   ruleAlerts,
   type EditorRule,
-} from "../../../../functions/contract/dictionaries.js";
+} from "../../../../functions/platform/contract/dictionaries.js";
 import { PHONE_QUERY, useMediaQuery } from "../../lib/useMediaQuery.js";
 import { AudioPlayer } from "../audio/AudioPlayer.js";
 import { SkeletonRows } from "../ui/Skeleton.js";

@@ -7,7 +7,7 @@ import {
   SEARCH_DEBOUNCE_MS,
   dictionaryMessages,
   matchesSearch,
-} from "../../../../functions/contract/dictionaries.js";
+} from "../../../../functions/platform/contract/dictionaries.js";
 import { PHONE_QUERY, useMediaQuery } from "../../lib/useMediaQuery.js";
 import { Icon } from "../Icon.js";
 import { SkeletonRows } from "../ui/Skeleton.js";

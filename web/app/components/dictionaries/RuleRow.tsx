@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { RULE_INPUT_MAX, RULE_OUTPUT_MAX, ruleErrors, type EditorRule, type RuleAlert } from "../../../../functions/contract/dictionaries.js";
+import { RULE_INPUT_MAX, RULE_OUTPUT_MAX, ruleErrors, type EditorRule, type RuleAlert } from "../../../../functions/platform/contract/dictionaries.js";
 import type { PreviewStatus } from "./useRulePreview.js";
 
 const ALERT_LABEL: Record<RuleAlert["level"], string> = { error: "Error", warning: "Warning", change: "Changed", static: "Saved" };

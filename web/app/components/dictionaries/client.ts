@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type RefObject } from "react";
-import type { PronunciationRule, ResourceRole } from "../../../../functions/contract/dictionaries.js";
+import type { PronunciationRule, ResourceRole } from "../../../../functions/platform/contract/dictionaries.js";
 
 /**
  * The editor's browser side of /app/dictionaries*: plain fetches of the resource routes (JSON

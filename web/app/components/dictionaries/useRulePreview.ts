@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
-import { dictionaryMessages, type RuleRequest } from "../../../../functions/contract/dictionaries.js";
+import { dictionaryMessages, type RuleRequest } from "../../../../functions/platform/contract/dictionaries.js";
 
 /**
  * Rule audio preview (app-shell.md §4): one audio element, owned by the detail view, plays one

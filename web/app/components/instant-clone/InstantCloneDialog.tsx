@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { Icon } from "../Icon.js";
 import { useToast } from "../ui/Toast.js";
 import { usePermissions } from "../../lib/shell.js";
-import { permissionDeniedMessage } from "../../../../functions/domain/permissions.js";
+import { permissionDeniedMessage } from "../../../../functions/platform/domain/permissions.js";
 import { CreationDialog, Stepper } from "../voice-creation/CreationDialog.js";
 import { LabelsEditor, labelsFromRecord, labelsProblem, labelsToRecord, type Label } from "../voice-creation/LabelsEditor.js";
 import { Recorder } from "../voice-creation/Recorder.js";
@@ -11,8 +11,8 @@ import { Uploader, audioDuration } from "../voice-creation/Uploader.js";
 import { usePlayback } from "../voice-creation/usePlayback.js";
 import { ApiCallError, audioUrl, clonePreview, getSubscription, getVerification, getVoice, saveClone, submitVerification, type Alternative, type VerificationState } from "../voice-creation/api.js";
 import { checkFiles, progress, samplesKey, samplesProblem, stepNames, totalSeconds, type CloneMode, type CloneStep, type SampleItem } from "./cloneState.js";
-import { RECORDING_MAX_SECONDS, RECORDING_MIN_SECONDS, VERIFICATION_RECORDING_MAX_SECONDS, cloneMessages, designMessages, verificationMessages } from "../../../../functions/contract/voiceCreation.js";
-import { SAMPLE_MAX_BYTES, VOICE_DESCRIPTION_MAX, voiceMessages } from "../../../../functions/contract/voices.js";
+import { RECORDING_MAX_SECONDS, RECORDING_MIN_SECONDS, VERIFICATION_RECORDING_MAX_SECONDS, cloneMessages, designMessages, verificationMessages } from "../../../../functions/platform/contract/voiceCreation.js";
+import { SAMPLE_MAX_BYTES, VOICE_DESCRIPTION_MAX, voiceMessages } from "../../../../functions/platform/contract/voices.js";
 
 /**
  * The Instant Voice Clone dialog (voice-creation.md §2.3, §4, §5): Upload Audio (Edit Audio when

@@ -3,8 +3,8 @@
  * the user has (kept remote ones and new files), the checks of voice-creation.md §5 on them, and
  * the progress bar that is full at 180 s.
  */
-import { MAX_SAMPLES, SAMPLE_MAX_BYTES, SAMPLE_MIN_SECONDS, SAMPLES_MAX_TOTAL_SECONDS, voiceMessages } from "../../../../functions/contract/voices.js";
-import { cloneMessages, IVC_GOAL_SECONDS, IVC_MIN_TOTAL_SECONDS } from "../../../../functions/contract/voiceCreation.js";
+import { MAX_SAMPLES, SAMPLE_MAX_BYTES, SAMPLE_MIN_SECONDS, SAMPLES_MAX_TOTAL_SECONDS, voiceMessages } from "../../../../functions/platform/contract/voices.js";
+import { cloneMessages, IVC_GOAL_SECONDS, IVC_MIN_TOTAL_SECONDS } from "../../../../functions/platform/contract/voiceCreation.js";
 
 export type CloneMode = "create" | "edit" | "verify";
 export type CloneStep = "upload" | "info" | "verify" | "finish";

@@ -1,7 +1,7 @@
 import { Link, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { ISOLATION_MAX_BYTES, stsMessages } from "../../../../functions/contract/sts.js";
-import { isolationCredits } from "../../../../functions/domain/audioCredits.js";
+import { ISOLATION_MAX_BYTES, stsMessages } from "../../../../functions/platform/contract/sts.js";
+import { isolationCredits } from "../../../../functions/platform/domain/audioCredits.js";
 import { formatNumber } from "../../lib/format.js";
 import { useShell } from "../../lib/shell.js";
 import { v1Fetch } from "../../lib/tts-client.js";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { Dialog } from "../Dialog.js";
 import { Icon } from "../Icon.js";
 import { apiToken, v1Json } from "../../lib/tts-client.js";
-import { LIVE_ENDING_CODES, LiveServerMessageWire } from "../../../../functions/contract/pvcRecorder.js";
+import { LIVE_ENDING_CODES, LiveServerMessageWire } from "../../../../functions/platform/contract/pvcRecorder.js";
 import { PVC_LANGUAGES } from "./wizard.js";
 import {
   LIVE_READING,

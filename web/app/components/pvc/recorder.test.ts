@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { detectLanguages } from "../../../../functions/language/detect.js";
-import { liveWordSpans } from "../../../../functions/alignment/online.js";
+import { detectLanguages } from "../../../../functions/media/language/detect.js";
+import { liveWordSpans } from "../../../../functions/media/alignment/online.js";
 import {
   BACKUP_KEY,
   BACKUP_MAX_CHARS,

@@ -1,5 +1,5 @@
-import { PVC, SCRIPT_LANGUAGES, SCRIPT_STYLES, pvcMessages } from "../../../../functions/contract/pvc.js";
-import { LIVE_READING } from "../../../../functions/contract/pvcRecorder.js";
+import { PVC, SCRIPT_LANGUAGES, SCRIPT_STYLES, pvcMessages } from "../../../../functions/platform/contract/pvc.js";
+import { LIVE_READING } from "../../../../functions/platform/contract/pvcRecorder.js";
 
 /**
  * The PVC recorder's rules, pure so they are tested without a browser (professional-voice-

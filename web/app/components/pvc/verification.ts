@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PVC } from "../../../../functions/contract/pvc.js";
+import { PVC } from "../../../../functions/platform/contract/pvc.js";
 
 /**
  * The Verification screen's rules (professional-voice-clone.md §4 "Verification attempts"),

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { PVC, pvcMessages } from "../../../../functions/contract/pvc.js";
+import { PVC, pvcMessages } from "../../../../functions/platform/contract/pvc.js";
 
 /**
  * The professional voice clone wizard's state and rules (professional-voice-clone.md §4, §5;
  * voice-creation.md §2.4), pure so they are tested without a browser. Messages and limits come
- * from functions/contract/pvc.ts, the ones the API checks with.
+ * from functions/platform/contract/pvc.ts, the ones the API checks with.
  */
 export { PVC, pvcMessages };
 

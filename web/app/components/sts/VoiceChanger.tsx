@@ -1,6 +1,6 @@
 import { Link, useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
-import { stsMessages } from "../../../../functions/contract/sts.js";
+import { stsMessages } from "../../../../functions/platform/contract/sts.js";
 import { formatNumber } from "../../lib/format.js";
 import { useShell } from "../../lib/shell.js";
 import { rememberTaskModel, taskModel } from "../../lib/taskModel.js";

@@ -1,5 +1,5 @@
-import { speechToSpeechCredits } from "../../../../functions/domain/audioCredits.js";
-import { STS_MAX_BYTES, stsMessages } from "../../../../functions/contract/sts.js";
+import { speechToSpeechCredits } from "../../../../functions/platform/domain/audioCredits.js";
+import { STS_MAX_BYTES, stsMessages } from "../../../../functions/platform/contract/sts.js";
 
 /**
  * The voice changer's file queue (speech-generation.md §3, §4): each item goes pending →

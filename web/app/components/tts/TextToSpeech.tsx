@@ -1,6 +1,6 @@
 import { Link, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { enhanceMessages } from "../../../../functions/domain/dialogueEnhance.js";
+import { enhanceMessages } from "../../../../functions/platform/domain/dialogueEnhance.js";
 import { countCharacters } from "../../lib/characters.js";
 import { useShell } from "../../lib/shell.js";
 import { v1Fetch, v1Json } from "../../lib/tts-client.js";

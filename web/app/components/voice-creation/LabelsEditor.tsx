@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import { AGES, DESCRIPTIVES, GENDERS, USE_CASES, voiceMessages } from "../../../../functions/contract/voices.js";
+import { AGES, DESCRIPTIVES, GENDERS, USE_CASES, voiceMessages } from "../../../../functions/platform/contract/voices.js";
 import { languagesAndAccents } from "./api.js";
 
 /**

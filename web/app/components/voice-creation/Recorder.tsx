@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { cloneMessages, designMessages } from "../../../../functions/contract/voiceCreation.js";
+import { cloneMessages, designMessages } from "../../../../functions/platform/contract/voiceCreation.js";
 import { Icon } from "../Icon.js";
 
 /**

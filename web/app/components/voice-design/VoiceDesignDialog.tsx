@@ -33,8 +33,8 @@ import {
   SEED_MAX,
   VOICE_DESIGN_V3,
   designMessages,
-} from "../../../../functions/contract/voiceCreation.js";
-import { VOICE_DESCRIPTION_MAX, voiceMessages } from "../../../../functions/contract/voices.js";
+} from "../../../../functions/platform/contract/voiceCreation.js";
+import { VOICE_DESCRIPTION_MAX, voiceMessages } from "../../../../functions/platform/contract/voices.js";
 
 /**
  * The Voice Design dialog (voice-creation.md §2.2, §4, §5): generate, then save. The form can

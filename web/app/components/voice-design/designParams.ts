@@ -13,7 +13,7 @@ import {
   SEED_MAX,
   designMessages,
   type VoiceDesignModel,
-} from "../../../../functions/contract/voiceCreation.js";
+} from "../../../../functions/platform/contract/voiceCreation.js";
 
 export interface DesignForm {
   voiceDescription: string;

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useId, useRef, useState, type FormEvent } from "react";
-import { AddSharedVoiceBody, voiceMessages } from "../../../../functions/contract/voices.js";
+import { AddSharedVoiceBody, voiceMessages } from "../../../../functions/platform/contract/voices.js";
 import { SUBSCRIPTION_PATH } from "../../lib/nav.js";
 import { useShell } from "../../lib/shell.js";
 import { ApiCallError, v1Json } from "../../lib/tts-client.js";

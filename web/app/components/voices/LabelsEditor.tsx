@@ -1,5 +1,5 @@
-import { AGES, DESCRIPTIVES, GENDERS, USE_CASES } from "../../../../functions/contract/voices.js";
-import { ENGINE_LANGUAGES } from "../../../../functions/domain/models.js";
+import { AGES, DESCRIPTIVES, GENDERS, USE_CASES } from "../../../../functions/platform/contract/voices.js";
+import { ENGINE_LANGUAGES } from "../../../../functions/platform/domain/models.js";
 import { Icon } from "../Icon.js";
 import { addLabel, canAddLabel, LABEL_TYPE_NAMES, removeLabel, setLabelType, setLabelValue, unusedLabelTypes, type LabelRow, type LabelType } from "./labels.js";
 import { readable } from "./library.js";

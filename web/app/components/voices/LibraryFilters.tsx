@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { AGES, DESCRIPTIVES, GENDERS, LIBRARY_SORT_VALUES, NOTICE_PERIOD_DAYS, USE_CASES } from "../../../../functions/contract/voices.js";
-import { ENGINE_LANGUAGES } from "../../../../functions/domain/models.js";
+import { AGES, DESCRIPTIVES, GENDERS, LIBRARY_SORT_VALUES, NOTICE_PERIOD_DAYS, USE_CASES } from "../../../../functions/platform/contract/voices.js";
+import { ENGINE_LANGUAGES } from "../../../../functions/platform/domain/models.js";
 import { v1Json } from "../../lib/tts-client.js";
 import { Icon } from "../Icon.js";
 import { SelectField } from "./SelectField.js";

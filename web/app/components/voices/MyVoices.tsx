@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from "@remix-run/react";
 import { FormActions } from "../FormActions.js";
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { CreateCollectionBody } from "../../../../functions/contract/voices.js";
+import { CreateCollectionBody } from "../../../../functions/platform/contract/voices.js";
 import { isVisible, type IconName } from "../../lib/nav.js";
 import { navContext, useShell } from "../../lib/shell.js";
 import { apiCallError, v1Fetch, v1Json } from "../../lib/tts-client.js";

@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type ChangeEvent } from "react";
-import { similarVoiceMessages } from "../../../../functions/contract/voices.js";
+import { similarVoiceMessages } from "../../../../functions/platform/contract/voices.js";
 import { isVisible } from "../../lib/nav.js";
 import { navContext, useShell } from "../../lib/shell.js";
 import { voiceDisplayName } from "../../lib/tts-voices.js";

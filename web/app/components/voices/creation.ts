@@ -1,4 +1,4 @@
-import { permissionDeniedMessage, type PermissionId } from "../../../../functions/domain/permissions.js";
+import { permissionDeniedMessage, type PermissionId } from "../../../../functions/platform/domain/permissions.js";
 
 /**
  * The Add a new voice dialog's state (voice-creation.md §2.1, §6): open while `mode=create`, the

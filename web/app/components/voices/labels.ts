@@ -1,4 +1,4 @@
-import { voiceMessages } from "../../../../functions/contract/voices.js";
+import { voiceMessages } from "../../../../functions/platform/contract/voices.js";
 
 /**
  * The label set of a voice (speech-generation.md §5): each label needs a value ('Please set

@@ -1,4 +1,4 @@
-import { AGES, DESCRIPTIVES, GENDERS, LIBRARY_PAGE_SIZE_MAX, LIBRARY_SORT_VALUES, NOTICE_PERIOD_DAYS, USE_CASES } from "../../../../functions/contract/voices.js";
+import { AGES, DESCRIPTIVES, GENDERS, LIBRARY_PAGE_SIZE_MAX, LIBRARY_SORT_VALUES, NOTICE_PERIOD_DAYS, USE_CASES } from "../../../../functions/platform/contract/voices.js";
 
 /**
  * The voice library's filters (voice-creation.md §2.5, §3) as the page keeps them in its query

@@ -2,7 +2,7 @@
  * Whether a voice can be used, and if not, why (speech-generation.md §5): a banned voice never,
  * a CAPTCHA voice once verified, a voice that needs verification once verified, and a voice added
  * from the library until its notice period ends. The API refuses the same voices
- * (functions/domain/speechRules.ts, functions/voices/library.ts); the picker shows them disabled
+ * (functions/platform/domain/speechRules.ts, functions/capabilities/voices/library.ts); the picker shows them disabled
  * with the reason instead of letting a generation fail.
  */
 export const usabilityMessages = {

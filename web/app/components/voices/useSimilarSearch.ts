@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from "react";
-import { SIMILAR_AUDIO_MAX_BYTES, SIMILAR_TOP_K_MAX, similarVoiceMessages } from "../../../../functions/contract/voices.js";
+import { SIMILAR_AUDIO_MAX_BYTES, SIMILAR_TOP_K_MAX, similarVoiceMessages } from "../../../../functions/platform/contract/voices.js";
 import { apiCallError, v1Fetch } from "../../lib/tts-client.js";
 import { LibraryPageWire, type LibraryVoice } from "./wire.js";
 

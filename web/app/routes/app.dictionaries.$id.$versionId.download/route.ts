@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { dictionaryMessages } from "../../../../functions/contract/dictionaries.js";
+import { dictionaryMessages } from "../../../../functions/platform/contract/dictionaries.js";
 import { dictionariesFor } from "../app.dictionaries/dictionaries.server.js";
 
 /** GET /app/dictionaries/:id/:versionId/download: the version as a .pls file (voice-creation.md). */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { RuleRequest, dictionaryMessages } from "../../../../functions/contract/dictionaries.js";
+import { RuleRequest, dictionaryMessages } from "../../../../functions/platform/contract/dictionaries.js";
 import { answer, dictionariesFor, editorForm } from "../app.dictionaries/dictionaries.server.js";
 
 /** POST /app/dictionaries/:id/preview: one rule spoken by a voice, streamed back as MP3. */

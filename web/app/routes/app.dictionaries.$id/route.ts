@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { LEXICON_EXTENSIONS, LEXICON_MAX_BYTES, RuleRequest, dictionaryMessages } from "../../../../functions/contract/dictionaries.js";
+import { LEXICON_EXTENSIONS, LEXICON_MAX_BYTES, RuleRequest, dictionaryMessages } from "../../../../functions/platform/contract/dictionaries.js";
 import { ApiFailure } from "../../lib/api.server.js";
 import { answer, dictionariesFor, editorForm, failed } from "../app.dictionaries/dictionaries.server.js";
 

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
-import { INTERNAL_HEADER } from "../../../../functions/domain/internal.js";
-import { RESOURCE_ROLES, type RuleRequest } from "../../../../functions/contract/dictionaries.js";
+import { INTERNAL_HEADER } from "../../../../functions/platform/domain/internal.js";
+import { RESOURCE_ROLES, type RuleRequest } from "../../../../functions/platform/contract/dictionaries.js";
 import { api, ApiFailure, OkWire, sessionToken } from "../../lib/api.server.js";
 import { requireAuth, type WebSession } from "../../lib/session.server.js";
 import { requireCsrf } from "../../lib/csrf.server.js";

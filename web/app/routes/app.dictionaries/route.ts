@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { DEFAULT_DICTIONARY_NAME, LEXICON_EXTENSIONS, LEXICON_MAX_BYTES, dictionaryMessages } from "../../../../functions/contract/dictionaries.js";
+import { DEFAULT_DICTIONARY_NAME, LEXICON_EXTENSIONS, LEXICON_MAX_BYTES, dictionaryMessages } from "../../../../functions/platform/contract/dictionaries.js";
 import { answer, dictionariesFor, editorForm, failed } from "./dictionaries.server.js";
 
 /**

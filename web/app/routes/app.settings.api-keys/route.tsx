@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
-import { CreateApiKeySchema } from "../../../../functions/contract/accounts.js";
+import { CreateApiKeySchema } from "../../../../functions/platform/contract/accounts.js";
 import { CopyButton } from "../../components/CopyButton.js";
 import { CsrfInput } from "../../components/Csrf.js";
 import { Dialog } from "../../components/Dialog.js";

@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
-import { EVENT_LABELS, EVENT_TYPES } from "../../../../functions/events/types.js";
+import { EVENT_LABELS, EVENT_TYPES } from "../../../../functions/platform/events/types.js";
 import { CopyButton } from "../../components/CopyButton.js";
 import { CsrfInput } from "../../components/Csrf.js";
 import { Dialog } from "../../components/Dialog.js";

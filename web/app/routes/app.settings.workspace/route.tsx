@@ -2,8 +2,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useId } from "react";
 import { z } from "zod";
-import { FEATURE_NAMES, PERMISSION_IDS, type PermissionId } from "../../../../functions/domain/permissions.js";
-import { workspaceMessages } from "../../../../functions/workspace/messages.js";
+import { FEATURE_NAMES, PERMISSION_IDS, type PermissionId } from "../../../../functions/platform/domain/permissions.js";
+import { workspaceMessages } from "../../../../functions/platform/contract/workspace.js";
 import { CopyButton } from "../../components/CopyButton.js";
 import { CsrfInput } from "../../components/Csrf.js";
 import { FormError } from "../../components/Field.js";

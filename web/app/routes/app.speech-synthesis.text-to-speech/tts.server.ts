@@ -1,6 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { api, ApiFailure } from "../../lib/api.server.js";
-import { isPathId } from "../../../../functions/contract/ids.js";
+import { isPathId } from "../../../../functions/platform/contract/ids.js";
 import type { WebSession } from "../../lib/session.server.js";
 import { ModelsWire, VoicesPageWire, VoiceWire, type Model, type Voice } from "../../lib/tts-wire.js";
 

@@ -4,7 +4,7 @@ import { isVisible } from "../../lib/nav.js";
 import { getShell } from "../../lib/shell.server.js";
 import { navContext } from "../../lib/shell.js";
 import { VoicesPageWire } from "../../lib/tts-wire.js";
-import { isPathId } from "../../../../functions/contract/ids.js";
+import { isPathId } from "../../../../functions/platform/contract/ids.js";
 import { LibraryVoiceWire, VoiceSlotsWire, type LibraryVoice, type VoiceSlots } from "../../components/voices/wire.js";
 
 /** The subscription's voice slots and cloning abilities, for the Add a new voice dialog (null if unavailable). */

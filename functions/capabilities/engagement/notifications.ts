@@ -1,0 +1,100 @@
+import type { AppContext } from "../../platform/context.js";
+import type { Caller } from "../../platform/domain/caller.js";
+import type { NotificationRecord } from "../../platform/stores/engagement.js";
+import { newId } from "../../platform/adapters/ids.js";
+
+/**
+ * The notification feed (app-shell.md §7): stored in the product, seeded with Timbre's own
+ * release notes, and written by the server's admins. A reader gets the newest `limit` whose
+ * tiers include "all" or their tier, whose personas include "all" (or their role), whose flag (if
+ * any) is on, and whose time has come.
+ */
+export const NOTIFICATIONS_LIMIT = 10;
+
+const note = (id: string, iso: string, title: string, description: string, link_to: string | null, is_important = false): NotificationRecord => ({
+  id,
+  title,
+  description,
+  timestamp: Math.floor(Date.parse(iso) / 1000),
+  large_image: null,
+  small_image: null,
+  link_to,
+  is_important,
+  feature_flag_controlled: null,
+  tiers: ["all"],
+  onboarding_personas: ["all"],
+  created_by: null,
+});
+
+/** What landed, in the project's own history (the merges of 2026-11-22 and 2026-11-23). */
+export const RELEASE_NOTES: NotificationRecord[] = [
+  note("release-speech", "2026-11-22T06:01:00Z", "Text to speech and dialogue", "Generate speech and multi-speaker dialogue with 28 premade voices in 10 languages, streamed as it is made, with every output format.", "/app/speech-synthesis/text-to-speech"),
+  note("release-dictionaries", "2026-11-22T07:36:00Z", "Pronunciation dictionaries", "Teach Timbre how to say names and terms: alias and phoneme rules, PLS import and export, versions, and workspace-wide dictionaries.", "/app/dictionaries"),
+  note("release-web", "2026-11-23T15:00:00Z", "A new look on every screen", "The web app has a design system, a shared audio player with a waveform, and works on phones as well as desktops.", "/app"),
+  note("release-voice-library", "2026-11-23T15:45:00Z", "The voice library", "Browse 46 community voices, filter by language, accent, gender and age, add them to your voices, and publish your own.", "/app/voice-library"),
+  note("release-voice-analysis", "2026-11-23T15:50:00Z", "Voice analysis", "Uploaded audio is decoded and analysed for pitch, loudness, noise and a speaker embedding for similar-voice search.", null),
+  note(
+    "release-workspaces",
+    "2026-11-23T17:00:00Z",
+    "Workspaces, sharing and webhooks",
+    "Invite your team, grant features per group, share dictionaries and voices, and receive signed webhooks for your workspace's events.",
+    "/app/settings/workspace",
+    true,
+  ),
+];
+
+export async function seedReleaseNotes(ctx: AppContext): Promise<void> {
+  for (const n of RELEASE_NOTES) await ctx.stores.engagement.putNotification(n);
+}
+
+export async function notificationsFor(ctx: AppContext, caller: Caller, limit = NOTIFICATIONS_LIMIT): Promise<NotificationRecord[]> {
+  const [tier, flags] = await Promise.all([caller.tier(), caller.flags()]);
+  const nowUnix = Math.floor(ctx.now() / 1000);
+  const [all, own] = await Promise.all([ctx.stores.engagement.notifications(nowUnix), ctx.stores.engagement.userNotifications(caller.userId, nowUnix, limit)]);
+  const shared = all
+    .filter((n) => n.tiers.includes("all") || n.tiers.includes(tier.id))
+    .filter((n) => n.onboarding_personas.includes("all"))
+    .filter((n) => !n.feature_flag_controlled || (flags as Record<string, boolean>)[n.feature_flag_controlled] === true);
+  // The user's own notifications (decisions about their requests) mixed in by time.
+  return [...own, ...shared].sort((a, b) => b.timestamp - a.timestamp).slice(0, limit);
+}
+
+export async function postNotification(
+  ctx: AppContext,
+  caller: Caller,
+  input: { title: string; description: string; link_to?: string | null; is_important?: boolean; tiers?: string[]; timestamp?: number | null; image_url?: string | null; image_alt?: string | null },
+): Promise<NotificationRecord> {
+  await caller.requireServerAdmin();
+  const n: NotificationRecord = {
+    id: newId(),
+    title: input.title,
+    description: input.description,
+    timestamp: input.timestamp ?? Math.floor(ctx.now() / 1000),
+    large_image: input.image_url ? { url: input.image_url, alt: input.image_alt ?? "" } : null,
+    small_image: null,
+    link_to: input.link_to ?? null,
+    is_important: input.is_important ?? false,
+    feature_flag_controlled: null,
+    tiers: input.tiers?.length ? input.tiers : ["all"],
+    onboarding_personas: ["all"],
+    created_by: caller.userId,
+  };
+  await ctx.stores.engagement.putNotification(n);
+  return n;
+}
+
+export function notificationWire(n: NotificationRecord) {
+  return {
+    id: n.id,
+    title: n.title,
+    description: n.description,
+    timestamp: n.timestamp,
+    largeImage: n.large_image,
+    smallImage: n.small_image,
+    linkTo: n.link_to,
+    isImportant: n.is_important,
+    featureFlagControlled: n.feature_flag_controlled !== null,
+    tiers: n.tiers,
+    onboarding_personas: n.onboarding_personas,
+  };
+}

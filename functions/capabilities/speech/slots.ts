@@ -1,0 +1,237 @@
+import { createHash } from "node:crypto";
+import type { AppContext } from "../../platform/context.js";
+import type { Caller } from "../../platform/domain/caller.js";
+import { ApiError } from "../../platform/http/errors.js";
+
+/**
+ * A workspace's concurrent-request slots (its plan's concurrency): leases in the ledger, so every
+ * process sees them, taken before a request does any work that costs more than a lookup.
+ *
+ * Over the limit a request waits in this process's queue for the workspace, first come first
+ * served, up to SLOT_WAIT_MS; the queue holds as many as the plan runs at once, and a request
+ * beyond that is refused at once (429, Retry-After) without asking the store: a storm of retries
+ * costs lookups, never synthesis or store writes. A waiter is woken when a slot of its workspace
+ * is released here, and asks the store again every SLOT_POLL_MS for slots freed elsewhere.
+ *
+ * The slots held here are also this process's interactive work: background jobs (first-start
+ * previews and embeddings) wait between items while any is held (`yieldToInteractive`).
+ * docs/decisions/2026-11-28-overload-without-starvation.md
+ */
+export const SLOT_LEASE_SECONDS = 300;
+export const SLOT_WAIT_MS = 1500;
+export const SLOT_POLL_MS = 250;
+/** Background work resumes only once no slot has been held here for this long. */
+export const INTERACTIVE_QUIET_MS = 150;
+
+export const slotMessages = {
+  tooMany: (limit: number) => `Too many concurrent requests: your plan allows ${limit} at a time. Please retry when one has finished.`,
+};
+
+interface Waiter {
+  wake(): void;
+}
+
+interface ProcessSlots {
+  waiting: Map<string, Waiter[]>;
+  /** Each workspace's concurrency as last read here (its plan). */
+  limits: Map<string, number>;
+  /**
+   * Slots held by requests of this process, any workspace: owner -> when its lease ends (a slot
+   * never released, by a request that failed oddly, stops counting when its lease would).
+   */
+  held: Map<string, number>;
+  lastHeldAt: number;
+  onIdle: Set<() => void>;
+  /** API keys seen here (their hashes) -> their workspace: see `refuseKnownKeyWhenQueueFull`. */
+  keyWorkspaces: Map<string, string>;
+}
+
+/** Keys remembered for the early refusal; the oldest is forgotten beyond this. */
+const KEYS_REMEMBERED = 10_000;
+
+const states = new WeakMap<object, ProcessSlots>();
+
+function state(ctx: AppContext): ProcessSlots {
+  let s = states.get(ctx);
+  if (!s) {
+    s = { waiting: new Map(), limits: new Map(), held: new Map(), lastHeldAt: 0, onIdle: new Set(), keyWorkspaces: new Map() };
+    states.set(ctx, s);
+  }
+  return s;
+}
+
+export function tooManyConcurrent(limit: number): ApiError {
+  return new ApiError(429, "too_many_concurrent_requests", slotMessages.tooMany(limit), { "retry-after": "1" });
+}
+
+/** Requests of this workspace waiting here for a slot. */
+export function waitingForSlot(ctx: AppContext, workspaceId: string): number {
+  return state(ctx).waiting.get(workspaceId)?.length ?? 0;
+}
+
+/**
+ * The refusal a request meets first, right after its credentials, from memory alone: when the
+ * workspace's queue here is full, a slot cannot free up in time for it, so it is answered 429
+ * before it reads its voice, its settings or anything else (a storm of retries costs the server
+ * almost nothing).
+ */
+export function refuseWhenQueueFull(ctx: AppContext, workspaceId: string): void {
+  const s = state(ctx);
+  const limit = s.limits.get(workspaceId);
+  if (limit !== undefined && (s.waiting.get(workspaceId)?.length ?? 0) >= limit) throw tooManyConcurrent(limit);
+}
+
+const keyHash = (apiKey: string) => createHash("sha256").update(apiKey).digest("base64");
+
+/**
+ * The same refusal before the credentials are read from the store, for an API key this process
+ * has already authenticated: a storm of retries with one key then costs a hash and two map
+ * lookups each, not a store read (the profile of issue 24's storm: about 7 ms of CPU per refusal,
+ * most of it the store's client). It can only refuse: a key revoked since it was seen gets this
+ * 429 instead of a 401 while its former workspace's queue is full, and nothing else.
+ */
+export function refuseKnownKeyWhenQueueFull(ctx: AppContext, apiKey: string | undefined): void {
+  const key = apiKey?.trim();
+  if (!key) return;
+  const ws = state(ctx).keyWorkspaces.get(keyHash(key));
+  if (ws !== undefined) refuseWhenQueueFull(ctx, ws);
+}
+
+/** Remembers an authenticated API key's workspace for `refuseKnownKeyWhenQueueFull`. */
+export function rememberKey(ctx: AppContext, apiKey: string | undefined, workspaceId: string): void {
+  const key = apiKey?.trim();
+  if (!key) return;
+  const known = state(ctx).keyWorkspaces;
+  const h = keyHash(key);
+  if (known.get(h) === workspaceId) return;
+  known.delete(h);
+  known.set(h, workspaceId);
+  if (known.size > KEYS_REMEMBERED) known.delete(known.keys().next().value!);
+}
+
+/**
+ * One of the plan's slots, or 429 `too_many_concurrent_requests`. `signal` (the client went away)
+ * leaves the queue.
+ */
+export async function takeSlot(ctx: AppContext, caller: Caller, owner: string, signal?: AbortSignal): Promise<number> {
+  const limit = (await caller.tier()).concurrency;
+  const s = state(ctx);
+  const ws = caller.workspaceId;
+  s.limits.set(ws, limit);
+  const attempt = async () => {
+    const n = await ctx.stores.ledger.takeSlot(ws, limit, owner, Math.floor(ctx.now() / 1000), SLOT_LEASE_SECONDS);
+    if (n !== undefined) {
+      s.held.set(owner, Date.now() + SLOT_LEASE_SECONDS * 1000);
+      s.lastHeldAt = Date.now();
+    }
+    return n;
+  };
+  const queue = () => s.waiting.get(ws) ?? [];
+  // Nobody waits ahead of this request: the store decides at once.
+  if (queue().length === 0) {
+    const n = await attempt();
+    if (n !== undefined) return n;
+  }
+  if (queue().length >= limit) throw tooManyConcurrent(limit);
+
+  const deadline = Date.now() + SLOT_WAIT_MS;
+  let woken = false;
+  let interrupt = () => {};
+  const waiter: Waiter = {
+    wake: () => {
+      woken = true;
+      interrupt();
+    },
+  };
+  if (!s.waiting.has(ws)) s.waiting.set(ws, []);
+  s.waiting.get(ws)!.push(waiter);
+  let got = false;
+  try {
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0 || signal?.aborted) break;
+      if (!woken) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, Math.min(left, SLOT_POLL_MS));
+          function done() {
+            clearTimeout(timer);
+            signal?.removeEventListener("abort", done);
+            interrupt = () => {};
+            resolve();
+          }
+          interrupt = done;
+          signal?.addEventListener("abort", done, { once: true });
+        });
+      }
+      if (signal?.aborted) break;
+      woken = false;
+      const first = queue()[0] === waiter;
+      // Only the first in line asks the store (woken by a release here, or on its poll for slots
+      // freed by another process): the others would only find the same busy slots.
+      if (!first) continue;
+      const n = await attempt();
+      if (n !== undefined) {
+        got = true;
+        return n;
+      }
+    }
+  } finally {
+    const q = queue();
+    const i = q.indexOf(waiter);
+    if (i >= 0) q.splice(i, 1);
+    if (q.length === 0) s.waiting.delete(ws);
+    // A first in line that leaves without a slot lets the next one try at once.
+    else if (i === 0 && !got) q[0].wake();
+  }
+  throw tooManyConcurrent(limit);
+}
+
+/** Gives a slot back and wakes the workspace's next waiter. */
+export async function releaseSlot(ctx: AppContext, workspaceId: string, slot: number, owner: string): Promise<void> {
+  const s = state(ctx);
+  try {
+    await ctx.stores.ledger.releaseSlot(workspaceId, slot, owner);
+  } catch {
+    // The lease runs out on its own.
+  } finally {
+    s.held.delete(owner);
+    s.lastHeldAt = Date.now();
+    s.waiting.get(workspaceId)?.[0]?.wake();
+    if (holding(s) === 0) for (const f of [...s.onIdle]) f();
+  }
+}
+
+/**
+ * For background work, between items: resolves once no request of this process has held a slot
+ * for INTERACTIVE_QUIET_MS (at once when none did), so first-start previews and embeddings never
+ * take the cores from a user's request. Ends early when `signal` aborts.
+ */
+export async function yieldToInteractive(ctx: AppContext, signal?: AbortSignal): Promise<void> {
+  const s = state(ctx);
+  while (!signal?.aborted) {
+    if (holding(s) === 0) {
+      const quietFor = Date.now() - s.lastHeldAt;
+      if (quietFor >= INTERACTIVE_QUIET_MS) return;
+      await new Promise((r) => setTimeout(r, INTERACTIVE_QUIET_MS - quietFor));
+      continue;
+    }
+    await new Promise<void>((resolve) => {
+      // Woken by the last release, or after a while to drop leases that ran out.
+      const timer = setTimeout(done, 5_000);
+      function done() {
+        clearTimeout(timer);
+        s.onIdle.delete(done);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      }
+      s.onIdle.add(done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+}
+
+function holding(s: ProcessSlots): number {
+  const now = Date.now();
+  for (const [owner, until] of s.held) if (until <= now) s.held.delete(owner);
+  return s.held.size;
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import type { ApiRouter } from "../../../platform/http/app.js";
+import { json } from "../../../platform/http/types.js";
+import { jsonBody, q, queryParams } from "../../../platform/http/validate.js";
+import { ApiError } from "../../../platform/http/errors.js";
+import { BREAKDOWNS, characterStats, INTERVALS, METRICS } from "../characterStats.js";
+import { TIER_IDS, TIERS } from "../../../platform/domain/tiers.js";
+import { changeLimit } from "../../../platform/domain/credits.js";
+
+const MAX_WINDOW_MS = 3 * 366 * 86_400_000;
+
+const Query = z.object({
+  start_unix: z.coerce.number().int().min(0),
+  end_unix: z.coerce.number().int().min(0),
+  include_workspace_metrics: q.bool().optional(),
+  breakdown_type: z.enum(BREAKDOWNS).optional(),
+  aggregation_interval: z.enum(INTERVALS).optional(),
+  aggregation_bucket_size: z.coerce.number().int().min(60).max(366 * 86_400).optional(),
+  metric: z.enum(METRICS).optional(),
+});
+
+/** Usage analytics (contract §13a) and the subscription change a server admin makes (no payment provider). */
+export function registerUsage(r: ApiRouter): void {
+  r.get("/v1/usage/character-stats", async (req, rc) => {
+    const p = queryParams(req, Query);
+    if (p.end_unix - p.start_unix > MAX_WINDOW_MS) throw new ApiError(422, "window_too_long", "The usage window can span at most 3 years.");
+    return json(
+      await characterStats(rc.app, await rc.caller(), {
+        startMs: p.start_unix,
+        endMs: p.end_unix,
+        includeWorkspace: p.include_workspace_metrics ?? false,
+        breakdown: p.breakdown_type ?? "none",
+        interval: p.aggregation_interval ?? "day",
+        bucketSeconds: p.aggregation_bucket_size,
+        metric: p.metric ?? "credits",
+      }),
+    );
+  });
+
+  // Timbre's: on a self-hosted server there is no billing; a server administrator sets the plan.
+  r.patch("/v1/workspace/subscription", async (req, rc) => {
+    const { tier } = jsonBody(req, z.object({ tier: z.enum(TIER_IDS) }));
+    const caller = await rc.caller();
+    await caller.requireServerAdmin();
+    await rc.app.stores.workspaces.update(caller.workspaceId, { tier, status: tier === "free" ? "free" : "active" });
+    const usage = await changeLimit(rc.app, caller.workspaceId, TIERS[tier].characterLimit);
+    return json({ status: "ok", tier, character_limit: usage.character_limit, character_count: usage.character_count });
+  });
+}

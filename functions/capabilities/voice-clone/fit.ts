@@ -1,0 +1,215 @@
+/**
+ * Fitting the engine to a speaker: choose VoiceProfile values so the engine's speech measures
+ * like the samples. Analysis by synthesis: render a calibration passage with a candidate
+ * profile, analyse it exactly as the samples were analysed, and correct the profile from the
+ * difference. Each step is one closed-form correction, so a fit is about ten renders.
+ *
+ *   base     gender and age pick eSpeak's pitch base and formant table: the three bases whose
+ *            pitch setting for the target F0 is most central are rendered; the nearest embedding wins
+ *   pitch    F0 is exponential in the pitch setting: correct in log F0, twice
+ *   range    p90/p10 of F0 in semitones, corrected linearly
+ *   rate     measured syllable rate is near-proportional to words per minute: correct by the ratio
+ *   timbre   formants scale by ±11.7% per unit timbre: correct by the geometric mean formant ratio
+ *   envelope the LTAS difference that remains, per band, as the DSP's envelope correction
+ *   quality  breathiness and roughness: the candidate whose embedding is nearest
+ *   level    the samples' speech level
+ *
+ * The renderer does the CPU work (engine and analyser workers); this file only decides.
+ */
+import type { Age, Gender, VoiceProfile } from "../../media/engine/port.js";
+import type { VoiceAnalysis } from "../../media/voice-analysis/port.js";
+import { similarity } from "../../media/voice-analysis/search.js";
+
+export interface Renderer {
+  /**
+   * The engine speaking the calibration passage with `profile` at stability 1 (no seeded pitch
+   * variation, so each render measures the profile itself), analysed.
+   */
+  render(profile: VoiceProfile): Promise<VoiceAnalysis>;
+}
+
+/**
+ * A clone speaks at the default stability (0.5), whose seeded variation raises the measured median
+ * F0 by about 2%, the p10-p90 range by about 1.8 semitones and the syllable rate by about 1.5%
+ * (six voices, three seeds each). Renders are made without it, so the targets allow for it.
+ */
+export const STABILITY_ALLOWANCE = { f0: 1.02, rangeSemitones: 1.8, rate: 1.015 };
+
+export interface FitTarget {
+  analysis: VoiceAnalysis;
+  language: string;
+  accent?: string;
+  /** Labels the user gave; they fix the base when present. */
+  gender?: Gender;
+  age?: Age;
+  seed: number;
+}
+
+/** What choosing a base needs of a target: its median F0 and pace, besides the labels. */
+export type BaseTarget = Omit<FitTarget, "analysis"> & { analysis: Pick<VoiceAnalysis, "f0MedianHz" | "speakingRate"> };
+
+export interface FitReport {
+  renders: number;
+  base: { gender: Gender; age: Age; similarity: number }[];
+  target: { f0MedianHz: number | null; rangeSemitones: number | null; speakingRate: number; formantsHz: VoiceAnalysis["formantsHz"] };
+  fitted: { f0MedianHz: number | null; rangeSemitones: number | null; speakingRate: number; formantsHz: VoiceAnalysis["formantsHz"]; similarity: number };
+}
+
+/**
+ * F0 (Hz) of each base at pitch settings 0 and 99 on the calibration passage, stability 1
+ * (measured with scripts/voice-clone-calibrate.ts; corrections absorb the residual error).
+ */
+export const BASE_F0: Record<Gender, Record<Age, readonly [number, number]>> = {
+  male: { young: [77, 198], middle_aged: [68, 174], old: [62, 161] },
+  female: { young: [142, 370], middle_aged: [133, 339], old: [119, 309] },
+  neutral: { young: [106, 276], middle_aged: [97, 252], old: [89, 229] },
+};
+const GENDERS: Gender[] = ["male", "female", "neutral"];
+const AGES: Age[] = ["young", "middle_aged", "old"];
+/** Formant frequencies scale by this per unit timbre at the default similarity_boost (0.12 x 0.975). */
+const TIMBRE_FORMANT_SLOPE = 0.117;
+const MAX_ENVELOPE_DB = 12;
+
+const clamp = (x: number, lo: number, hi: number) => (Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : lo);
+const semitones = (a: VoiceAnalysis) => (a.f0P10Hz && a.f0P90Hz ? 12 * Math.log2(a.f0P90Hz / a.f0P10Hz) : null);
+
+/** The pitch setting (0..99) that puts a base's median F0 at `hz`. */
+export function pitchFor(gender: Gender, age: Age, hz: number): number {
+  const [lo, hi] = BASE_F0[gender][age];
+  return (99 * Math.log(hz / lo)) / Math.log(hi / lo);
+}
+
+function formantRatio(target: VoiceAnalysis, got: VoiceAnalysis): number | null {
+  const logs: number[] = [];
+  target.formantsHz.forEach((t, i) => {
+    const g = got.formantsHz[i];
+    if (t && g) logs.push(Math.log(t / g));
+  });
+  return logs.length ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) : null;
+}
+
+/** Bases in order of plausibility for a target F0 (and the user's labels when given). */
+export function candidateBases(target: BaseTarget, count = 3): Array<{ gender: Gender; age: Age; pitch: number }> {
+  const f0 = target.analysis.f0MedianHz ?? 120;
+  const all = GENDERS.flatMap((gender) => AGES.map((age) => ({ gender, age, pitch: pitchFor(gender, age, f0) })))
+    .filter((b) => (!target.gender || b.gender === target.gender) && (!target.age || b.age === target.age));
+  // A setting near the middle is how the base naturally sounds; the extremes stretch eSpeak.
+  return all.sort((a, b) => Math.abs(a.pitch - 50) - Math.abs(b.pitch - 50)).slice(0, count);
+}
+
+function smoothEnvelope(e: number[]): number[] {
+  return e.map((_, i) => {
+    const a = e[Math.max(0, i - 1)], b = e[i], c = e[Math.min(e.length - 1, i + 1)];
+    return (a + 2 * b + c) / 4;
+  });
+}
+
+/** The profile a fit starts from: a base at the pitch of the target's median F0 and its pace. */
+function startProfile(target: BaseTarget, gender: Gender, age: Age, pitch: number): VoiceProfile {
+  const targetRate = target.analysis.speakingRate / STABILITY_ALLOWANCE.rate;
+  return {
+    language: target.language,
+    accent: target.accent,
+    gender,
+    age,
+    pitch: Math.round(clamp(pitch, 0, 99)),
+    pitchRange: 50,
+    // About 4.6 measured syllables per second at 170 words per minute (README figure).
+    rate: Math.round(clamp((170 * targetRate) / 4.6, 90, 400)),
+    timbre: 0,
+    breathiness: 0,
+    seed: target.seed >>> 0,
+  };
+}
+
+/**
+ * A profile near the target without rendering anything: the most plausible base at its median
+ * F0 and pace. What a voice that is not fitted yet (a professional clone before fine-tuning)
+ * reads a verification sentence with, so the alignment compares like with like.
+ */
+export function estimateProfile(target: BaseTarget): VoiceProfile {
+  const [b] = candidateBases(target, 1);
+  return startProfile(target, b.gender, b.age, b.pitch);
+}
+
+export async function fitProfile(target: FitTarget, renderer: Renderer): Promise<{ profile: VoiceProfile; report: FitReport }> {
+  const t = target.analysis;
+  let renders = 0;
+  const render = async (p: VoiceProfile) => {
+    renders++;
+    return renderer.render(p);
+  };
+  const targetF0 = (t.f0MedianHz ?? 120) / STABILITY_ALLOWANCE.f0;
+  const measuredSt = semitones(t);
+  const targetSt = measuredSt === null ? null : Math.max(0.5, measuredSt - STABILITY_ALLOWANCE.rangeSemitones);
+  const targetRate = t.speakingRate / STABILITY_ALLOWANCE.rate;
+  const start = (gender: Gender, age: Age, pitch: number) => startProfile(target, gender, age, pitch);
+
+  // 1. The base: render the most plausible ones, keep the nearest.
+  const bases = candidateBases(target);
+  const tried = await Promise.all(bases.map(async (b) => ({ b, a: await render(start(b.gender, b.age, b.pitch)) })));
+  tried.sort((x, y) => similarity(y.a.embedding, t.embedding) - similarity(x.a.embedding, t.embedding));
+  const chosen = tried[0].b;
+  let profile = start(chosen.gender, chosen.age, chosen.pitch);
+  let got = tried[0].a;
+
+  // 2. Pitch, range, rate and timbre: two rounds of corrections. The formant estimate is the
+  // noisy one, so its step is damped and kept only when the voice did not move away.
+  const [lo, hi] = BASE_F0[chosen.gender][chosen.age];
+  const sim = (a: VoiceAnalysis) => similarity(a.embedding, t.embedding);
+  for (let round = 0; round < 2; round++) {
+    const next = { ...profile };
+    if (got.f0MedianHz) next.pitch = Math.round(clamp(profile.pitch + (99 * Math.log(targetF0 / got.f0MedianHz)) / Math.log(hi / lo), 0, 99));
+    const st = semitones(got);
+    if (targetSt !== null && st !== null && st > 0.1) next.pitchRange = Math.round(clamp(profile.pitchRange * (targetSt / st), 0, 100));
+    if (got.speakingRate > 0 && targetRate > 0) next.rate = Math.round(clamp(profile.rate * (targetRate / got.speakingRate), 80, 450));
+    const fr = formantRatio(t, got);
+    if (fr !== null) next.timbre = Math.round(clamp(profile.timbre + clamp((0.7 * (fr - 1)) / TIMBRE_FORMANT_SLOPE, -0.4, 0.4), -1, 1) * 100) / 100;
+    const a = await render(next);
+    if (next.timbre !== profile.timbre && sim(a) < sim(got) - 0.02) {
+      profile = { ...next, timbre: profile.timbre };
+      got = await render(profile);
+    } else {
+      profile = next;
+      got = a;
+    }
+  }
+
+  // 3. The spectral envelope that is left (in the mean log spectrum, which a filter shifts by
+  // exactly its gain), then once more on what that left.
+  let envelope = smoothEnvelope(t.logSpectrumDb.map((v, i) => v - got.logSpectrumDb[i]));
+  for (let round = 0; round < 2; round++) {
+    const withEnv = { ...profile, envelope: envelope.map((g) => Math.round(clamp(g, -MAX_ENVELOPE_DB, MAX_ENVELOPE_DB) * 10) / 10) };
+    const a = await render(withEnv);
+    if (sim(a) >= sim(got) || round === 0) {
+      profile = withEnv;
+      got = a;
+    }
+    envelope = profile.envelope!.map((g, i) => g + 0.8 * (t.logSpectrumDb[i] - got.logSpectrumDb[i]));
+  }
+
+  // 4. Voice quality: breathiness and roughness, by the nearest embedding.
+  const qualities = [
+    { breathiness: 0.2, roughness: 0 },
+    { breathiness: 0.45, roughness: 0 },
+    { breathiness: 0, roughness: 0.35 },
+  ];
+  const q = await Promise.all(qualities.map(async (v) => ({ v, a: await render({ ...profile, ...v }) })));
+  let best = { v: { breathiness: 0, roughness: 0 }, a: got };
+  for (const c of q) if (sim(c.a) > sim(best.a)) best = c;
+  profile = { ...profile, ...best.v };
+  got = best.a;
+
+  // 5. Level: the samples' own, within what the DSP normalises to sensibly.
+  profile.levelDb = Math.round(clamp(t.rmsDbfs, -30, -12) * 10) / 10;
+
+  return {
+    profile,
+    report: {
+      renders,
+      base: tried.map((x) => ({ gender: x.b.gender, age: x.b.age, similarity: Math.round(similarity(x.a.embedding, t.embedding) * 1000) / 1000 })),
+      target: { f0MedianHz: t.f0MedianHz, rangeSemitones: measuredSt, speakingRate: t.speakingRate, formantsHz: t.formantsHz },
+      fitted: { f0MedianHz: got.f0MedianHz, rangeSemitones: semitones(got), speakingRate: got.speakingRate, formantsHz: got.formantsHz, similarity: similarity(got.embedding, t.embedding) },
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { ApiRouter } from "../platform/http/app.js";
+import { registerApiKeys } from "../capabilities/account/api/apiKeys.js";
+import { registerAuth } from "../capabilities/account/api/auth.js";
+import { registerHistory } from "../capabilities/speech/api/history.js";
+import { registerTextToSpeech } from "../capabilities/speech/api/tts.js";
+import { registerSpeechToSpeech } from "../capabilities/speech/api/sts.js";
+import { registerDialogue } from "../capabilities/speech/api/dialogue.js";
+import { registerDictionaries } from "../capabilities/dictionaries/api/dictionaries.js";
+import { registerModels } from "../capabilities/speech/api/models.js";
+import { registerUser } from "../capabilities/account/api/user.js";
+import { registerVoices } from "../capabilities/voices/api/voices.js";
+import { registerLibrary } from "../capabilities/voices/api/library.js";
+import { registerCollections } from "../capabilities/voices/api/collections.js";
+import { registerWorkspace } from "../capabilities/workspace/api/workspace.js";
+import { registerPvc } from "../capabilities/pvc/api/pvc.js";
+import { registerAlignment } from "../capabilities/alignment/api/alignment.js";
+import { registerTextToVoice } from "../capabilities/voice-design/api/textToVoice.js";
+import { registerVoiceClone } from "../capabilities/voice-clone/api/voiceClone.js";
+import { registerVoiceVerification } from "../capabilities/voice-verification/api/voiceVerification.js";
+import { registerWorkspaceMembers } from "../capabilities/workspace/api/workspaceMembers.js";
+import { registerSharing } from "../capabilities/workspace/api/sharing.js";
+import { registerWebhooks } from "../capabilities/webhooks/api/webhooks.js";
+import { registerUsage } from "../capabilities/usage/api/usage.js";
+import { registerAccount } from "../capabilities/account/api/account.js";
+import { registerEngagement } from "../capabilities/engagement/api/engagement.js";
+
+/** Every /v1 and /v2 route. */
+export function registerRoutes(r: ApiRouter): void {
+  registerAuth(r);
+  registerModels(r);
+  registerUser(r);
+  registerApiKeys(r);
+  registerWorkspace(r);
+  registerWorkspaceMembers(r);
+  registerSharing(r);
+  registerWebhooks(r);
+  registerUsage(r);
+  registerAccount(r);
+  registerEngagement(r);
+  registerVoices(r);
+  registerLibrary(r);
+  registerCollections(r);
+  registerHistory(r);
+  registerTextToSpeech(r);
+  registerSpeechToSpeech(r);
+  registerDialogue(r);
+  registerDictionaries(r);
+  registerPvc(r);
+  registerAlignment(r);
+  registerTextToVoice(r);
+  registerVoiceClone(r);
+  registerVoiceVerification(r);
+}
