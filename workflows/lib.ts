@@ -6,7 +6,7 @@ import type { Construct } from "constructs";
 
 /**
  * A workflow is a state machine whose tasks all call one Lambda function with
- * {workflow, step, input}; the function dispatches to functions/workflows/<name>.ts.
+ * {workflow, step, input}; the function dispatches to functions/handlers/workflows/<name>.ts.
  * The same definition is deployed by CDK and executed by the local runner.
  */
 export interface WorkflowDefinition {

@@ -4,7 +4,7 @@ import { step, type WorkflowDefinition } from "./lib.js";
 
 /**
  * Separates the speakers of one professional-clone sample: decode, voice activity, window
- * embeddings, clustering and resegmentation (functions/separation), each speaker's audio stored
+ * embeddings, clustering and resegmentation (functions/media/separation), each speaker's audio stored
  * beside the sample, the result on the sample. Then an event for webhooks. Any failure (no
  * speech at all: 'No speakers detected.') is written on the sample as "failed", which the
  * wizard's 5-second poll shows, and announced the same way.

@@ -3,7 +3,7 @@ import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { step, type WorkflowDefinition } from "./lib.js";
 
 /**
- * Fine-tunes a professional clone for one model (functions/fine-tuning/train.ts): list the
+ * Fine-tunes a professional clone for one model (functions/capabilities/fine-tuning/train.ts): list the
  * samples, prepare and analyse each (two at a time), fit the voice and write the dataset quality
  * report, then announce it. Any failure sets the model's state to failed with a message (the
  * wizard and the voice's panel show it, and offer a retry) and is announced too.

@@ -3,7 +3,7 @@ import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { step, type WorkflowDefinition } from "./lib.js";
 
 /**
- * Verifies a voice from a recording (functions/workflows/voiceVerification.ts): prepare the
+ * Verifies a voice from a recording (functions/handlers/workflows/voiceVerification.ts): prepare the
  * recording (decode, bound to 15 s, denoise, find speech), then check the speaker and the
  * sentence side by side, then decide and record the attempt (with similar library voices after
  * a failure). A prepared recording that is unusable goes straight to the decision. Any failure

@@ -3,7 +3,7 @@ import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { step, type WorkflowDefinition } from "./lib.js";
 
 /**
- * Delivers webhooks from the durable queue in DynamoDB (functions/webhooks/dispatch.ts): one
+ * Delivers webhooks from the durable queue in DynamoDB (functions/capabilities/webhooks/dispatch.ts): one
  * Dispatch step takes everything due and returns whether work is left; the machine loops while
  * it is. Emitting an event starts it, and a schedule starts it every minute so retries that come
  * due are sent; a failed run loses nothing (the queue keeps its items, leased items come back).
