@@ -12,7 +12,7 @@ import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
 import { speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
 import type { VoiceProfile } from "../../functions/media/engine/port.js";
 import { stsMessages } from "../../functions/platform/contract/sts.js";
-import { modelMessages } from "../../web/app/lib/tts-models.js";
+import { modelMessages } from "../../web/app/components/tts/models.js";
 import { createTestAccount, insertOwnVoice } from "../support/stack.js";
 import { closeContext, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack, launchChromium } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { readStored, STORAGE_KEYS, writeStored } from "./persist.js";
-import { canDoTask, modelForTask, type ModelLike, type SpeechTask } from "./tts-models.js";
+import { canDoTask, modelForTask, type ModelLike, type SpeechTask } from "../components/tts/models.js";
 
 /**
  * The model of each speech tab (speech-generation.md §4, model switching): the voice changer

@@ -10,7 +10,7 @@ import { formatDateTimeFull } from "../lib/format.js";
 import { getShell } from "../lib/shell.server.js";
 import { refusal, v1, v1Form, type ActionFailure } from "../lib/v1.server.js";
 import { Icon } from "../components/Icon.js";
-import { apiCallError, v1Fetch } from "../lib/tts-client.js";
+import { apiCallError, v1Fetch } from "../components/tts/client.js";
 
 export const meta: MetaFunction = () => [{ title: "Server administration · Timbre" }];
 

@@ -1,4 +1,4 @@
-import type { HistoryItem } from "../../lib/tts-wire.js";
+import type { HistoryItem } from "../tts/wire.js";
 
 export interface HomeData {
   latest: HistoryItem[];

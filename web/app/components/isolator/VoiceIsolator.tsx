@@ -4,9 +4,9 @@ import { ISOLATION_MAX_BYTES, stsMessages } from "../../../../functions/platform
 import { isolationCredits } from "../../../../functions/platform/domain/audioCredits.js";
 import { formatNumber } from "../../lib/format.js";
 import { useShell } from "../../lib/shell.js";
-import { v1Fetch } from "../../lib/tts-client.js";
-import { SUBSCRIPTION_PATH, speechErrorMessages, speechErrorView } from "../../lib/tts-errors.js";
-import { quotaCheck } from "../../lib/tts-quota.js";
+import { v1Fetch } from "../tts/client.js";
+import { SUBSCRIPTION_PATH, speechErrorMessages, speechErrorView } from "../tts/errors.js";
+import { quotaCheck } from "../tts/quota.js";
 import { AudioPlayer } from "../audio/AudioPlayer.js";
 import { formatClock } from "../audio/waveform.js";
 import { Icon } from "../Icon.js";

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { z } from "zod";
-import { v1Fetch, v1Json } from "../../lib/tts-client.js";
+import { v1Fetch, v1Json } from "../tts/client.js";
 import { formatDuration, pvcMessages } from "./wizard.js";
 
 const StateWire = z.object({

@@ -6,7 +6,7 @@ import { Dialog } from "../Dialog.js";
 import { Icon } from "../Icon.js";
 import { Recorder } from "../voice-creation/Recorder.js";
 import { useToast } from "../ui/Toast.js";
-import { apiCallError, v1Fetch, v1Json } from "../../lib/tts-client.js";
+import { apiCallError, v1Fetch, v1Json } from "../tts/client.js";
 import { formatDateTimeFull } from "../../lib/format.js";
 import { docsPath, legalPath } from "../../lib/links.js";
 import { PVC, pvcMessages } from "./wizard.js";

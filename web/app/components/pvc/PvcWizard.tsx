@@ -2,7 +2,7 @@ import { Link, useSearchParams } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
 import { Dialog } from "../Dialog.js";
 import { Icon } from "../Icon.js";
-import { ApiCallError, apiCallError, v1Fetch, v1Json } from "../../lib/tts-client.js";
+import { ApiCallError, apiCallError, v1Fetch, v1Json } from "../tts/client.js";
 import { formatDateTimeFull } from "../../lib/format.js";
 import {
   AUTO_SAVE_MS,

@@ -3,7 +3,7 @@ import { useRouteLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Dialog } from "../Dialog.js";
 import { Icon } from "../Icon.js";
-import { apiToken, v1Json } from "../../lib/tts-client.js";
+import { apiToken, v1Json } from "../tts/client.js";
 import { LIVE_ENDING_CODES, LiveServerMessageWire } from "../../../../functions/platform/contract/pvcRecorder.js";
 import { PVC_LANGUAGES } from "./wizard.js";
 import {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { z } from "zod";
 import { Dialog } from "../Dialog.js";
-import { apiCallError, v1Fetch, v1Json } from "../../lib/tts-client.js";
+import { apiCallError, v1Fetch, v1Json } from "../tts/client.js";
 import { useShell } from "../../lib/shell.js";
 import { TrimEditor } from "./TrimEditor.js";
 import { PVC, formatDuration, pvcMessages, type PvcSample } from "./wizard.js";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { z } from "zod";
-import { v1Json } from "../../lib/tts-client.js";
+import { v1Json } from "../tts/client.js";
 import { PVC } from "./wizard.js";
 
 const SignedUrlWire = z.object({ signed_url: z.string() });

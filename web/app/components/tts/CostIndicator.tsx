@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { formatNumber } from "../../lib/format.js";
-import { COST_REFERENCE_CREDITS, costIndicator } from "../../lib/tts-models.js";
+import { COST_REFERENCE_CREDITS, costIndicator } from "./models.js";
 
 /** What the text costs, as a share of 5,000 credits; above that, Studio is the better tool. */
 export function CostIndicator({ cost, free }: { cost: number; free: boolean }) {

@@ -12,8 +12,8 @@ import {
   parseSpeakerLines,
   voiceForNewSpeaker,
   type DialogueBlock,
-} from "../../lib/tts-dialogue.js";
-import type { Voice } from "../../lib/tts-wire.js";
+} from "./dialogue.js";
+import type { Voice } from "./wire.js";
 import { VoicePicker } from "../voices/VoicePicker.js";
 
 export interface DialogueEditorProps {

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from "react";
 import { formatNumber } from "../../lib/format.js";
-import { apiCallError, v1Fetch, v1Json } from "../../lib/tts-client.js";
-import { downloadFileName, extensionForContentType, formatDateTime } from "../../lib/tts-text.js";
-import { voiceDisplayName } from "../../lib/tts-voices.js";
-import { HistoryPageWire, type HistoryItem } from "../../lib/tts-wire.js";
+import { apiCallError, v1Fetch, v1Json } from "./client.js";
+import { downloadFileName, extensionForContentType, formatDateTime } from "./text.js";
+import { voiceDisplayName } from "./voices.js";
+import { HistoryPageWire, type HistoryItem } from "./wire.js";
 import { AudioPlayer } from "../audio/AudioPlayer.js";
 import { Dialog } from "../Dialog.js";
 import { Icon } from "../Icon.js";

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { formatMultiplier, summariseLanguages } from "../../lib/tts-models.js";
-import type { Model } from "../../lib/tts-wire.js";
+import { formatMultiplier, summariseLanguages } from "./models.js";
+import type { Model } from "./wire.js";
 import { useInViewport } from "../ui/useInViewport.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Preference } from "../../lib/tts-dialogue.js";
+import type { Preference } from "./dialogue.js";
 import { AudioPlayer } from "../audio/AudioPlayer.js";
 import type { Generation } from "./useSpeechGeneration.js";
 

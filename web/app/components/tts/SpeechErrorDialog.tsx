@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { SUBSCRIPTION_PATH, speechErrorMessages, type SpeechErrorView } from "../../lib/tts-errors.js";
+import { SUBSCRIPTION_PATH, speechErrorMessages, type SpeechErrorView } from "./errors.js";
 import { Dialog } from "../Dialog.js";
 
 /** A failed generation, as speech-generation.md §8 shows it. */

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { countCharacters } from "../../lib/characters.js";
 import { formatNumber } from "../../lib/format.js";
-import { limitText, textMessages } from "../../lib/tts-text.js";
+import { limitText, textMessages } from "./text.js";
 
 /**
  * The text editor with its character counter. Input past the limit is cut, with the spec's

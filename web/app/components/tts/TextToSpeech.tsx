@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { enhanceMessages } from "../../../../functions/platform/domain/dialogueEnhance.js";
 import { countCharacters } from "../../lib/characters.js";
 import { useShell } from "../../lib/shell.js";
-import { v1Fetch, v1Json } from "../../lib/tts-client.js";
+import { v1Fetch, v1Json } from "./client.js";
 import {
   capDialogue,
   dialogueCharacters,
@@ -14,16 +14,16 @@ import {
   voiceForNewSpeaker,
   type DialogueBlock,
   type Preference,
-} from "../../lib/tts-dialogue.js";
-import { creditCost, DEFAULT_DIALOGUE_MODEL_ID, DEFAULT_MODEL_FOR_TASK, modelForTask, modelForVoice, textLimit } from "../../lib/tts-models.js";
+} from "./dialogue.js";
+import { creditCost, DEFAULT_DIALOGUE_MODEL_ID, DEFAULT_MODEL_FOR_TASK, modelForTask, modelForVoice, textLimit } from "./models.js";
 import { rememberTaskModel, taskModel } from "../../lib/taskModel.js";
-import { DEFAULT_VOICE_SETTINGS } from "../../lib/tts-settings.js";
-import { bracketWarning, requestText, SAMPLE_TEXTS } from "../../lib/tts-text.js";
-import { QUOTA_DIALOG_TITLE, quotaCheck } from "../../lib/tts-quota.js";
-import { voiceDisplayName } from "../../lib/tts-voices.js";
-import { SUBSCRIPTION_PATH, speechErrorMessages } from "../../lib/tts-errors.js";
+import { DEFAULT_VOICE_SETTINGS } from "./settings.js";
+import { bracketWarning, requestText, SAMPLE_TEXTS } from "./text.js";
+import { QUOTA_DIALOG_TITLE, quotaCheck } from "./quota.js";
+import { voiceDisplayName } from "./voices.js";
+import { SUBSCRIPTION_PATH, speechErrorMessages } from "./errors.js";
 import { Icon } from "../Icon.js";
-import { EnhanceWire, PreferenceWire, VoiceSettingsWire, type Model, type Voice, type VoiceSettings } from "../../lib/tts-wire.js";
+import { EnhanceWire, PreferenceWire, VoiceSettingsWire, type Model, type Voice, type VoiceSettings } from "./wire.js";
 import { markVoicesUsed } from "../voices/recentVoices.js";
 import { VoicePicker } from "../voices/VoicePicker.js";
 import { CostIndicator } from "./CostIndicator.js";

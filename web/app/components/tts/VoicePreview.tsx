@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { v1Fetch } from "../../lib/tts-client.js";
+import { v1Fetch } from "./client.js";
 import { AudioPlayer } from "../audio/AudioPlayer.js";
 
 /**

@@ -1,6 +1,6 @@
 import { useId } from "react";
-import { clampToSlider, DIALOGUE_STABILITY, SLIDERS, type SliderSpec } from "../../lib/tts-settings.js";
-import type { VoiceSettings } from "../../lib/tts-wire.js";
+import { clampToSlider, DIALOGUE_STABILITY, SLIDERS, type SliderSpec } from "./settings.js";
+import type { VoiceSettings } from "./wire.js";
 
 function Slider({ spec, value, onChange }: { spec: SliderSpec; value: number; onChange: (v: number) => void }) {
   const id = useId();

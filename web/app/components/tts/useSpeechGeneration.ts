@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
-import { apiCallError, ApiCallError, v1Fetch } from "../../lib/tts-client.js";
-import { speechErrorView, type SpeechErrorView } from "../../lib/tts-errors.js";
-import { downloadFileName, extensionForContentType } from "../../lib/tts-text.js";
+import { apiCallError, ApiCallError, v1Fetch } from "./client.js";
+import { speechErrorView, type SpeechErrorView } from "./errors.js";
+import { downloadFileName, extensionForContentType } from "./text.js";
 import { settleOnBlob, streamIntoAudio } from "./streamingAudio.js";
 
 /** Identical requests regenerate for free within this window (speech-generation.md §9). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { v1Fetch, v1Json, ApiCallError, apiCallError } from "../../lib/tts-client.js";
+import { v1Fetch, v1Json, ApiCallError, apiCallError } from "../tts/client.js";
 
 /**
  * The browser's calls for voice creation (same origin, the session's bearer token): the answers

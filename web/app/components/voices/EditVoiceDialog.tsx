@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from "react";
 import { FormActions } from "../FormActions.js";
 import { EditVoiceFields, VOICE_DESCRIPTION_MAX } from "../../../../functions/platform/contract/voices.js";
-import { apiCallError, v1Fetch } from "../../lib/tts-client.js";
+import { apiCallError, v1Fetch } from "../tts/client.js";
 import { Dialog } from "../Dialog.js";
 import { Field } from "../Field.js";
 import { labelRows, labelsError, labelsRecord, type LabelRow } from "./labels.js";

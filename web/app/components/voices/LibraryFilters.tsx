@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { AGES, DESCRIPTIVES, GENDERS, LIBRARY_SORT_VALUES, NOTICE_PERIOD_DAYS, USE_CASES } from "../../../../functions/platform/contract/voices.js";
 import { ENGINE_LANGUAGES } from "../../../../functions/platform/domain/models.js";
-import { v1Json } from "../../lib/tts-client.js";
+import { v1Json } from "../tts/client.js";
 import { Icon } from "../Icon.js";
 import { SelectField } from "./SelectField.js";
 import { activeFilterCount, CATEGORY_FILTERS, DEFAULT_FILTERS, formatNoticePeriod, readable, SORT_LABELS, type LibraryFilters as Filters } from "./library.js";

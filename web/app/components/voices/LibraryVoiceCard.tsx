@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { MAX_VOICE_BADGES, voiceBadges, voiceDisplayName } from "../../lib/tts-voices.js";
+import { MAX_VOICE_BADGES, voiceBadges, voiceDisplayName } from "../tts/voices.js";
 import { Icon } from "../Icon.js";
 import { formatNoticePeriod, readable, voiceStats } from "./library.js";
 import type { LibraryVoice } from "./wire.js";

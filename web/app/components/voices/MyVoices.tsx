@@ -4,8 +4,8 @@ import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } fro
 import { CreateCollectionBody } from "../../../../functions/platform/contract/voices.js";
 import { isVisible, type IconName } from "../../lib/nav.js";
 import { navContext, useShell } from "../../lib/shell.js";
-import { apiCallError, v1Fetch, v1Json } from "../../lib/tts-client.js";
-import { voiceBadges, voiceDisplayName } from "../../lib/tts-voices.js";
+import { apiCallError, v1Fetch, v1Json } from "../tts/client.js";
+import { voiceBadges, voiceDisplayName } from "../tts/voices.js";
 import { Dialog } from "../Dialog.js";
 import { Field } from "../Field.js";
 import { Icon } from "../Icon.js";

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { FormActions } from "../FormActions.js";
 import { DESCRIPTIVES, MAX_DESCRIPTIVES, NOTICE_PERIOD_DAYS, PublishVoiceBody, RATE_MAX, RATE_MIN, USE_CASES } from "../../../../functions/platform/contract/voices.js";
-import { apiCallError, v1Fetch } from "../../lib/tts-client.js";
+import { apiCallError, v1Fetch } from "../tts/client.js";
 import { Dialog } from "../Dialog.js";
 import { SelectField } from "./SelectField.js";
 import { formatNoticePeriod, readable } from "./library.js";

@@ -1,9 +1,9 @@
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { apiCallError, v1Fetch, v1Json } from "../../lib/tts-client.js";
-import { DEFAULT_VOICE_SETTINGS } from "../../lib/tts-settings.js";
-import { voiceBadges, voiceDisplayName } from "../../lib/tts-voices.js";
-import { VoiceSettingsWire, type VoiceSettings } from "../../lib/tts-wire.js";
+import { apiCallError, v1Fetch, v1Json } from "../tts/client.js";
+import { DEFAULT_VOICE_SETTINGS } from "../tts/settings.js";
+import { voiceBadges, voiceDisplayName } from "../tts/voices.js";
+import { VoiceSettingsWire, type VoiceSettings } from "../tts/wire.js";
 import { formatDate } from "../../lib/format.js";
 import { AudioPlayer } from "../audio/AudioPlayer.js";
 import { Icon } from "../Icon.js";

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type ChangeEvent } from "react";
 import { similarVoiceMessages } from "../../../../functions/platform/contract/voices.js";
 import { isVisible } from "../../lib/nav.js";
 import { navContext, useShell } from "../../lib/shell.js";
-import { voiceDisplayName } from "../../lib/tts-voices.js";
+import { voiceDisplayName } from "../tts/voices.js";
 import { AudioPlayer } from "../audio/AudioPlayer.js";
 import { Icon } from "../Icon.js";
 import { Page } from "../Page.js";

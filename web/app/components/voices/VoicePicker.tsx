@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import { groupVoices, voiceBadges, voiceDisplayName, voicePickerEmptyState, type RecentVoices } from "../../lib/tts-voices.js";
-import type { Voice } from "../../lib/tts-wire.js";
+import { groupVoices, voiceBadges, voiceDisplayName, voicePickerEmptyState, type RecentVoices } from "../tts/voices.js";
+import type { Voice } from "../tts/wire.js";
 import { markVoicesUsed, readRecentVoices } from "./recentVoices.js";
 import { useVoiceSearch } from "./useVoiceSearch.js";
 import { voiceUsability } from "./usability.js";

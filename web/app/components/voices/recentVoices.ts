@@ -1,4 +1,4 @@
-import { parseRecentVoices, recordRecentVoice, RECENT_VOICES_KEY, type RecentVoices } from "../../lib/tts-voices.js";
+import { parseRecentVoices, recordRecentVoice, RECENT_VOICES_KEY, type RecentVoices } from "../tts/voices.js";
 
 /** The recently used voices, kept per device in localStorage (voice id -> last used, ms). */
 export function readRecentVoices(): RecentVoices {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { v1Json } from "../../lib/tts-client.js";
+import { v1Json } from "../tts/client.js";
 import { LIBRARY_PAGE_SIZE, LIBRARY_REQUEST_SIZE, sharedVoicesPath, type LibraryFilters } from "./library.js";
 import { LibraryPageWire, type LibraryVoice } from "./wire.js";
 

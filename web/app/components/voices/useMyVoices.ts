@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { v1Json } from "../../lib/tts-client.js";
+import { v1Json } from "../tts/client.js";
 import { myVoicesPath, type MyVoicesQuery } from "./myVoices.js";
 import { MyVoicesPageWire, type MyVoice } from "./wire.js";
 

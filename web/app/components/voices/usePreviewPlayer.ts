@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { v1Fetch } from "../../lib/tts-client.js";
+import { v1Fetch } from "../tts/client.js";
 
 export interface PreviewTarget {
   id: string;

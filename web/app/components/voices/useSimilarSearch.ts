@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from "react";
 import { SIMILAR_AUDIO_MAX_BYTES, SIMILAR_TOP_K_MAX, similarVoiceMessages } from "../../../../functions/platform/contract/voices.js";
-import { apiCallError, v1Fetch } from "../../lib/tts-client.js";
+import { apiCallError, v1Fetch } from "../tts/client.js";
 import { LibraryPageWire, type LibraryVoice } from "./wire.js";
 
 export type SimilarQuery = { kind: "voice"; voiceId: string; name: string } | { kind: "clip"; file: File };

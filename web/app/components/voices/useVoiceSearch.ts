@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { v1Json } from "../../lib/tts-client.js";
-import { recentVoiceIds, VOICE_PICKER_DEBOUNCE_MS, VOICE_PICKER_PAGE_SIZE, type RecentVoices } from "../../lib/tts-voices.js";
-import { VoicesPageWire, type Voice } from "../../lib/tts-wire.js";
+import { v1Json } from "../tts/client.js";
+import { recentVoiceIds, VOICE_PICKER_DEBOUNCE_MS, VOICE_PICKER_PAGE_SIZE, type RecentVoices } from "../tts/voices.js";
+import { VoicesPageWire, type Voice } from "../tts/wire.js";
 
 export interface VoiceSearch {
   /** The search the results are for (the debounced input). */

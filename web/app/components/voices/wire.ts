@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { VoiceSettingsWire, VoiceWire } from "../../lib/tts-wire.js";
+import { VoiceSettingsWire, VoiceWire } from "../tts/wire.js";
 
 /**
  * The /v1 shapes the Voices pages read (only the fields they use), parsed in the browser and in

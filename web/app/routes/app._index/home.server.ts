@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { api } from "../../lib/api.server.js";
 import type { WebSession } from "../../lib/session.server.js";
-import { HistoryPageWire, VoicesPageWire } from "../../lib/tts-wire.js";
+import { HistoryPageWire, VoicesPageWire } from "../../components/tts/wire.js";
 import { mostUsedVoices, type HomeData } from "../../components/home/usage.js";
 import { ChecklistWire } from "../../components/onboarding/checklist.js";
 

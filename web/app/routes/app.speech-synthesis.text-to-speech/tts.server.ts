@@ -2,7 +2,7 @@ import { redirect, type AppLoadContext } from "@remix-run/node";
 import { api, ApiFailure } from "../../lib/api.server.js";
 import { isPathId } from "../../../../functions/platform/contract/ids.js";
 import type { WebSession } from "../../lib/session.server.js";
-import { ModelsWire, VoicesPageWire, VoiceWire, type Model, type Voice } from "../../lib/tts-wire.js";
+import { ModelsWire, VoicesPageWire, VoiceWire, type Model, type Voice } from "../../components/tts/wire.js";
 
 /** Premade voices offered first (and as the other speakers of a new dialogue). */
 const STARTER_VOICES = 4;

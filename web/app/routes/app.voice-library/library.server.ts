@@ -3,7 +3,7 @@ import { api, ApiFailure, type ApiClient } from "../../lib/api.server.js";
 import { isVisible } from "../../lib/nav.js";
 import { getShell } from "../../lib/shell.server.js";
 import { navContext } from "../../lib/shell.js";
-import { VoicesPageWire } from "../../lib/tts-wire.js";
+import { VoicesPageWire } from "../../components/tts/wire.js";
 import { isPathId } from "../../../../functions/platform/contract/ids.js";
 import { LibraryVoiceWire, VoiceSlotsWire, type LibraryVoice, type VoiceSlots } from "../../components/voices/wire.js";
 

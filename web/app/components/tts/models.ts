@@ -1,5 +1,5 @@
-import { GLOBAL_MAX_TEXT_LENGTH, DEFAULT_DIALOGUE_MODEL_ID } from "../../../functions/platform/domain/speechRules.js";
-import { voiceDisplayName } from "./tts-voices.js";
+import { GLOBAL_MAX_TEXT_LENGTH, DEFAULT_DIALOGUE_MODEL_ID } from "../../../../functions/platform/domain/speechRules.js";
+import { voiceDisplayName } from "./voices.js";
 
 /** Model choice, text limits and credit cost (speech-generation.md §4, §9). */
 export type SpeechTask = "tts" | "sts";

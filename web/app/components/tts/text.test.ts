@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bracketWarning, downloadFileName, extensionForContentType, formatDateTime, limitText, requestText, textMessages } from "./tts-text.js";
+import { bracketWarning, downloadFileName, extensionForContentType, formatDateTime, limitText, requestText, textMessages } from "./text.js";
 
 describe("editor text", () => {
   it("warns about curly braces or square brackets", () => {

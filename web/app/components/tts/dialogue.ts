@@ -1,6 +1,6 @@
-import { DIALOGUE_MAX_BLOCKS, dialogueMessages } from "../../../functions/platform/domain/speechRules.js";
-import { countCharacters, sliceCharacters } from "./characters.js";
-import { voiceDisplayName } from "./tts-voices.js";
+import { DIALOGUE_MAX_BLOCKS, dialogueMessages } from "../../../../functions/platform/domain/speechRules.js";
+import { countCharacters, sliceCharacters } from "../../lib/characters.js";
+import { voiceDisplayName } from "./voices.js";
 
 /** Dialogue mode: blocks, pasting "Speaker: text" lines, caps, preference (speech-generation.md §4, §5). */
 export { DIALOGUE_MAX_BLOCKS, dialogueMessages };

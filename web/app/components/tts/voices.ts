@@ -1,4 +1,4 @@
-import { ENGINE_LANGUAGES } from "../../../functions/platform/domain/models.js";
+import { ENGINE_LANGUAGES } from "../../../../functions/platform/domain/models.js";
 
 /** Voice picker rules (app-shell.md §2, §3, §9). */
 export const VOICE_PICKER_DEBOUNCE_MS = 300;

@@ -9,7 +9,7 @@ import {
   parseSpeakerLines,
   voiceForNewSpeaker,
   type DialogueBlock,
-} from "./tts-dialogue.js";
+} from "./dialogue.js";
 
 const block = (text: string, voiceId = "v1"): DialogueBlock => ({ id: Math.random().toString(36), voiceId, text });
 

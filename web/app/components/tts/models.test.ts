@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { MODELS } from "../../../functions/platform/domain/models.js";
-import { modelWire } from "../../../functions/capabilities/speech/api/models.js";
-import { clampToSlider, DIALOGUE_STABILITY, SLIDERS } from "./tts-settings.js";
-import { costIndicator, creditCost, formatMultiplier, modelForTask, modelForVoice, modelMessages, summariseLanguages, textLimit } from "./tts-models.js";
+import { MODELS } from "../../../../functions/platform/domain/models.js";
+import { modelWire } from "../../../../functions/capabilities/speech/api/models.js";
+import { clampToSlider, DIALOGUE_STABILITY, SLIDERS } from "./settings.js";
+import { costIndicator, creditCost, formatMultiplier, modelForTask, modelForVoice, modelMessages, summariseLanguages, textLimit } from "./models.js";
 
 const models = MODELS.map((m) => modelWire(m));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quotaCheck } from "./tts-quota.js";
+import { quotaCheck } from "./quota.js";
 
 describe("credit check before generating", () => {
   it("lets a generation through when the credits cover it", () => {

@@ -9,7 +9,7 @@ import {
   voicePickerEmptyState,
   RECENT_VOICES_MAX,
   type RecentVoices,
-} from "./tts-voices.js";
+} from "./voices.js";
 
 const v = (voice_id: string, category: string, is_legacy = false) => ({ voice_id, category, is_legacy });
 

@@ -1,5 +1,5 @@
-import type { UsageRecord } from "../../../functions/platform/stores/ledger.js";
-import { quotaExceeded } from "../../../functions/platform/domain/quota.js";
+import type { UsageRecord } from "../../../../functions/platform/stores/ledger.js";
+import { quotaExceeded } from "../../../../functions/platform/domain/quota.js";
 
 /**
  * The credit check before a generation is sent (speech-generation.md §6): free-tier users are

@@ -1,5 +1,5 @@
-import { DEFAULT_VOICE_SETTINGS } from "../../../functions/platform/domain/voiceSettings.js";
-import { dialogueStability } from "./tts-dialogue.js";
+import { DEFAULT_VOICE_SETTINGS } from "../../../../functions/platform/domain/voiceSettings.js";
+import { dialogueStability } from "./dialogue.js";
 
 /** Voice settings sliders (app-shell.md §5): ranges, steps, defaults and warnings. */
 export type SliderId = "speed" | "stability" | "similarity_boost" | "style";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { speechErrorMessages, speechErrorView, validationMessage } from "./tts-errors.js";
+import { speechErrorMessages, speechErrorView, validationMessage } from "./errors.js";
 
 const domain = (status: string, message = "Server says no.") => ({ detail: { status, message } });
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { ApiTokenWire } from "./tts-wire.js";
-import { speechErrorView, type SpeechErrorView } from "./tts-errors.js";
+import { ApiTokenWire } from "./wire.js";
+import { speechErrorView, type SpeechErrorView } from "./errors.js";
 
 /**
  * The browser's own calls to /v1 (same origin), for what must not go through a loader: audio

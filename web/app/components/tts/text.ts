@@ -1,5 +1,5 @@
-import { dialogueMessages } from "../../../functions/platform/domain/speechRules.js";
-import { countCharacters, sliceCharacters } from "./characters.js";
+import { dialogueMessages } from "../../../../functions/platform/domain/speechRules.js";
+import { countCharacters, sliceCharacters } from "../../lib/characters.js";
 
 /** Editor rules: limits, truncation and bracket warnings (speech-generation.md §5). */
 export const textMessages = {
