@@ -169,6 +169,20 @@ describe("SDK contract: edit, samples, delete", () => {
   });
 });
 
+describe("SDK contract: v2 search", () => {
+  it("lists name matches before description and label matches, across pages (issue 28: \"har\" found three 'characters' voices before Harriet)", async () => {
+    await insertOwnVoice(stack, acct.workspace.workspace_id, acct.user.user_id, "Sharon");
+    const first = await client.voices.search({ search: "har", pageSize: 2 });
+    expect(first.voices.map((v) => v.name)).toEqual(["Harriet", "Sharon"]);
+    // The rest (labels "characters_animation", descriptions "characterful") follow on the next pages, none twice.
+    const rest = await client.voices.search({ search: "har", pageSize: 100, nextPageToken: first.nextPageToken! });
+    expect(rest.voices.length).toBeGreaterThanOrEqual(3);
+    for (const v of rest.voices) expect((v.name ?? "").toLowerCase()).not.toContain("har");
+    expect(new Set([...first.voices, ...rest.voices].map((v) => v.voiceId)).size).toBe(first.voices.length + rest.voices.length);
+    expect(first.voices.length + rest.voices.length).toBe(first.totalCount);
+  });
+});
+
 describe("SDK contract: collections", () => {
   it("creates, lists by title, renames, fills, filters v2 search by, empties and deletes a collection", async () => {
     const own = await insertOwnVoice(stack, acct.workspace.workspace_id, acct.user.user_id, "Collected");

@@ -87,6 +87,19 @@ export interface VoiceFilters {
 const searchable = (v: VoiceRecord) => [v.name, v.description ?? "", v.category, ...Object.values(v.labels)].join(" ").toLowerCase();
 const same = (a: string | undefined, b: string) => a !== undefined && normaliseLabel(a) === normaliseLabel(b);
 
+/**
+ * How well a voice's name answers a search: 0 when its name starts with the search, 1 when a word
+ * of its name does or the name contains it, 2 when only its description or labels match. A search
+ * lists names first ("har" finds Harriet before the voices labelled "characters").
+ */
+export function nameRank(v: Pick<VoiceRecord, "name">, search: string | undefined): number {
+  const term = (search ?? "").trim().toLowerCase();
+  if (!term) return 0;
+  const name = v.name.toLowerCase();
+  if (name.startsWith(term)) return 0;
+  return name.includes(term) ? 1 : 2;
+}
+
 /** The v2 search filters (contract §2 `voices.search`), over the voices a workspace sees. */
 export async function filterVoices(ctx: AppContext, caller: Caller, voices: VoiceRecord[], f: VoiceFilters, listings: Map<string, LibraryListing>): Promise<VoiceRecord[]> {
   const terms = (f.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);

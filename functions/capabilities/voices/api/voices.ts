@@ -12,7 +12,7 @@ import { field, parseMultipart } from "../../../platform/http/multipart.js";
 import { jsonBody, parseWith, q, queryParams } from "../../../platform/http/validate.js";
 import { EditVoiceFields, FINE_TUNING_STATES, MAX_SAMPLES, SAMPLE_MAX_BYTES, VOICE_CATEGORIES, VOICE_TYPES } from "../../../platform/contract/voices.js";
 import { assertCanManage, voiceNotFound } from "../records.js";
-import { deleteSample, deleteVoice, editVoice, filterVoices, sampleAudio, visibleVoices, wireContext, workspaceMemberships } from "../manage.js";
+import { deleteSample, deleteVoice, editVoice, filterVoices, nameRank, sampleAudio, visibleVoices, wireContext, workspaceMemberships } from "../manage.js";
 import { libraryAccents } from "../accents.js";
 import { voiceWire } from "../wire.js";
 
@@ -60,7 +60,7 @@ const V2Query = z.object({
   show_legacy: q.bool().optional(),
 });
 
-const PageToken = z.object({ k: z.union([z.string(), z.number()]), id: z.string() });
+const PageToken = z.object({ r: z.number().int().min(0).max(2).default(0), k: z.union([z.string(), z.number()]), id: z.string() });
 
 export function registerVoices(r: ApiRouter): void {
   r.onInvalidParam("voice_id", voiceNotFound);
@@ -85,8 +85,11 @@ export function registerVoices(r: ApiRouter): void {
     const sort = p.sort ?? "created_at_unix";
     const dir = (p.sort_direction ?? (sort === "name" ? "asc" : "desc")) === "asc" ? 1 : -1;
     const key = (v: VoiceRecord): string | number => (sort === "name" ? v.name.toLowerCase() : v.created_at_unix);
-    const cmp = (a: z.infer<typeof PageToken>, b: z.infer<typeof PageToken>) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * dir;
-    voices.sort((a, b) => cmp({ k: key(a), id: a.voice_id }, { k: key(b), id: b.voice_id }));
+    // A search lists name matches first (nameRank), each group in the requested order.
+    type Position = z.infer<typeof PageToken>;
+    const at = (v: VoiceRecord): Position => ({ r: nameRank(v, p.search), k: key(v), id: v.voice_id });
+    const cmp = (a: Position, b: Position) => a.r - b.r || (a.k < b.k ? -1 : a.k > b.k ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * dir;
+    voices.sort((a, b) => cmp(at(a), at(b)));
     const total = voices.length;
     if (p.next_page_token) {
       let after: z.infer<typeof PageToken>;
@@ -95,7 +98,7 @@ export function registerVoices(r: ApiRouter): void {
       } catch {
         throw new ApiError(400, "invalid_page_token", "The next_page_token is not valid for this query.");
       }
-      voices = voices.filter((v) => cmp({ k: key(v), id: v.voice_id }, after) > 0);
+      voices = voices.filter((v) => cmp(at(v), after) > 0);
     }
     const page = voices.slice(0, p.page_size);
     const hasMore = voices.length > page.length;
@@ -104,7 +107,7 @@ export function registerVoices(r: ApiRouter): void {
       voices: page.map((v) => voiceWire(v, w)),
       has_more: hasMore,
       total_count: total,
-      next_page_token: hasMore && last ? Buffer.from(JSON.stringify({ k: key(last), id: last.voice_id })).toString("base64url") : null,
+      next_page_token: hasMore && last ? Buffer.from(JSON.stringify(at(last))).toString("base64url") : null,
     });
   });
 

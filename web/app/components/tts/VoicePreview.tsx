@@ -1,4 +1,5 @@
 import { useCallback } from "react";
+import { ownApiPath } from "../../lib/ownApi.js";
 import { v1Fetch } from "./client.js";
 import { AudioPlayer } from "../audio/AudioPlayer.js";
 
@@ -9,10 +10,10 @@ import { AudioPlayer } from "../audio/AudioPlayer.js";
  */
 export function VoicePreview({ url, name }: { url: string; name: string }) {
   const load = useCallback(async () => {
-    const target = new URL(url, window.location.href);
-    // Only our own origin is fetched; the CSP allows no other.
-    if (target.origin !== window.location.origin) throw new Error("The preview is on another site.");
-    const res = await v1Fetch(target.pathname + target.search);
+    // Our own API's preview, at whichever of the server's addresses the page was opened.
+    const path = ownApiPath(url, window.location.href);
+    if (!path) throw new Error("The preview is on another site.");
+    const res = await v1Fetch(path);
     if (!res.ok) throw new Error(`preview ${res.status}`);
     return res.blob();
   }, [url]);

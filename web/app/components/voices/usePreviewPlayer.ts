@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { ownApiPath } from "../../lib/ownApi.js";
 import { v1Fetch } from "../tts/client.js";
 
 export interface PreviewTarget {
@@ -68,10 +69,10 @@ export function usePreviewPlayer(): PreviewPlayer {
       setError(null);
       void (async () => {
         try {
-          const url = new URL(target.url, window.location.href);
-          // Only our own origin is fetched; the CSP allows no other.
-          if (url.origin !== window.location.origin) throw new Error("The preview is on another site.");
-          const res = await v1Fetch(url.pathname + url.search);
+          // Our own API's preview, at whichever of the server's addresses the page was opened.
+          const path = ownApiPath(target.url, window.location.href);
+          if (!path) throw new Error("The preview is on another site.");
+          const res = await v1Fetch(path);
           if (!res.ok) throw new Error(`The preview could not be loaded (${res.status}).`);
           const blob = await res.blob();
           if (mine !== request.current) return;
