@@ -108,6 +108,11 @@ describe.each(SIZES)("Voice Design at $width px", (size) => {
     expect(await dialog.getByRole("button", { name: "Pause preview 1" }).count()).toBe(0);
     expect(await dialog.getByRole("radio", { name: /Preview 3/ }).isChecked()).toBe(true);
     await noOverflow(page);
+    // Escape does not close it and lose the previews, like the clone dialogs (issue 28).
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Escape");
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await previews.count()).toBe(3);
 
     await dialog.getByRole("button", { name: "Next" }).click();
     await dialog.getByRole("button", { name: "Save voice" }).click();
@@ -168,7 +173,10 @@ describe.each(SIZES)("Instant Voice Clone at $width px", (size) => {
       await visit(page, "/app?creationType=cloneVoice&mode=create");
       const dialog = page.getByRole("dialog", { name: "Instant Voice Clone" });
       await expect.poll(() => dialog.getByTestId("dropzone").isVisible()).toBe(true);
-      // Escape does not close it; the verification step waits for a voice.
+      // Escape does not close it, however often it is pressed (a second Escape used to); the
+      // verification step waits for a voice.
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Escape");
       await page.keyboard.press("Escape");
       expect(await dialog.isVisible()).toBe(true);
       expect(await dialog.getByRole("button", { name: /Verification/ }).isDisabled()).toBe(true);

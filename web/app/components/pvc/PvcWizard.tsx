@@ -72,7 +72,7 @@ export function PvcWizard({ onBack, onClose }: { onBack: () => void; onClose: ()
   };
 
   return (
-    <Dialog title={step === "intro" ? pvcMessages.introTitle : step === "finish" ? pvcMessages.finishTitle : step === "verify" ? pvcMessages.verifyTitle : "Voice Data"} onClose={close}>
+    <Dialog title={step === "intro" ? pvcMessages.introTitle : step === "finish" ? pvcMessages.finishTitle : step === "verify" ? pvcMessages.verifyTitle : "Voice Data"} onClose={close} escapeCloses={false}>
       <div className="pvc-wizard" data-testid="pvc-wizard">
         {step === "intro" || !voiceId ? (
           <PvcIntro

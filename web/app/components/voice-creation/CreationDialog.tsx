@@ -35,15 +35,23 @@ export function CreationDialog({
     if (!dialog) return;
     if (!dialog.open) dialog.showModal();
     const handleClose = () => onCloseRef.current();
-    // Escape fires "cancel" first; preventing it keeps the dialog open.
+    // Escape fires "cancel" first; preventing it keeps the dialog open. Chromium lets a page
+    // prevent that only once per user activation (a second Escape closed the dialog), so the
+    // key itself is stopped too.
     const handleCancel = (e: Event) => {
       if (!escapeRef.current) e.preventDefault();
     };
+    const handleKey = (e: KeyboardEvent) => {
+      // Only for itself: a dialog opened inside it keeps its own Escape.
+      if (e.key === "Escape" && !escapeRef.current && (e.target as Element | null)?.closest("dialog") === dialog) e.preventDefault();
+    };
     dialog.addEventListener("close", handleClose);
     dialog.addEventListener("cancel", handleCancel);
+    dialog.addEventListener("keydown", handleKey);
     return () => {
       dialog.removeEventListener("close", handleClose);
       dialog.removeEventListener("cancel", handleCancel);
+      dialog.removeEventListener("keydown", handleKey);
       if (dialog.open) dialog.close();
     };
   }, []);

@@ -246,7 +246,7 @@ export function VoiceDesignDialog({ params, onClose }: { params: URLSearchParams
   ];
 
   return (
-    <CreationDialog title="Voice Design" subtitle="Describe a voice and hear three takes on it" onClose={onClose} escapeCloses testId="voice-design-dialog">
+    <CreationDialog title="Voice Design" subtitle="Describe a voice and hear three takes on it" onClose={onClose} escapeCloses={false} testId="voice-design-dialog">
       <Stepper steps={steps} current={step} onSelect={(k) => (k === "save" ? toSave() : setStep("generate"))} />
       {step === "generate" ? (
         <div className="design-grid">
