@@ -271,7 +271,7 @@ describe("app shell", () => {
     const drawer = page.getByRole("dialog", { name: "Navigation" });
     for (const group of ["Audio Tools", "Contact", "Documentation"]) await expect.poll(() => drawer.getByText(group, { exact: true }).isVisible(), { message: group }).toBe(true);
     // Guides, API Reference and Changelog appear once (in Documentation).
-    for (const label of ["Guides", "API Reference", "Changelog"]) expect(await drawer.getByRole("link", { name: label, exact: true }).count(), label).toBe(1);
+    for (const label of ["Guides", "API Reference", "Changelog", "Voice Isolator", "Voice Changer", "Sound Effects"]) expect(await drawer.getByRole("link", { name: label, exact: true }).count(), label).toBe(1);
 
     // Tab and Shift+Tab never leave the drawer.
     const insideDrawer = () => page.evaluate(() => Boolean(document.activeElement?.closest("#mobile-drawer")));

@@ -93,7 +93,8 @@ export function MobileNav({ shell, model }: { shell: ShellData; model: SidebarMo
                 <Icon name="close" />
               </button>
             </div>
-            <SidebarNav model={model} />
+            {/* The Audio Tools group below lists Voice Isolator, Voice Changer and Sound Effects: once. */}
+            <SidebarNav model={{ ...model, sections: model.drawerSections }} />
             {model.mobileSections.map((s) => (
               <div className="nav-section" key={s.id}>
                 <div className="nav-section-label">{s.label}</div>

@@ -84,6 +84,15 @@ describe("sidebar model", () => {
     expect(m.mobileSections.map((s) => s.label)).toEqual(["Audio Tools", "Contact", "Documentation"]);
   });
 
+  it("lists each page once in the drawer (issue 28: Audio Tools repeated three links of the navigation)", () => {
+    const m = buildSidebar(ctx());
+    const drawer = [...m.drawerSections, ...m.mobileSections].flatMap((s) => s.links.map((l) => l.to));
+    expect(drawer.filter((to, i) => drawer.indexOf(to) !== i)).toEqual([]);
+    for (const to of ["/app/voice-isolator", "/app/speech-synthesis/speech-to-speech", "/app/sound-effects"]) expect(drawer).toContain(to);
+    // The desktop sidebar keeps them where they were.
+    expect(m.sections.flatMap((s) => s.links.map((l) => l.to))).toContain("/app/voice-isolator");
+  });
+
   it("finds the submenu of a deep link", () => {
     const m = buildSidebar(ctx());
     expect(submenuForPath(m, "/app/conversational-ai/talk-to/abc", matchesAny)).toBe("conversational-ai");

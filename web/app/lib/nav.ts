@@ -216,6 +216,8 @@ export interface SidebarModel {
   secondaryLinks: NavLink[];
   footerLinks: NavLink[];
   mobileSections: NavSection[];
+  /** The main sections as the drawer shows them: without the links its Audio Tools group lists. */
+  drawerSections: NavSection[];
   /** The Upgrade button (to the subscription page) is for the free tier only. */
   showUpgrade: boolean;
 }
@@ -224,6 +226,8 @@ export const SUBSCRIPTION_PATH = "/app/settings/subscription";
 
 export function buildSidebar(ctx: NavContext): SidebarModel {
   const sections = visibleSections(SECTIONS, ctx);
+  const mobileSections = visibleSections(MOBILE_SECTIONS, ctx);
+  const inDrawerGroups = new Set(mobileSections.flatMap((s) => s.links.map((l) => l.to)));
   const shownSubmenus = new Set(sections.flatMap((s) => s.links.map((l) => l.submenu)).filter(Boolean));
   return {
     sections,
@@ -231,7 +235,8 @@ export function buildSidebar(ctx: NavContext): SidebarModel {
     topLinks: TOP_LINKS,
     secondaryLinks: SECONDARY_LINKS,
     footerLinks: FOOTER_LINKS,
-    mobileSections: visibleSections(MOBILE_SECTIONS, ctx),
+    mobileSections,
+    drawerSections: sections.map((sec) => ({ ...sec, links: sec.links.filter((l) => !inDrawerGroups.has(l.to)) })).filter((sec) => sec.links.length > 0),
     showUpgrade: ctx.tier === "free",
   };
 }
