@@ -14,7 +14,8 @@ beforeAll(async () => {
   await stack.previewsReady;
   const acct = await createTestAccount(stack, "free");
   client = new ElevenLabsClient({ baseUrl: stack.url, apiKey: acct.apiKey, maxRetries: 0 });
-});
+  // Every premade and community preview is synthesised first: about 25 s alone, more beside other files.
+}, 180_000);
 afterAll(async () => stack?.close());
 
 describe("premade voices", () => {

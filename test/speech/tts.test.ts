@@ -4,6 +4,7 @@ import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, apiFetch } from "../support/stack.js";
 import { probe, readAll, hasFfmpeg } from "../support/audio.js";
 import { changeLimit, currentUsage } from "../../functions/platform/domain/credits.js";
+import { waitingForSlot } from "../../functions/capabilities/speech/slots.js";
 import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 
 /**
@@ -257,16 +258,19 @@ describe("errors", () => {
     const waiting = [send(free.apiKey), send(free.apiKey)];
     const reads = vi.spyOn(stack.ctx.stores.apiKeys, "byHash");
     try {
-      let early: Response | undefined;
-      for (let i = 0; i < 50 && !early; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        const r = await send(free.apiKey);
-        if (r.status === 429 && reads.mock.calls.length === 0) early = r;
-        else await r.arrayBuffer();
-        reads.mockClear();
-      }
-      expect(early, "a refusal that read no credentials").toBeDefined();
-      expect(((await early!.json()) as { detail: { status: string } }).detail.status).toBe("too_many_concurrent_requests");
+      await expect.poll(() => waitingForSlot(stack.ctx, ws)).toBe(2);
+      reads.mockClear();
+      const early = await send(free.apiKey);
+      expect(early.status).toBe(429);
+      expect(reads, "a refusal that read no credentials").not.toHaveBeenCalled();
+      expect(((await early.json()) as { detail: { status: string } }).detail.status).toBe("too_many_concurrent_requests");
+      // Refused again before its Retry-After: the answer pauses (a timer) before the 429, so a
+      // client that ignores Retry-After cannot make the server answer a hundred refusals a second.
+      const again = await send(free.apiKey);
+      expect(again.status).toBe(429);
+      await again.arrayBuffer();
+      expect(Number(again.headers.get("x-timbre-slot-wait-ms"))).toBeGreaterThan(0);
+      expect(early.headers.get("x-timbre-slot-wait-ms")).toBeNull();
       // Another workspace's key is read and served as usual.
       reads.mockClear();
       const served = await send(other.apiKey);

@@ -267,6 +267,7 @@ async function generateHoldingSlot(
     previousText: i === 0 ? req.previousText : prepared[i - 1].part.text,
     nextText: i === prepared.length - 1 ? req.nextText : prepared[i + 1].part.text,
     phonemeSpans: p.phonemeSpans,
+    whole: req.wholeAnswer === true,
   }));
   // The first chunk is synthesised while the idempotency, count and charge writes run: nothing
   // reaches the caller before the charge holds, and a refusal stops the synthesis.

@@ -44,6 +44,8 @@ interface ProcessSlots {
   onIdle: Set<() => void>;
   /** API keys seen here (their hashes) -> their workspace: see `refuseKnownKeyWhenQueueFull`. */
   keyWorkspaces: Map<string, string>;
+  /** Key hash -> when this process last refused it early. */
+  refusedAt: Map<string, number>;
 }
 
 /** Keys remembered for the early refusal; the oldest is forgotten beyond this. */
@@ -54,14 +56,19 @@ const states = new WeakMap<object, ProcessSlots>();
 function state(ctx: AppContext): ProcessSlots {
   let s = states.get(ctx);
   if (!s) {
-    s = { waiting: new Map(), limits: new Map(), held: new Map(), lastHeldAt: 0, onIdle: new Set(), keyWorkspaces: new Map() };
+    s = { waiting: new Map(), limits: new Map(), held: new Map(), lastHeldAt: 0, onIdle: new Set(), keyWorkspaces: new Map(), refusedAt: new Map() };
     states.set(ctx, s);
   }
   return s;
 }
 
-export function tooManyConcurrent(limit: number): ApiError {
-  return new ApiError(429, "too_many_concurrent_requests", slotMessages.tooMany(limit), { "retry-after": "1" });
+/** What a refusal's Retry-After says. */
+export const RETRY_AFTER_SECONDS = 1;
+/** How long a key refused again within its Retry-After waits for its next 429 (see refuseKnownKeyWhenQueueFull). */
+export const REPEAT_REFUSAL_PAUSE_MS = 400;
+
+export function tooManyConcurrent(limit: number, headers: Record<string, string> = {}): ApiError {
+  return new ApiError(429, "too_many_concurrent_requests", slotMessages.tooMany(limit), { "retry-after": String(RETRY_AFTER_SECONDS), ...headers });
 }
 
 /** Requests of this workspace waiting here for a slot. */
@@ -90,11 +97,34 @@ const keyHash = (apiKey: string) => createHash("sha256").update(apiKey).digest("
  * most of it the store's client). It can only refuse: a key revoked since it was seen gets this
  * 429 instead of a 401 while its former workspace's queue is full, and nothing else.
  */
-export function refuseKnownKeyWhenQueueFull(ctx: AppContext, apiKey: string | undefined): void {
+export async function refuseKnownKeyWhenQueueFull(ctx: AppContext, apiKey: string | undefined): Promise<void> {
   const key = apiKey?.trim();
   if (!key) return;
-  const ws = state(ctx).keyWorkspaces.get(keyHash(key));
-  if (ws !== undefined) refuseWhenQueueFull(ctx, ws);
+  const s = state(ctx);
+  const h = keyHash(key);
+  const ws = s.keyWorkspaces.get(h);
+  if (ws === undefined || !queueFull(s, ws)) return;
+  // Refused again before its Retry-After: the answer waits REPEAT_REFUSAL_PAUSE_MS (a timer, no
+  // work), then looks at the queue once more. A client that ignores Retry-After then retries a
+  // few times a second instead of a hundred, and the cores stay with the requests being served.
+  const now = Date.now();
+  const last = s.refusedAt.get(h);
+  let paused = 0;
+  if (last !== undefined && now - last < RETRY_AFTER_SECONDS * 1000) {
+    await new Promise((r) => setTimeout(r, REPEAT_REFUSAL_PAUSE_MS));
+    if (!queueFull(s, ws)) return;
+    paused = Date.now() - now;
+  }
+  s.refusedAt.delete(h);
+  s.refusedAt.set(h, Date.now());
+  if (s.refusedAt.size > KEYS_REMEMBERED) s.refusedAt.delete(s.refusedAt.keys().next().value!);
+  // As a served request says how long it waited for its slot, a paused refusal says how long it waited.
+  throw tooManyConcurrent(s.limits.get(ws)!, paused ? { "x-timbre-slot-wait-ms": String(paused) } : {});
+}
+
+function queueFull(s: ProcessSlots, workspaceId: string): boolean {
+  const limit = s.limits.get(workspaceId);
+  return limit !== undefined && (s.waiting.get(workspaceId)?.length ?? 0) >= limit;
 }
 
 /** Remembers an authenticated API key's workspace for `refuseKnownKeyWhenQueueFull`. */

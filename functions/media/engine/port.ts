@@ -100,6 +100,12 @@ export interface SynthesisRequest {
    * job waits, and one at a time, so a user's request never queues behind more than one of them.
    */
   background?: boolean;
+  /**
+   * The caller sends the audio only once all of it is ready (a whole answer, not a stream): its
+   * chunks may go behind an earlier whole answer's instead of taking turns with them, so the
+   * first finishes as if alone and the next no later than with turns.
+   */
+  whole?: boolean;
 }
 
 export interface Alignment {

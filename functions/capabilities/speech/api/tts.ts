@@ -165,7 +165,7 @@ async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Prom
   // The workspace's settings for the voice are read while the permission and the plan are
   // checked (one round trip less before the audio); they are used only once those pass.
   const voiceId = req.params.voice_id;
-  refuseEarly(req, rc);
+  await refuseEarly(req, rc);
   // Over the plan's concurrency with its queue full: refused before any other read (slots.ts).
   refuseWhenQueueFull(ctx, await authenticated(req, rc));
   const early = { voiceId, settings: rc.caller().then((c) => ctx.stores.voices.workspaceSettings(c.workspaceId, voiceId)) };
@@ -196,7 +196,7 @@ const roundHalf = (x: number) => Math.round(x * 2) / 2;
 
 async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
   const ctx = rc.app;
-  refuseEarly(req, rc);
+  await refuseEarly(req, rc);
   refuseWhenQueueFull(ctx, await authenticated(req, rc));
   const { caller, query, body, model } = await checkRequest(req, rc, mode, DialogueBody, DEFAULT_DIALOGUE_MODEL_ID);
   // Empty blocks are ignored.

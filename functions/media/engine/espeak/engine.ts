@@ -139,7 +139,11 @@ export class EspeakEngine implements SpeechEngine {
     await this.pool.start();
     const background = reqs.some((r) => r.background);
     const lookahead = background ? 1 : this.pool.size + 1;
-    const priority = (i: number) => (background ? BACKGROUND_PRIORITY + i : i);
+    // Streams take turns chunk by chunk (chunk 0 of any stream before chunk 5 of another); whole
+    // answers go one after the other, behind the streams' chunks: `wholeOrder` numbers them.
+    const whole = !background && reqs.every((r) => r.whole);
+    const base = background ? BACKGROUND_PRIORITY : whole ? WHOLE_PRIORITY + wholeOrder++ * WHOLE_STRIDE : 0;
+    const priority = (i: number) => base + i;
     // Our own abort too, so chunks queued for a consumer that stopped early are dropped.
     const stop = new AbortController();
     const jobSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
@@ -199,7 +203,11 @@ export class EspeakEngine implements SpeechEngine {
 const noop = () => undefined;
 
 /** Pool priorities are lower-first: a background chunk goes after every user's chunk, whatever its index. */
-export const BACKGROUND_PRIORITY = 1_000_000;
+export const BACKGROUND_PRIORITY = 2 ** 50;
+/** Whole answers: after every stream's chunk, each after the ones before it (2^50 / stride: billions of answers before they meet the background's). */
+const WHOLE_PRIORITY = 1_000_000;
+const WHOLE_STRIDE = 100_000;
+let wholeOrder = 0;
 
 function withoutIndex<T extends { requestIndex: number }>(c: T): Omit<T, "requestIndex"> {
   const { requestIndex: _, ...rest } = c;
