@@ -199,6 +199,12 @@ describe.each(SIZES)("Instant Voice Clone at $width px", (size) => {
       // A file that is not audio is refused with the uploader's message.
       await dialog.getByLabel("Upload audio: choose files").setInputFiles([{ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not audio") }]);
       expect(await dialog.getByText(cloneMessages.fileNotSupported("notes.txt")).count()).toBe(1);
+      // A file under 5 s is pointed out as soon as its length is known, not at Next (issue 28).
+      const short = await recording(stack, SPEAKER_A, "Too short.", { seed: 3 });
+      await dialog.getByLabel("Upload audio: choose files").setInputFiles([{ name: "short.wav", mimeType: "audio/wav", buffer: short }]);
+      await expect.poll(() => dialog.getByText(voiceMessages.sampleTooShort("short.wav")).count()).toBe(1);
+      await dialog.getByRole("button", { name: "Remove short.wav" }).click();
+      await expect.poll(() => dialog.getByText(voiceMessages.sampleTooShort("short.wav")).count()).toBe(0);
 
       // Record with the microphone: the device list, the 3 s countdown, then a recording of 6 s.
       await dialog.getByRole("button", { name: "Record audio" }).click();

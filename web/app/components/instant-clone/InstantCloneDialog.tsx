@@ -10,9 +10,9 @@ import { Recorder } from "../voice-creation/Recorder.js";
 import { Uploader, audioDuration } from "../voice-creation/Uploader.js";
 import { usePlayback } from "../voice-creation/usePlayback.js";
 import { ApiCallError, audioUrl, clonePreview, getSubscription, getVerification, getVoice, saveClone, submitVerification, type Alternative, type VerificationState } from "../voice-creation/api.js";
-import { checkFiles, progress, samplesKey, samplesProblem, stepNames, totalSeconds, type CloneMode, type CloneStep, type SampleItem } from "./cloneState.js";
+import { checkFiles, progress, samplesKey, samplesProblem, samplesProblemNow, stepNames, totalSeconds, type CloneMode, type CloneStep, type SampleItem } from "./cloneState.js";
 import { RECORDING_MAX_SECONDS, RECORDING_MIN_SECONDS, VERIFICATION_RECORDING_MAX_SECONDS, cloneMessages, designMessages, verificationMessages } from "../../../../functions/platform/contract/voiceCreation.js";
-import { SAMPLE_MAX_BYTES, VOICE_DESCRIPTION_MAX, voiceMessages } from "../../../../functions/platform/contract/voices.js";
+import { SAMPLE_MAX_BYTES, SAMPLE_MIN_SECONDS, VOICE_DESCRIPTION_MAX, voiceMessages } from "../../../../functions/platform/contract/voices.js";
 
 /**
  * The Instant Voice Clone dialog (voice-creation.md §2.3, §4, §5): Upload Audio (Edit Audio when
@@ -79,6 +79,8 @@ export function InstantCloneDialog({ mode, voiceId: initialVoiceId, onClose }: {
 
   const fresh = samples.filter((s) => !s.remote);
   const problem = samplesProblem(samples);
+  // Said as soon as a file's duration is known, not only at Next.
+  const problemNow = samplesProblemNow(samples);
   const key = samplesKey(samples) + `|${denoise}`;
   const bar = progress(samples);
 
@@ -192,7 +194,7 @@ export function InstantCloneDialog({ mode, voiceId: initialVoiceId, onClose }: {
                 <li key={s.id} className="sample-row">
                   <Icon name="waveform" />
                   <span className="sample-name">{s.name}</span>
-                  <span className="muted">{s.seconds === null ? "…" : `${s.seconds.toFixed(1)} s`}</span>
+                  <span className={!s.remote && s.seconds !== null && s.seconds < SAMPLE_MIN_SECONDS ? "sample-too-short" : "muted"}>{s.seconds === null ? "…" : `${s.seconds.toFixed(1)} s`}</span>
                   <button type="button" className="icon-button icon-button-sm" aria-label={`Remove ${s.name}`} onClick={() => setSamples((all) => all.filter((x) => x.id !== s.id))}>
                     <Icon name="trash" />
                   </button>
@@ -211,9 +213,9 @@ export function InstantCloneDialog({ mode, voiceId: initialVoiceId, onClose }: {
           <label className="checkbox">
             <input type="checkbox" checked={denoise} onChange={(e) => setDenoise(e.target.checked)} /> {cloneMessages.removeBackgroundNoise}
           </label>
-          {uploadError && (
+          {(uploadError ?? problemNow) && (
             <p className="form-error" role="alert">
-              {uploadError}
+              {uploadError ?? problemNow}
             </p>
           )}
           {preview && (

@@ -52,6 +52,15 @@ export function samplesProblem(samples: SampleItem[]): string | null {
   return null;
 }
 
+/**
+ * What is wrong with the samples already, before Next: a file too short, too many files, too
+ * much audio. (Too little audio in all is said at Next: the user may still be adding files.)
+ */
+export function samplesProblemNow(samples: SampleItem[]): string | null {
+  const problem = samplesProblem(samples);
+  return problem === cloneMessages.tooLittleAudio ? null : problem;
+}
+
 /** The uploader's checks of dropped files (app-shell.md §5): type, size; only the first three rejections are told. */
 export function checkFiles(files: File[], existing: number, maxMb = SAMPLE_MAX_BYTES / 1024 / 1024): { accepted: File[]; errors: string[] } {
   const accepted: File[] = [];
