@@ -7,6 +7,7 @@ import { stepOf, totpAt } from "../../functions/capabilities/account/totp.js";
 import { revokeText, SHARING_FAILURES, SHARING_SUCCESS } from "../../web/app/components/sharing/sharing.js";
 import { AFFILIATE, FEEDBACK_MESSAGES } from "../../web/app/components/engagement/engagement.js";
 import { apiFetch, createTestAccount, insertOwnVoice } from "../support/stack.js";
+import { workspaceMessages } from "../../functions/platform/contract/workspace.js";
 import { joinAsMember, uniqueEmail } from "../workspace/support.js";
 import { startReceiver } from "../webhooks/receiver.js";
 import { closeBrowserStack, closeContext, hydrated, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
@@ -89,6 +90,18 @@ describe("invites in the web", () => {
     const user = (await (await apiFetch(stack, admin.apiKey, "/v1/workspace/members")).json()) as Array<{ email: string }>;
     expect(user.map((m) => m.email)).toContain(email);
     await closeContext(invitee.context());
+    await closeContext(page.context());
+  }, 60_000);
+
+  it("says where the admin acts that every seat is used, and does not offer Send invites (issue 28)", async () => {
+    // One seat on the creator plan: the owner's.
+    const owner = await createTestAccount(stack, "creator");
+    const page = await pageFor(390);
+    await signIn(page, owner.email, owner.password);
+    await visit(page, "/app/settings/workspace");
+    const invite = page.getByRole("region", { name: "Invite people" });
+    await expect.poll(() => invite.getByText(workspaceMessages.seatLimitReached(1)).count()).toBe(1);
+    expect(await invite.getByRole("button", { name: "Send invites" }).isDisabled()).toBe(true);
     await closeContext(page.context());
   }, 60_000);
 });

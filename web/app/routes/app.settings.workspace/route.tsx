@@ -111,7 +111,7 @@ function Seats({ seats }: { seats: { used: number; max: number; members: number;
   );
 }
 
-function InviteForm({ groups, result }: { groups: Group[]; result: ActionResult | undefined }) {
+function InviteForm({ groups, result, full }: { groups: Group[]; result: ActionResult | undefined; full: string | null }) {
   const busy = useNavigation().formData?.get("intent") === "invite";
   const failure = result && !result.ok && result.intent === "invite" ? result : undefined;
   const custom = groups.filter((g) => !g.is_everyone);
@@ -143,7 +143,13 @@ function InviteForm({ groups, result }: { groups: Group[]; result: ActionResult 
           ))}
         </fieldset>
       )}
-      <button type="submit" className="button button-primary" disabled={busy}>
+      {/* Every seat is used: said here, before anyone types addresses (issue 28). */}
+      {full && (
+        <p className="field-hint" id="invite-seats-full" role="status">
+          {full}
+        </p>
+      )}
+      <button type="submit" className="button button-primary" disabled={busy || full !== null} aria-describedby={full ? "invite-seats-full" : undefined}>
         {busy ? "Inviting…" : "Send invites"}
       </button>
       <FormError id="invite-error" message={failure?.error} />
@@ -352,7 +358,7 @@ export default function WorkspaceSettings() {
           <h2 id="invite-title">Invite people</h2>
         </div>
         <Seats seats={seats} />
-        <InviteForm groups={groups} result={result} />
+        <InviteForm groups={groups} result={result} full={seats.used >= seats.max ? workspaceMessages.seatLimitReached(seats.max) : null} />
       </section>
       {result?.ok && result.intent === "invite" && "invites" in result && <InviteLinks invites={result.invites} />}
 
