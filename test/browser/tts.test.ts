@@ -111,6 +111,8 @@ describe("Text to Speech page", () => {
     await expect.poll(() => row.textContent()).toContain(text);
     expect(await row.textContent()).toContain("Marcus");
     expect(await row.textContent()).toContain(String(text.length));
+    // Its length shows before anything is played (it read 0:00 / 0:00: issue 28).
+    expect(await row.textContent()).toMatch(/0:00 \/ 0:0[1-9]/);
 
     // Play fetches the audio as the user (into the shared player); Delete asks first.
     await row.getByRole("button", { name: /^Play generation/ }).click();

@@ -28,6 +28,18 @@ async function generate(outputFormat: "mp3_44100_128" | "opus_48000_64" | "ulaw_
   return { id: res.rawResponse.headers.get("history-item-id")!, bytes };
 }
 
+describe("history items know their length (issue 28: the list showed 0:00 / 0:00 until played)", () => {
+  it("gives each item the duration of its audio, for every codec", async () => {
+    for (const format of ["mp3_44100_128", "pcm_16000"] as const) {
+      const item = await generate(format, "An item whose length the list shows before it is played.");
+      const got = (await client.history.get(item.id)) as unknown as { duration_secs: number | null };
+      const seconds = format === "pcm_16000" ? item.bytes.length / 2 / 16000 : hasFfmpeg ? probe(item.bytes).duration : null;
+      expect(got.duration_secs, format).toBeGreaterThan(1);
+      if (seconds !== null) expect(Math.abs(got.duration_secs! - seconds), format).toBeLessThan(0.06);
+    }
+  });
+});
+
 describe("history download formats", () => {
   it("converts items of every codec to WAV of the same length, alone and in a zip", async () => {
     const items = await Promise.all([

@@ -235,6 +235,8 @@ export async function startSpeechToSpeech(ctx: AppContext, caller: Caller, req: 
             output_format: req.format.id,
             audio_key: audioKey,
             alignment_key: null,
+            // The converted speech keeps the input's timing.
+            duration_secs: Math.round(info.durationSecs * 1000) / 1000,
             sts_input: {
               key: inputKey,
               content_type: req.upload.contentType,

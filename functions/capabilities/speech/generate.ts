@@ -495,6 +495,8 @@ async function storeHistory(
   ]);
   const first = req.parts[0];
   const now = ctx.now();
+  // Each chunk says how many samples at the format's rate its audio decodes to.
+  const samples = g.audio.reduce((n, a) => n + (a.samples ?? 0), 0);
   const record: HistoryRecord = {
     history_item_id: g.historyItemId,
     request_id: req.requestId,
@@ -516,6 +518,7 @@ async function storeHistory(
     output_format: req.format.id,
     audio_key: audioKey,
     alignment_key: alignmentKey,
+    ...(samples > 0 ? { duration_secs: Math.round((samples / req.format.sampleRate) * 1000) / 1000 } : {}),
     ...(g.interrupted ? { interrupted: g.interrupted } : {}),
     replay: {
       engine: g.engineId,

@@ -24,6 +24,8 @@ export interface HistoryRecord {
   output_format: string;
   audio_key: string;
   alignment_key: string | null;
+  /** The audio's length in seconds, so a list can show it before anything is played (absent on older items). */
+  duration_secs?: number;
   /** Set when the client left before the end: the audio stops there and only that much was charged. */
   interrupted?: { characters_synthesised: number; characters_requested: number };
   /** Speech to speech: the uploaded input, kept so the item can be regenerated. */

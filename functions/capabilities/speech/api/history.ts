@@ -44,6 +44,8 @@ export function historyWire(h: HistoryRecord, alignments: unknown = null) {
     alignments,
     dialogue: h.dialogue,
     output_format: h.output_format,
+    // Timbre: the audio's length, for lists that show it before playing (null on older items).
+    duration_secs: h.duration_secs ?? null,
   };
 }
 

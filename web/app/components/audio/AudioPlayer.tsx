@@ -18,6 +18,8 @@ export interface AudioPlayerProps {
   audioRef?: Ref<HTMLAudioElement>;
   /** While audio streams in: seconds received so far. */
   receivedSeconds?: number | null;
+  /** The length known before the audio is loaded (a history item's), shown until the file says it. */
+  knownSeconds?: number | null;
   autoPlay?: boolean;
   variant?: "full" | "compact";
   testId?: string;
@@ -45,7 +47,7 @@ function knownLength(el: HTMLAudioElement): number {
  * plays and pauses). Every resource has one owner: the player revokes the object URLs it makes,
  * removes its listeners, cancels its animation frame and stops observing its size on unmount.
  */
-export function AudioPlayer({ label, src, load, waveform, peaks: givenPeaks = null, audioRef, receivedSeconds = null, autoPlay, variant = "full", testId, children, onError }: AudioPlayerProps) {
+export function AudioPlayer({ label, src, load, waveform, peaks: givenPeaks = null, audioRef, receivedSeconds = null, knownSeconds = null, autoPlay, variant = "full", testId, children, onError }: AudioPlayerProps) {
   const audio = useRef<HTMLAudioElement | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const frame = useRef(0);
@@ -240,7 +242,7 @@ export function AudioPlayer({ label, src, load, waveform, peaks: givenPeaks = nu
 
   const canPlay = Boolean(source || load || attached);
   const streaming = receivedSeconds !== null;
-  const shownLength = streaming ? Math.max(length, receivedSeconds ?? 0) : length;
+  const shownLength = streaming ? Math.max(length, receivedSeconds ?? 0) : length || (knownSeconds ?? 0);
   const timeText = `${formatClock(time)} / ${formatClock(shownLength)}`;
 
   return (

@@ -173,7 +173,7 @@ export function HistoryList({ onGenerate, source = "TTS", onRegenerated }: { onG
                 <span>{formatNumber(Math.max(0, item.character_count_change_to - item.character_count_change_from))} credits</span>
               </p>
               <div className="history-actions">
-                <AudioPlayer label={`${kind.noun} “${historyItemTitle(item).slice(0, 40)}”`} load={() => historyAudio(item)} variant="compact" />
+                <AudioPlayer label={`${kind.noun} “${historyItemTitle(item).slice(0, 40)}”`} load={() => historyAudio(item)} knownSeconds={item.duration_secs} variant="compact" />
                 <span className="row-actions">
                   {source === "STS" && (
                     <button type="button" className="button button-small" onClick={() => regenerate(item)} disabled={regenerating !== null} aria-busy={regenerating === item.history_item_id}>

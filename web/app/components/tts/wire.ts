@@ -76,6 +76,7 @@ export const HistoryItemWire = z.object({
   character_count_change_to: z.number(),
   content_type: z.string(),
   dialogue: z.array(z.object({ text: z.string(), voice_id: z.string(), voice_name: z.string().nullish() })).nullish(),
+  duration_secs: z.number().nullish(),
 });
 export type HistoryItem = z.infer<typeof HistoryItemWire>;
 
