@@ -16,8 +16,8 @@ import { similarity } from "../functions/media/voice-analysis/search.js";
 import { designedVoices, speak } from "../functions/media/voice-analysis/fixtures/voices.js";
 import { PASSAGES } from "../functions/media/voice-analysis/fixtures/texts.js";
 import { summary } from "../functions/media/voice-analysis/fixtures/metrics.js";
-import { fitProfile } from "../functions/capabilities/voice-clone/fit.js";
-import { calibrationPassage } from "../functions/capabilities/voice-clone/passages.js";
+import { fitProfile } from "../functions/capabilities/cloning/fit.js";
+import { calibrationPassage } from "../functions/capabilities/cloning/passages.js";
 
 const N = Number(process.argv[2] ?? 24);
 const RATE = 22050;

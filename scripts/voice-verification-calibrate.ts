@@ -24,8 +24,8 @@ import { designedVoices, speak, type NamedVoice } from "../functions/media/voice
 import { PASSAGES } from "../functions/media/voice-analysis/fixtures/texts.js";
 import { equalErrorRate, summary } from "../functions/media/voice-analysis/fixtures/metrics.js";
 import { denoise } from "../functions/media/audio/denoise/index.js";
-import { fitProfile } from "../functions/capabilities/voice-clone/fit.js";
-import { calibrationPassage } from "../functions/capabilities/voice-clone/passages.js";
+import { fitProfile } from "../functions/capabilities/cloning/fit.js";
+import { calibrationPassage } from "../functions/capabilities/cloning/passages.js";
 import { challengeLanguage, decoysFor, newChallenge } from "../functions/capabilities/voice-verification/challenge.js";
 import { SAMPLES_ONLY_THRESHOLD, SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../functions/capabilities/voice-verification/scoring.js";
 import type { VoiceProfile } from "../functions/media/engine/port.js";

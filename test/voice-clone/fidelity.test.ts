@@ -5,8 +5,8 @@ import { similarity } from "../../functions/media/voice-analysis/search.js";
 import { speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
 import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
 import { profileFromLabels } from "../../functions/media/engine/espeak/voices.js";
-import { fitProfile } from "../../functions/capabilities/voice-clone/fit.js";
-import { calibrationPassage } from "../../functions/capabilities/voice-clone/passages.js";
+import { fitProfile } from "../../functions/capabilities/cloning/fit.js";
+import { calibrationPassage } from "../../functions/capabilities/cloning/passages.js";
 import type { VoiceProfile } from "../../functions/media/engine/port.js";
 
 /**

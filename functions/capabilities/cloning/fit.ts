@@ -1,198 +1,289 @@
 /**
- * Fitting the engine's voice profile to recorded speech, by analysis and synthesis: the target is
- * what the voice analysis measured on the recordings (pitch centre and range, speaking rate,
- * formants, spectrum); the engine reads a calibration passage with a candidate profile, the same
- * analysis measures it, and each profile parameter is moved (by bisection, each measure being
- * monotonic in its parameter) until the engine's reading measures like the recordings. More
- * recordings make the target steadier: the professional clone fits on all of its audio.
+ * Fitting the engine to a speaker: choose VoiceProfile values so the engine's speech measures
+ * like the recordings. Analysis by synthesis: render a calibration passage with a candidate
+ * profile (render.ts), analyse it exactly as the recordings were analysed, and correct the
+ * profile from the difference. Each step is one closed-form correction, so a fit is about ten
+ * renders. The instant clone fits on its samples' joined analysis; the professional clone's
+ * fine-tuning on the pooled analysis of all of its audio (poolAnalyses).
  *
- * `fitProfile` needs a way to hear a profile (`listen`): synthesis plus analysis, both on their
- * own worker pools, so the fit itself is light.
+ *   base     gender and age pick eSpeak's pitch base and formant table: the three bases whose
+ *            pitch setting for the target F0 is most central are rendered; the nearest embedding wins
+ *   pitch    F0 is exponential in the pitch setting: correct in log F0, twice
+ *   range    p90/p10 of F0 in semitones, corrected linearly
+ *   rate     measured syllable rate is near-proportional to words per minute: correct by the ratio
+ *   timbre   formants scale by ±11.7% per unit timbre: correct by the geometric mean formant ratio
+ *   envelope the LTAS difference that remains, per band, as the DSP's envelope correction
+ *   quality  breathiness and roughness: the candidate whose embedding is nearest
+ *   level    the recordings' speech level
+ *
+ * The renderer does the CPU work (engine and analyser workers); this file only decides.
  */
 import type { Age, Gender, VoiceProfile } from "../../media/engine/port.js";
 import type { VoiceAnalysis } from "../../media/voice-analysis/port.js";
+import { similarity } from "../../media/voice-analysis/search.js";
 
-/** What the recordings measure, pooled over all of them (speech-weighted). */
+export interface Renderer {
+  /**
+   * The engine speaking the calibration passage with `profile` at stability 1 (no seeded pitch
+   * variation, so each render measures the profile itself), analysed.
+   */
+  render(profile: VoiceProfile): Promise<VoiceAnalysis>;
+}
+
+/**
+ * A clone speaks at the default stability (0.5), whose seeded variation raises the measured median
+ * F0 by about 2%, the p10-p90 range by about 1.8 semitones and the syllable rate by about 1.5%
+ * (six voices, three seeds each). Renders are made without it, so the targets allow for it.
+ */
+export const STABILITY_ALLOWANCE = { f0: 1.02, rangeSemitones: 1.8, rate: 1.015 };
+
 export interface FitTarget {
-  f0MedianHz: number | null;
-  f0P10Hz: number | null;
-  f0P90Hz: number | null;
-  speakingRate: number;
-  /** Geometric mean of F1..F3 where found, Hz. */
-  formantMeanHz: number | null;
-  spectralCentroidHz: number;
-  embedding: number[];
+  analysis: VoiceAnalysis;
+  language: string;
+  accent?: string;
+  /** Labels the user gave; they fix the base when present. */
+  gender?: Gender;
+  age?: Age;
+  seed: number;
 }
 
-export interface FitResult {
-  profile: VoiceProfile;
-  /** What the fitted profile's reading measures, beside the target. */
-  achieved: { f0MedianHz: number | null; f0RangeSemitones: number | null; speakingRate: number; formantMeanHz: number | null };
-  target: { f0MedianHz: number | null; f0RangeSemitones: number | null; speakingRate: number; formantMeanHz: number | null };
-  /** Cosine similarity of the readings' embedding to the recordings': the default profile's and the fitted one's. */
-  similarityBefore: number;
-  similarityAfter: number;
-  /** Readings the fit listened to. */
-  evaluations: number;
+/** What choosing a base needs of a target: its median F0 and pace, besides the labels. */
+export type BaseTarget = Omit<FitTarget, "analysis"> & { analysis: Pick<VoiceAnalysis, "f0MedianHz" | "speakingRate"> };
+
+export interface FitReport {
+  renders: number;
+  base: { gender: Gender; age: Age; similarity: number }[];
+  target: { f0MedianHz: number | null; rangeSemitones: number | null; speakingRate: number; formantsHz: VoiceAnalysis["formantsHz"] };
+  fitted: { f0MedianHz: number | null; rangeSemitones: number | null; speakingRate: number; formantsHz: VoiceAnalysis["formantsHz"]; similarity: number };
 }
 
-export type Listen = (profile: VoiceProfile) => Promise<VoiceAnalysis>;
+/**
+ * F0 (Hz) of each base at pitch settings 0 and 99 on the calibration passage, stability 1
+ * (measured with scripts/voice-clone-calibrate.ts; corrections absorb the residual error).
+ */
+export const BASE_F0: Record<Gender, Record<Age, readonly [number, number]>> = {
+  male: { young: [77, 198], middle_aged: [68, 174], old: [62, 161] },
+  female: { young: [142, 370], middle_aged: [133, 339], old: [119, 309] },
+  neutral: { young: [106, 276], middle_aged: [97, 252], old: [89, 229] },
+};
+const GENDERS: Gender[] = ["male", "female", "neutral"];
+const AGES: Age[] = ["young", "middle_aged", "old"];
+/** Formant frequencies scale by this per unit timbre at the default similarity_boost (0.12 x 0.975). */
+const TIMBRE_FORMANT_SLOPE = 0.117;
+const MAX_ENVELOPE_DB = 12;
 
-/** Pools analyses of several recordings, each weighted by its speech. */
-export function poolAnalyses(items: Array<{ analysis: VoiceAnalysis; weight: number }>): FitTarget {
-  const w = (pick: (a: VoiceAnalysis) => number | null) => {
+const clamp = (x: number, lo: number, hi: number) => (Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : lo);
+const semitones = (a: VoiceAnalysis) => (a.f0P10Hz && a.f0P90Hz ? 12 * Math.log2(a.f0P90Hz / a.f0P10Hz) : null);
+
+/** The pitch setting (0..99) that puts a base's median F0 at `hz`. */
+export function pitchFor(gender: Gender, age: Age, hz: number): number {
+  const [lo, hi] = BASE_F0[gender][age];
+  return (99 * Math.log(hz / lo)) / Math.log(hi / lo);
+}
+
+function formantRatio(target: VoiceAnalysis, got: VoiceAnalysis): number | null {
+  const logs: number[] = [];
+  target.formantsHz.forEach((t, i) => {
+    const g = got.formantsHz[i];
+    if (t && g) logs.push(Math.log(t / g));
+  });
+  return logs.length ? Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length) : null;
+}
+
+/** Bases in order of plausibility for a target F0 (and the user's labels when given). */
+export function candidateBases(target: BaseTarget, count = 3): Array<{ gender: Gender; age: Age; pitch: number }> {
+  const f0 = target.analysis.f0MedianHz ?? 120;
+  const all = GENDERS.flatMap((gender) => AGES.map((age) => ({ gender, age, pitch: pitchFor(gender, age, f0) })))
+    .filter((b) => (!target.gender || b.gender === target.gender) && (!target.age || b.age === target.age));
+  // A setting near the middle is how the base naturally sounds; the extremes stretch eSpeak.
+  return all.sort((a, b) => Math.abs(a.pitch - 50) - Math.abs(b.pitch - 50)).slice(0, count);
+}
+
+function smoothEnvelope(e: number[]): number[] {
+  return e.map((_, i) => {
+    const a = e[Math.max(0, i - 1)], b = e[i], c = e[Math.min(e.length - 1, i + 1)];
+    return (a + 2 * b + c) / 4;
+  });
+}
+
+/** The profile a fit starts from: a base at the pitch of the target's median F0 and its pace. */
+function startProfile(target: BaseTarget, gender: Gender, age: Age, pitch: number): VoiceProfile {
+  const targetRate = target.analysis.speakingRate / STABILITY_ALLOWANCE.rate;
+  return {
+    language: target.language,
+    accent: target.accent,
+    gender,
+    age,
+    pitch: Math.round(clamp(pitch, 0, 99)),
+    pitchRange: 50,
+    // About 4.6 measured syllables per second at 170 words per minute (README figure).
+    rate: Math.round(clamp((170 * targetRate) / 4.6, 90, 400)),
+    timbre: 0,
+    breathiness: 0,
+    seed: target.seed >>> 0,
+  };
+}
+
+/**
+ * A profile near the target without rendering anything: the most plausible base at its median
+ * F0 and pace. What a voice that is not fitted yet (a professional clone before fine-tuning)
+ * reads a verification sentence with, so the alignment compares like with like.
+ */
+export function estimateProfile(target: BaseTarget): VoiceProfile {
+  const [b] = candidateBases(target, 1);
+  return startProfile(target, b.gender, b.age, b.pitch);
+}
+
+/**
+ * Pools the analyses of several recordings into one, each weighted by its speech (`weight`,
+ * normally speechSecs), with every measure the fit reads: pitch on a log scale (semitones are
+ * what the ear hears), formants likewise, the spectra averaged in dB (the mean log spectrum is
+ * a mean over speech frames, so this is exact for it), levels averaged in power, and the
+ * embedding as the normalised weighted sum. Segments are per recording and not pooled.
+ */
+export function poolAnalyses(items: Array<{ analysis: VoiceAnalysis; weight: number }>): VoiceAnalysis {
+  const used = items.filter((i) => i.weight > 0 && Number.isFinite(i.weight));
+  if (used.length === 0) throw new Error("no recording with speech to pool");
+  const mean = (pick: (a: VoiceAnalysis) => number | null) => {
     let s = 0, n = 0;
-    for (const { analysis, weight } of items) {
+    for (const { analysis, weight } of used) {
       const v = pick(analysis);
-      if (v === null || !Number.isFinite(v) || weight <= 0) continue;
+      if (v === null || !Number.isFinite(v)) continue;
       s += v * weight;
       n += weight;
     }
     return n > 0 ? s / n : null;
   };
-  // Pitch is pooled on a log scale (semitones are what the ear hears).
   const logMean = (pick: (a: VoiceAnalysis) => number | null) => {
-    const m = w((a) => {
+    const m = mean((a) => {
       const v = pick(a);
-      return v && v > 0 ? Math.log2(v) : null;
+      return v && v > 0 ? Math.log(v) : null;
     });
-    return m === null ? null : 2 ** m;
+    return m === null ? null : Math.exp(m);
   };
-  const dim = items[0]?.analysis.embedding.length ?? 0;
+  const powerMean = (pick: (a: VoiceAnalysis) => number | null) => {
+    const m = mean((a) => {
+      const v = pick(a);
+      return v === null ? null : 10 ** (v / 10);
+    });
+    return m === null || m <= 0 ? null : 10 * Math.log10(m);
+  };
+  const bands = (pick: (a: VoiceAnalysis) => number[]) => pick(used[0].analysis).map((_, i) => mean((a) => pick(a)[i] ?? null) ?? 0);
+  const dim = used[0].analysis.embedding.length;
   const emb = new Array<number>(dim).fill(0);
-  for (const { analysis, weight } of items) analysis.embedding.forEach((v, d) => (emb[d] += v * weight));
+  for (const { analysis, weight } of used) analysis.embedding.forEach((v, d) => (emb[d] += v * weight));
   const norm = Math.sqrt(emb.reduce((s, v) => s + v * v, 0)) || 1;
+  const f0P10Hz = logMean((a) => a.f0P10Hz);
+  const f0P90Hz = logMean((a) => a.f0P90Hz);
   return {
-    f0MedianHz: logMean((a) => a.f0MedianHz),
-    f0P10Hz: logMean((a) => a.f0P10Hz),
-    f0P90Hz: logMean((a) => a.f0P90Hz),
-    speakingRate: w((a) => (a.speakingRate > 0 ? a.speakingRate : null)) ?? 0,
-    formantMeanHz: logMean(formantMean),
-    spectralCentroidHz: w((a) => a.spectralCentroidHz) ?? 0,
+    embeddingVersion: used[0].analysis.embeddingVersion,
     embedding: emb.map((v) => v / norm),
+    durationSecs: used.reduce((s, i) => s + i.analysis.durationSecs, 0),
+    speechSecs: used.reduce((s, i) => s + i.analysis.speechSecs, 0),
+    segments: [],
+    f0MedianHz: logMean((a) => a.f0MedianHz),
+    f0RangeHz: f0P10Hz !== null && f0P90Hz !== null ? f0P90Hz - f0P10Hz : null,
+    f0P10Hz,
+    f0P90Hz,
+    voicedRatio: mean((a) => a.voicedRatio) ?? 0,
+    speakingRate: mean((a) => (a.speakingRate > 0 ? a.speakingRate : null)) ?? 0,
+    loudnessLufs: powerMean((a) => a.loudnessLufs),
+    rmsDbfs: powerMean((a) => a.rmsDbfs) ?? -100,
+    peakDbfs: Math.max(...used.map((i) => i.analysis.peakDbfs)),
+    snrDb: mean((a) => a.snrDb) ?? 0,
+    clippingRatio: mean((a) => a.clippingRatio) ?? 0,
+    ltasDb: bands((a) => a.ltasDb),
+    logSpectrumDb: bands((a) => a.logSpectrumDb),
+    spectralCentroidHz: mean((a) => a.spectralCentroidHz) ?? 0,
+    spectralTiltDbPerOctave: mean((a) => a.spectralTiltDbPerOctave) ?? 0,
+    formantsHz: [0, 1, 2].map((i) => logMean((a) => a.formantsHz[i] ?? null)) as VoiceAnalysis["formantsHz"],
   };
 }
 
-export function formantMean(a: Pick<VoiceAnalysis, "formantsHz">): number | null {
-  const f = a.formantsHz.filter((x): x is number => x !== null && x > 0);
+/** Geometric mean of F1..F3 when all three were found, Hz (what a fine-tuning report shows). */
+export function formantMean(formants: VoiceAnalysis["formantsHz"]): number | null {
+  const f = formants.filter((x): x is number => x !== null && x > 0);
   return f.length === 3 ? Math.exp(f.reduce((s, x) => s + Math.log(x), 0) / 3) : null;
 }
 
-const semitones = (lo: number | null, hi: number | null) => (lo && hi ? 12 * Math.log2(hi / lo) : null);
-
-/** Gender from the pitch centre: under 165 Hz male, over 180 Hz female, in between neutral. */
-export function genderFromPitch(f0: number | null, fallback: Gender): Gender {
-  if (!f0) return fallback;
-  return f0 < 165 ? "male" : f0 > 180 ? "female" : "neutral";
-}
-
-export interface FitOptions {
-  language: string;
-  gender?: Gender;
-  age?: Age;
-  seed: number;
-  /** Start from this profile (the clone's current one). */
-  start?: VoiceProfile;
-  /** Bisection steps per parameter and passes over all parameters. */
-  steps?: number;
-  passes?: number;
-}
-
-const cosine = (a: number[], b: number[]) => a.reduce((s, v, i) => s + v * (b[i] ?? 0), 0);
-
-export async function fitProfile(target: FitTarget, listen: Listen, opts: FitOptions): Promise<FitResult> {
-  const gender = opts.gender ?? genderFromPitch(target.f0MedianHz, opts.start?.gender ?? "neutral");
-  let profile: VoiceProfile = {
-    language: opts.language,
-    accent: opts.start?.accent,
-    gender,
-    age: opts.age ?? opts.start?.age ?? "middle_aged",
-    pitch: 50,
-    pitchRange: 50,
-    rate: 170,
-    timbre: 0,
-    breathiness: opts.start?.breathiness ?? 0.05,
-    seed: opts.seed,
+export async function fitProfile(target: FitTarget, renderer: Renderer): Promise<{ profile: VoiceProfile; report: FitReport }> {
+  const t = target.analysis;
+  let renders = 0;
+  const render = async (p: VoiceProfile) => {
+    renders++;
+    return renderer.render(p);
   };
-  let evaluations = 0;
-  const hear = async (p: VoiceProfile) => {
-    evaluations++;
-    return listen(p);
-  };
-  const before = await hear(profile);
-  const steps = opts.steps ?? 6;
-  // Age changes the engine's voice beyond pitch (formants, flutter, rate): unless the labels say,
-  // each age is tried with its pitch matched, and the reading most like the recordings wins.
-  if (!opts.age && target.f0MedianHz) {
-    let best = { sim: -Infinity, age: profile.age, pitch: profile.pitch };
-    for (const age of ["young", "middle_aged", "old"] as const) {
-      let lo = 0, hi = 99;
-      for (let i = 0; i < 5; i++) {
-        const mid = Math.round((lo + hi) / 2);
-        const heard = await hear({ ...profile, age, pitch: mid });
-        if (!heard.f0MedianHz) break;
-        if (heard.f0MedianHz < target.f0MedianHz) lo = mid;
-        else hi = mid;
-      }
-      const pitch = Math.round((lo + hi) / 2);
-      const sim = cosine((await hear({ ...profile, age, pitch })).embedding, target.embedding);
-      if (sim > best.sim) best = { sim, age, pitch };
+  const targetF0 = (t.f0MedianHz ?? 120) / STABILITY_ALLOWANCE.f0;
+  const measuredSt = semitones(t);
+  const targetSt = measuredSt === null ? null : Math.max(0.5, measuredSt - STABILITY_ALLOWANCE.rangeSemitones);
+  const targetRate = t.speakingRate / STABILITY_ALLOWANCE.rate;
+  const start = (gender: Gender, age: Age, pitch: number) => startProfile(target, gender, age, pitch);
+
+  // 1. The base: render the most plausible ones, keep the nearest.
+  const bases = candidateBases(target);
+  const tried = await Promise.all(bases.map(async (b) => ({ b, a: await render(start(b.gender, b.age, b.pitch)) })));
+  tried.sort((x, y) => similarity(y.a.embedding, t.embedding) - similarity(x.a.embedding, t.embedding));
+  const chosen = tried[0].b;
+  let profile = start(chosen.gender, chosen.age, chosen.pitch);
+  let got = tried[0].a;
+
+  // 2. Pitch, range, rate and timbre: two rounds of corrections. The formant estimate is the
+  // noisy one, so its step is damped and kept only when the voice did not move away.
+  const [lo, hi] = BASE_F0[chosen.gender][chosen.age];
+  const sim = (a: VoiceAnalysis) => similarity(a.embedding, t.embedding);
+  for (let round = 0; round < 2; round++) {
+    const next = { ...profile };
+    if (got.f0MedianHz) next.pitch = Math.round(clamp(profile.pitch + (99 * Math.log(targetF0 / got.f0MedianHz)) / Math.log(hi / lo), 0, 99));
+    const st = semitones(got);
+    if (targetSt !== null && st !== null && st > 0.1) next.pitchRange = Math.round(clamp(profile.pitchRange * (targetSt / st), 0, 100));
+    if (got.speakingRate > 0 && targetRate > 0) next.rate = Math.round(clamp(profile.rate * (targetRate / got.speakingRate), 80, 450));
+    const fr = formantRatio(t, got);
+    if (fr !== null) next.timbre = Math.round(clamp(profile.timbre + clamp((0.7 * (fr - 1)) / TIMBRE_FORMANT_SLOPE, -0.4, 0.4), -1, 1) * 100) / 100;
+    const a = await render(next);
+    if (next.timbre !== profile.timbre && sim(a) < sim(got) - 0.02) {
+      profile = { ...next, timbre: profile.timbre };
+      got = await render(profile);
+    } else {
+      profile = next;
+      got = a;
     }
-    profile = { ...profile, age: best.age, pitch: best.pitch };
   }
-  type Param = { key: "pitch" | "pitchRange" | "rate" | "timbre"; lo: number; hi: number; want: number | null; measure: (a: VoiceAnalysis) => number | null; round: (x: number) => number };
-  const params: Param[] = [
-    { key: "pitch", lo: 0, hi: 99, want: target.f0MedianHz ? Math.log2(target.f0MedianHz) : null, measure: (a) => (a.f0MedianHz ? Math.log2(a.f0MedianHz) : null), round: Math.round },
-    { key: "rate", lo: 80, hi: 400, want: target.speakingRate || null, measure: (a) => a.speakingRate || null, round: Math.round },
-    // Range is the least steady measure (the engine moves sentence pitch too): kept within sane bounds.
-    { key: "pitchRange", lo: 20, hi: 90, want: semitones(target.f0P10Hz, target.f0P90Hz), measure: (a) => semitones(a.f0P10Hz, a.f0P90Hz), round: Math.round },
-    {
-      key: "timbre",
-      lo: -1,
-      hi: 1,
-      want: target.formantMeanHz ? Math.log2(target.formantMeanHz) : target.spectralCentroidHz ? Math.log2(target.spectralCentroidHz) : null,
-      measure: (a) => {
-        const f = formantMean(a);
-        return target.formantMeanHz ? (f ? Math.log2(f) : null) : a.spectralCentroidHz ? Math.log2(a.spectralCentroidHz) : null;
-      },
-      round: (x) => Math.round(x * 100) / 100,
-    },
+
+  // 3. The spectral envelope that is left (in the mean log spectrum, which a filter shifts by
+  // exactly its gain), then once more on what that left.
+  let envelope = smoothEnvelope(t.logSpectrumDb.map((v, i) => v - got.logSpectrumDb[i]));
+  for (let round = 0; round < 2; round++) {
+    const withEnv = { ...profile, envelope: envelope.map((g) => Math.round(clamp(g, -MAX_ENVELOPE_DB, MAX_ENVELOPE_DB) * 10) / 10) };
+    const a = await render(withEnv);
+    if (sim(a) >= sim(got) || round === 0) {
+      profile = withEnv;
+      got = a;
+    }
+    envelope = profile.envelope!.map((g, i) => g + 0.8 * (t.logSpectrumDb[i] - got.logSpectrumDb[i]));
+  }
+
+  // 4. Voice quality: breathiness and roughness, by the nearest embedding.
+  const qualities = [
+    { breathiness: 0.2, roughness: 0 },
+    { breathiness: 0.45, roughness: 0 },
+    { breathiness: 0, roughness: 0.35 },
   ];
-  for (let pass = 0; pass < (opts.passes ?? 2); pass++) {
-    for (const p of params) {
-      if (p.want === null) continue;
-      // Each measure grows with its parameter: bisect towards the target.
-      let lo = p.lo;
-      let hi = p.hi;
-      // Later passes search near the current value.
-      if (pass > 0) {
-        const span = (p.hi - p.lo) / 4;
-        lo = Math.max(p.lo, profile[p.key] - span);
-        hi = Math.min(p.hi, profile[p.key] + span);
-      }
-      for (let i = 0; i < steps; i++) {
-        const mid = p.round((lo + hi) / 2);
-        const heard = p.measure(await hear({ ...profile, [p.key]: mid }));
-        if (heard === null) break;
-        if (heard < p.want) lo = mid;
-        else hi = mid;
-      }
-      profile = { ...profile, [p.key]: p.round((lo + hi) / 2) };
-    }
-  }
-  const after = await hear(profile);
+  const q = await Promise.all(qualities.map(async (v) => ({ v, a: await render({ ...profile, ...v }) })));
+  let best = { v: { breathiness: 0, roughness: 0 }, a: got };
+  for (const c of q) if (sim(c.a) > sim(best.a)) best = c;
+  profile = { ...profile, ...best.v };
+  got = best.a;
+
+  // 5. Level: the samples' own, within what the DSP normalises to sensibly.
+  profile.levelDb = Math.round(clamp(t.rmsDbfs, -30, -12) * 10) / 10;
+
   return {
     profile,
-    achieved: { f0MedianHz: after.f0MedianHz, f0RangeSemitones: round2(semitones(after.f0P10Hz, after.f0P90Hz)), speakingRate: after.speakingRate, formantMeanHz: round0(formantMean(after)) },
-    target: { f0MedianHz: round1(target.f0MedianHz), f0RangeSemitones: round2(semitones(target.f0P10Hz, target.f0P90Hz)), speakingRate: round2(target.speakingRate)!, formantMeanHz: round0(target.formantMeanHz) },
-    similarityBefore: round3(cosine(before.embedding, target.embedding)),
-    similarityAfter: round3(cosine(after.embedding, target.embedding)),
-    evaluations,
+    report: {
+      renders,
+      base: tried.map((x) => ({ gender: x.b.gender, age: x.b.age, similarity: Math.round(similarity(x.a.embedding, t.embedding) * 1000) / 1000 })),
+      target: { f0MedianHz: t.f0MedianHz, rangeSemitones: measuredSt, speakingRate: t.speakingRate, formantsHz: t.formantsHz },
+      fitted: { f0MedianHz: got.f0MedianHz, rangeSemitones: semitones(got), speakingRate: got.speakingRate, formantsHz: got.formantsHz, similarity: similarity(got.embedding, t.embedding) },
+    },
   };
 }
-
-const r = (d: number) => (x: number | null) => (x === null ? null : Math.round(x * 10 ** d) / 10 ** d);
-const round0 = r(0);
-const round1 = r(1);
-const round2 = r(2);
-const round3 = (x: number) => Math.round(x * 1000) / 1000;

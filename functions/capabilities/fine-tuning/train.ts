@@ -7,7 +7,7 @@
  *             selected speakers' utterances, background noise removed when asked; analysed
  *             (pitch, rate, spectrum, loudness, SNR, clipping, embedding); the cleaned audio and
  *             the analysis are kept as artifacts
- *   fit       the engine profile fitted to the pooled analysis (functions/capabilities/cloning/fit.ts), the
+ *   fit       the engine profile fitted (closed form) to the pooled analysis (functions/capabilities/cloning/fit.ts), the
  *             dataset quality report, the voice updated: its profile, the model in
  *             high_quality_base_model_ids, the state fine_tuned
  *   failed    (on any error) the model goes to failed with a message the wizard shows
@@ -25,8 +25,9 @@ import { PVC, pvcMessages } from "../../platform/contract/pvc.js";
 import { emitEvent } from "../../platform/events/index.js";
 import { allowedToFineTune, ownPvcVoice } from "../pvc/records.js";
 import { ANALYSIS_RATE, decodeSample, trimRange } from "../pvc/samples.js";
-import { fitProfile, poolAnalyses } from "../cloning/fit.js";
-import { engineListener } from "../cloning/listen.js";
+import { fitProfile, formantMean, poolAnalyses } from "../cloning/fit.js";
+import { engineRenderer } from "../cloning/render.js";
+import { similarity } from "../../media/voice-analysis/search.js";
 import { hashSeed } from "../../media/engine/prng.js";
 import type { Gender, VoiceProfile } from "../../media/engine/port.js";
 import type { VoiceAnalysis } from "../../media/voice-analysis/port.js";
@@ -150,18 +151,37 @@ export async function fitRun(ctx: AppContext, r: RunInput & { sample_ids: string
   const pooled = poolAnalyses(analysed.map((a) => ({ analysis: a.clean as VoiceAnalysis, weight: a.clean.speechSecs })));
   await ctx.stores.voices.setFineTuning(r.workspace_id, r.voice_id, r.model_id, { state: "fine_tuning", progress: 0.7, message: fineTuningMessage(0.7) });
   const v = await voiceOf(ctx, r);
-  const engine = await ctx.engine();
   const labelled = (g: string | undefined): Gender | undefined => (g === "male" || g === "female" || g === "neutral" ? g : undefined);
-  const fit = await fitProfile(pooled, engineListener(engine, ctx.analyzer()), {
-    language: v.fine_tuning.language ?? v.profile.language,
-    gender: labelled(v.labels.gender),
-    age: v.labels.age === "young" || v.labels.age === "old" || v.labels.age === "middle_aged" ? v.labels.age : undefined,
-    seed: hashSeed("pvc-fit", r.voice_id),
-    start: v.profile as VoiceProfile,
-  });
+  const current = v.profile as VoiceProfile;
+  const language = v.fine_tuning.language ?? current.language;
+  const renderer = engineRenderer(ctx, language);
+  // The closed-form fit of the instant clone, on all of the clone's audio; beside it, how the
+  // voice sounded before (its current profile read the same way), for the report.
+  const [before, fit] = await Promise.all([
+    renderer.render({ ...current, language }),
+    fitProfile(
+      {
+        analysis: pooled,
+        language,
+        accent: current.accent,
+        gender: labelled(v.labels.gender),
+        age: v.labels.age === "young" || v.labels.age === "old" || v.labels.age === "middle_aged" ? v.labels.age : undefined,
+        seed: hashSeed("pvc-fit", r.voice_id),
+      },
+      renderer,
+    ),
+  ]);
+  const round = (x: number | null, d: number) => (x === null ? null : Math.round(x * 10 ** d) / 10 ** d);
+  const { target, fitted } = fit.report;
+  const similarityAfter = round(fitted.similarity, 3)!;
   const report: DatasetQualityReport = {
     ...qualityReport(r.model_id, Math.floor(ctx.now() / 1000), analysed, pooled.embedding),
-    fit: { similarity_before: fit.similarityBefore, similarity_after: fit.similarityAfter, target: fit.target, achieved: fit.achieved },
+    fit: {
+      similarity_before: round(similarity(before.embedding, pooled.embedding), 3)!,
+      similarity_after: similarityAfter,
+      target: { f0MedianHz: round(target.f0MedianHz, 1), f0RangeSemitones: round(target.rangeSemitones, 2), speakingRate: round(target.speakingRate, 2), formantMeanHz: round(formantMean(target.formantsHz), 0) },
+      achieved: { f0MedianHz: round(fitted.f0MedianHz, 1), f0RangeSemitones: round(fitted.rangeSemitones, 2), speakingRate: round(fitted.speakingRate, 2), formantMeanHz: round(formantMean(fitted.formantsHz), 0) },
+    },
   };
   const reportKey = `${folder}/report.json`;
   await Promise.all([
@@ -187,7 +207,7 @@ export async function fitRun(ctx: AppContext, r: RunInput & { sample_ids: string
         reports: { ...(cur.fine_tuning.reports ?? {}), [r.model_id]: reportKey },
       },
     };
-    if (await ctx.stores.voices.replace(next, cur.version)) return { report_key: reportKey, similarity: fit.similarityAfter, dataset_seconds: report.total_duration_secs };
+    if (await ctx.stores.voices.replace(next, cur.version)) return { report_key: reportKey, similarity: similarityAfter, dataset_seconds: report.total_duration_secs };
   }
   throw new Error("The voice changed too often while fine-tuning finished.");
 }

@@ -29,8 +29,9 @@ import { PREVIEW_TEXTS } from "../voice-design/previewText.js";
 import { copyObject, generatedVoiceNotFound } from "../voice-design/save.js";
 import { sweepGenerated } from "../voice-design/design.js";
 import { decodeUploads, ANALYSIS_ANALYSE, SAMPLE_RATE, type DecodedSample } from "./samples.js";
-import { fitProfile } from "./fit.js";
-import { engineRenderer, speakEncoded } from "./render.js";
+import { fitProfile } from "../cloning/fit.js";
+import { engineRenderer } from "../cloning/render.js";
+import { speakEncoded } from "./render.js";
 
 const MIME: Record<SniffedAudioType, { mime: string; ext: string }> = {
   wav: { mime: "audio/wav", ext: "wav" },

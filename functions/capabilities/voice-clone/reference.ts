@@ -8,8 +8,8 @@ import type { VoiceProfile } from "../../media/engine/port.js";
 import { AudioDecodeError, AudioLimitError, UNREADABLE_AUDIO_MESSAGE } from "../../media/audio/decode/errors.js";
 import { ApiError } from "../../platform/http/errors.js";
 import { designMessages, REFERENCE_MAX_BYTES, REFERENCE_MAX_SECONDS, REFERENCE_MIN_SECONDS } from "../../platform/contract/voiceCreation.js";
-import { fitProfile } from "./fit.js";
-import { engineRenderer } from "./render.js";
+import { fitProfile } from "../cloning/fit.js";
+import { engineRenderer } from "../cloning/render.js";
 import { SAMPLE_RATE } from "./samples.js";
 
 export async function referenceFromAudio(ctx: AppContext, bytes: Uint8Array, language: string, signal?: AbortSignal): Promise<VoiceProfile> {

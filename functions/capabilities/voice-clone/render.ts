@@ -1,22 +1,17 @@
 /**
- * The engine speaking for voice creation: previews (encoded), calibration renders for a fit
- * (analysed), and reference sentences for verification (PCM). All synthesis, encoding and
+ * The engine speaking for voice creation: previews (encoded) and reference sentences for
+ * verification (PCM); a fit's calibration renders use it (functions/capabilities/cloning/render.ts). All synthesis, encoding and
  * analysis runs in the engine's and the analyser's workers; this only joins chunks.
  */
 import type { AppContext } from "../../platform/context.js";
 import type { EngineModel, VoiceProfile, VoiceSettings } from "../../media/engine/port.js";
 import { DEFAULT_VOICE_SETTINGS } from "../../media/engine/port.js";
 import type { OutputFormat } from "../../media/audio/formats.js";
-import type { VoiceAnalysis } from "../../media/voice-analysis/port.js";
 import { int16ToFloat } from "../../media/audio/resample.js";
 import { concatInt16 } from "../../media/audio/bytes.js";
 import { wholeAudio } from "../../media/audio/encoder.js";
-import { calibrationPassage } from "./passages.js";
-import type { Renderer } from "./fit.js";
 
 export const CREATION_MODEL: EngineModel = { id: "eleven_multilingual_v2", quality: "standard", supportsPhonemes: false };
-/** The seed a fit renders with: fixed, so the same samples always fit the same profile. */
-const FIT_SEED = 3;
 
 export interface SpeakOptions {
   settings?: Partial<VoiceSettings>;
@@ -56,19 +51,4 @@ export async function encodedDuration(ctx: AppContext, audio: Uint8Array, format
   if (bytesPerSecond) return Math.round((audio.byteLength / bytesPerSecond) * 1000) / 1000;
   const probe = await ctx.analyzer().probe(audio).catch(() => null);
   return Math.round((probe?.durationSecs ?? 0) * 1000) / 1000;
-}
-
-/**
- * A fit's renderer: the engine reads the language's calibration passage, the analyser measures it.
- * The 16-bit PCM goes to the analyser as it is (converted there): no per-sample work on the
- * request loop.
- */
-export function engineRenderer(ctx: AppContext, language: string, signal?: AbortSignal): Renderer {
-  const passage = calibrationPassage(language);
-  return {
-    async render(profile: VoiceProfile): Promise<VoiceAnalysis> {
-      const { pcm, sampleRate } = await speakPcm16(ctx, profile, passage, { seed: FIT_SEED, settings: { stability: 1 }, signal });
-      return ctx.analyzer().analyzeSamples(pcm, sampleRate, { signal });
-    },
-  };
 }

@@ -12,7 +12,7 @@ import { planLibrarySearch } from "../voices/libraryQuery.js";
 import { similarity } from "../../media/voice-analysis/search.js";
 import { EMBEDDING_VERSION } from "../../media/voice-analysis/embedding.js";
 import { MAX_ALTERNATIVE_VOICES } from "../../platform/contract/voiceCreation.js";
-import { calibrationPassage } from "../voice-clone/passages.js";
+import { calibrationPassage } from "../cloning/passages.js";
 import { speakPcm16 } from "../voice-clone/render.js";
 
 const CANDIDATES = 12;

@@ -13,7 +13,7 @@ import { profileFromLabels } from "../../media/engine/espeak/voices.js";
 import { premadeVoices } from "../../media/voice-analysis/fixtures/voices.js";
 import { PASSAGES } from "../../media/voice-analysis/fixtures/texts.js";
 import { analyzeVoice } from "../../media/voice-analysis/analyze.js";
-import { estimateProfile } from "../voice-clone/fit.js";
+import { estimateProfile } from "../cloning/fit.js";
 import type { VoiceProfile } from "../../media/engine/port.js";
 
 describe("the sentence to read", () => {

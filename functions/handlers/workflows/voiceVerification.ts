@@ -9,7 +9,7 @@ import { EMBEDDING_VERSION } from "../../media/voice-analysis/embedding.js";
 import { similarity } from "../../media/voice-analysis/search.js";
 import { VERIFICATION_RECORDING_MAX_SECONDS, verificationMessages } from "../../platform/contract/voiceCreation.js";
 import { speakPcm16 } from "../../capabilities/voice-clone/render.js";
-import { estimateProfile } from "../../capabilities/voice-clone/fit.js";
+import { estimateProfile } from "../../capabilities/cloning/fit.js";
 import type { VoiceProfile } from "../../media/engine/port.js";
 import type { VoiceAnalysis } from "../../media/voice-analysis/port.js";
 import { analyseVoice, SAMPLE_RATE } from "../../capabilities/voice-clone/samples.js";

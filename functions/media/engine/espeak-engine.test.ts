@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { concatBytes } from "../audio/bytes.js";
+import type { WorkerPool } from "../workers/pool.js";
 import { EspeakEngine } from "./espeak/engine.js";
 import { profileFromLabels } from "./espeak/voices.js";
 import type { SynthesisChunk, SynthesisRequest, VoiceProfile, VoiceSettings } from "./port.js";
@@ -169,10 +170,10 @@ describe("engine", () => {
     const req = request({ text: Array.from({ length: 4 }, () => PARAGRAPH).join(" ") });
     const pcmSeconds = (await audio(req)).length / 22050;
     // Watch the pool's workers: how many at once run a job that synthesises and encodes.
-    type Busy = { message: { kind: string; encode?: { segment?: string } } } | null;
-    const pool = (engine as unknown as { pool: { slots: Array<{ busy: Busy }> } }).pool;
+    type Busy = { job: { kind: string; encode?: { segment?: string } } } | null;
+    const pool = (engine as unknown as { pool: { pool: { slots: Array<{ busy: Busy }> } } }).pool.pool;
     let mostBusy = 0;
-    const watch = setInterval(() => (mostBusy = Math.max(mostBusy, pool.slots.filter((s) => s.busy?.message.encode?.segment === "mp3_44100_128").length)), 1);
+    const watch = setInterval(() => (mostBusy = Math.max(mostBusy, pool.slots.filter((s) => s.busy?.job.encode?.segment === "mp3_44100_128").length)), 1);
     const parts: Uint8Array[] = [];
     let lastEnd = 0;
     let text = "";
@@ -323,11 +324,11 @@ describe("engine", () => {
 
   it("replaces a worker that dies and keeps serving", async () => {
     // Fault injection through the pool's internals: end one worker thread abruptly.
-    const pool = (engine as unknown as { pool: { slots: Array<{ worker: { terminate(): Promise<number> } }> } }).pool;
-    await pool.slots[0].worker.terminate();
+    const pool = (engine as unknown as { pool: { pool: WorkerPool<never> } }).pool.pool;
+    await pool.workers[0].worker.terminate();
     const chunks = await collect(request({ text: "Back again. And again." }));
     expect(chunks.map((c) => c.alignment.characters.join("")).join("")).toBe("Back again. And again.");
-    await expect.poll(() => pool.slots.length, { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => pool.workers.length, { timeout: 20_000 }).toBe(2);
   });
 
   it("yields nothing for empty text", async () => {

@@ -57,11 +57,28 @@ export function workerExecArgv(argv: readonly string[]): string[] {
   return out;
 }
 
-/** A job a WorkerPool hands to a worker: its id, the message's payload and the buffers moved with it. */
+/**
+ * A job a WorkerPool hands to a worker: its id, the message's payload and the buffers moved with
+ * it. `priority` orders the queue, lower first (default 0); jobs of equal priority run in the
+ * order they were submitted.
+ */
 export interface PooledJob {
   id: number;
   job: unknown;
   transfer: readonly TransferListItem[];
+  priority?: number;
+}
+
+/**
+ * A started worker and how messages reach it. By default a job is posted to the worker itself;
+ * `send` replaces that (the engine's workers read a MessageChannel synchronously and are woken
+ * through an Atomics counter), and `dispose` releases what it used once the worker is gone.
+ * Answers and the ready handshake always come on the worker's own port.
+ */
+export interface StartedWorker {
+  worker: Worker;
+  send?(message: unknown, transfer: readonly TransferListItem[]): void;
+  dispose?(): void;
 }
 
 export interface WorkerPoolOptions<P extends PooledJob> {
@@ -71,7 +88,19 @@ export interface WorkerPoolOptions<P extends PooledJob> {
   name: string;
   /** What jobs fail with when the pool closes (default "<name> closed"). */
   closedMessage?: string;
-  start(): Worker;
+  /**
+   * Workers dying in a row before they were ready after which the pool stops replacing them
+   * (default 3). A worker that had been ready is always replaced.
+   */
+  maxFailedStarts?: number;
+  start(): Worker | StartedWorker;
+  /** The message a job is sent as (default `{ id, job }`). */
+  message?(p: P): unknown;
+  /**
+   * How close() ends a worker (default terminate()); `send` reaches it as jobs do. The pool has
+   * already failed every job when this runs.
+   */
+  stop?(worker: Worker, send: (message: unknown) => void): Promise<void>;
   /**
    * A message about `p` from the worker running it (any message but the ready handshake, and
    * only those carrying `p`'s id). Returns true when it ends the job: the worker takes the next.
@@ -81,49 +110,121 @@ export interface WorkerPoolOptions<P extends PooledJob> {
   fail(p: P, e: Error): void;
 }
 
-interface PoolSlot<P> {
-  worker: Worker;
+interface Queued<P> {
+  p: P;
+  priority: number;
+  seq: number;
+}
+
+/** One of a pool's workers, as a handle for jobs pinned to it (a session that keeps state there). */
+export interface PoolWorker {
+  readonly worker: Worker;
+}
+
+interface PoolSlot<P> extends PoolWorker {
+  send(message: unknown, transfer: readonly TransferListItem[]): void;
+  dispose?: () => void;
   ready: boolean;
+  /** Settled when the worker is ready, or failed when it dies first. */
+  readyPromise: Promise<void>;
+  markReady(): void;
+  failReady(e: Error): void;
   busy: P | null;
+  /** Jobs that must run on this worker, in queue order. */
+  pinned: Array<Queued<P>>;
 }
 
 /**
- * The one worker pool behind the analyser, speech to speech and the CPU offload: a fixed number
- * of workers, each announcing `{ kind: "ready" }` once loaded, and one FIFO queue a free worker
- * takes the next job from (`{ id, job }` with its transfer list). A worker that dies fails the
- * job it held (not retried: the caller decides) and is replaced; three workers in a row dying
- * before they were ready stop the respawning and fail the queue. Workers keep the process
- * alive only while there is work; close() ends them all.
+ * The one worker pool behind the speech engine, the analyser, speech to speech and the CPU
+ * offload: a fixed number of workers, each announcing `{ kind: "ready" }` once loaded, and one
+ * queue (by priority, then FIFO) a free worker takes the next job from. A job may instead be
+ * pinned to one worker; a free worker takes the earlier of its own next pinned job and the
+ * shared queue's next. A worker that dies fails the job it held and those pinned to it (not
+ * retried: the caller decides) and is replaced; workers dying in a row before they were ready
+ * stop the respawning and, with no worker left, fail the queue. Workers keep the process alive
+ * only while there is work; close() ends them all.
  */
 export class WorkerPool<P extends PooledJob> {
   readonly size: number;
   private slots: Array<PoolSlot<P>> = [];
-  private queue: P[] = [];
+  private queue: Array<Queued<P>> = [];
   private closed = false;
+  private seq = 0;
   /** Consecutive workers that died before becoming ready: a broken entry must not respawn forever. */
   private failedStarts = 0;
+  private readonly maxFailedStarts: number;
 
   constructor(private readonly o: WorkerPoolOptions<P>) {
     this.size = Math.max(1, o.size);
+    this.maxFailedStarts = o.maxFailedStarts ?? 3;
   }
 
   get isClosed(): boolean {
     return this.closed;
   }
 
-  /** Queues a job (the pool must be open). */
-  submit(p: P): void {
-    while (this.slots.length < this.size) this.slots.push(this.spawn());
-    this.queue.push(p);
+  /** The live workers. */
+  get workers(): readonly PoolWorker[] {
+    return this.slots;
+  }
+
+  /** Starts the missing workers and waits until every worker is ready (fails if one dies first). */
+  async warm(): Promise<void> {
+    if (this.closed) throw new Error(this.o.closedMessage ?? `${this.o.name} closed`);
+    this.fill();
+    this.pump();
+    await Promise.all(this.slots.map((s) => s.readyPromise));
+  }
+
+  /** True while `w` is one of the pool's workers (not dead, replaced or closed). */
+  isLive(w: PoolWorker): boolean {
+    return this.slots.includes(w as PoolSlot<P>);
+  }
+
+  /** The live worker with the fewest jobs running or pinned, plus `extra` of its own (sessions). */
+  leastLoaded(extra: (w: PoolWorker) => number = () => 0): PoolWorker {
+    this.fill();
+    const load = (s: PoolSlot<P>) => (s.busy ? 1 : 0) + s.pinned.length + extra(s);
+    return this.slots.reduce((a, b) => (load(b) < load(a) ? b : a));
+  }
+
+  /** A message outside any job (opening or closing a session), sent to `w` if it is live. */
+  post(w: PoolWorker, message: unknown): boolean {
+    if (!this.isLive(w)) return false;
+    (w as PoolSlot<P>).send(message, []);
+    return true;
+  }
+
+  /**
+   * Queues a job (the pool must be open); with `on`, for that worker only. A job pinned to a
+   * worker that is no longer live fails at once.
+   */
+  submit(p: P, on?: PoolWorker): void {
+    const q: Queued<P> = { p, priority: p.priority ?? 0, seq: this.seq++ };
+    if (on) {
+      if (!this.isLive(on)) {
+        this.o.fail(p, new Error(`${this.o.name} worker was replaced`));
+        return;
+      }
+      insertByPriority((on as PoolSlot<P>).pinned, q);
+    } else {
+      this.fill();
+      insertByPriority(this.queue, q);
+    }
     this.pump();
   }
 
-  /** Takes a job out of the queue; false when it is not queued (running, or finished). */
+  /** Takes a job out of its queue; false when it is not queued (running, or finished). */
   dequeue(p: P): boolean {
-    const i = this.queue.indexOf(p);
-    if (i < 0) return false;
-    this.queue.splice(i, 1);
-    return true;
+    for (const q of [this.queue, ...this.slots.map((s) => s.pinned)]) {
+      const i = q.findIndex((e) => e.p === p);
+      if (i >= 0) {
+        q.splice(i, 1);
+        this.pump();
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The worker running `p`, if one is. */
@@ -136,56 +237,95 @@ export class WorkerPool<P extends PooledJob> {
     const slot = this.slots.find((s) => s.busy === p);
     if (!slot) return;
     slot.busy = null;
+    this.failPinned(slot, new Error(`${this.o.name} worker was restarted`));
     this.replace(slot);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     const err = new Error(this.o.closedMessage ?? `${this.o.name} closed`);
-    for (const p of this.queue.splice(0)) this.o.fail(p, err);
+    for (const q of this.queue.splice(0)) this.o.fail(q.p, err);
     const slots = this.slots;
     this.slots = [];
+    for (const s of slots) {
+      const p = s.busy;
+      s.busy = null;
+      if (p) this.o.fail(p, err);
+      this.failPinned(s, err);
+      s.failReady(err);
+    }
     await Promise.all(
       slots.map(async (s) => {
-        const p = s.busy;
-        s.busy = null;
-        if (p) this.o.fail(p, err);
-        await s.worker.terminate();
+        if (this.o.stop) await this.o.stop(s.worker, (m) => s.send(m, []));
+        else await s.worker.terminate();
+        s.dispose?.();
       }),
     );
+  }
+
+  private fill(): void {
+    if (this.closed) return;
+    while (this.slots.length < this.size) this.slots.push(this.spawn());
   }
 
   private pump(): void {
     for (const slot of this.slots) {
       if (!slot.ready || slot.busy) continue;
-      const p = this.queue.shift();
-      if (!p) break;
+      const pinned = slot.pinned[0];
+      const shared = this.queue[0];
+      const next = pinned && (!shared || before(pinned, shared)) ? slot.pinned.shift() : this.queue.shift();
+      if (!next) continue;
+      const p = next.p;
       slot.busy = p;
-      slot.worker.postMessage({ id: p.id, job: p.job }, p.transfer);
+      slot.send(this.o.message ? this.o.message(p) : { id: p.id, job: p.job }, p.transfer);
     }
-    const working = this.queue.length > 0 || this.slots.some((s) => s.busy || !s.ready);
+    const working = this.queue.length > 0 || this.slots.some((s) => s.busy || s.pinned.length > 0 || !s.ready);
     for (const s of this.slots) {
       if (working) s.worker.ref();
       else s.worker.unref();
     }
   }
 
+  private failPinned(slot: PoolSlot<P>, e: Error): void {
+    for (const q of slot.pinned.splice(0)) this.o.fail(q.p, e);
+  }
+
   private replace(slot: PoolSlot<P>): void {
     this.slots = this.slots.filter((s) => s !== slot);
-    void slot.worker.terminate();
-    if (!this.closed && this.failedStarts < 3) this.slots.push(this.spawn());
-    if (this.slots.length === 0) for (const p of this.queue.splice(0)) this.o.fail(p, new Error(`${this.o.name} workers failed to start`));
+    void slot.worker.terminate().finally(() => slot.dispose?.());
+    if (!this.closed && (slot.ready || this.failedStarts < this.maxFailedStarts)) this.slots.push(this.spawn());
+    if (this.slots.length === 0) for (const q of this.queue.splice(0)) this.o.fail(q.p, new Error(`${this.o.name} workers failed to start`));
     this.pump();
   }
 
   private spawn(): PoolSlot<P> {
-    const worker = this.o.start();
-    const slot: PoolSlot<P> = { worker, ready: false, busy: null };
+    const started = this.o.start();
+    const { worker, send, dispose }: StartedWorker = started instanceof Worker ? { worker: started } : started;
+    let markReady!: () => void;
+    let failReady!: (e: Error) => void;
+    const readyPromise = new Promise<void>((res, rej) => {
+      markReady = res;
+      failReady = rej;
+    });
+    // Nobody may be waiting for it.
+    readyPromise.catch(() => {});
+    const slot: PoolSlot<P> = {
+      worker,
+      send: send ?? ((m, transfer) => worker.postMessage(m, transfer)),
+      dispose,
+      ready: false,
+      readyPromise,
+      markReady,
+      failReady,
+      busy: null,
+      pinned: [],
+    };
     worker.on("message", (m: unknown) => {
       if (typeof m !== "object" || m === null || typeof (m as { kind?: unknown }).kind !== "string") return;
       const msg = m as { kind: string; id: number };
       if (msg.kind === "ready") {
         slot.ready = true;
+        slot.markReady();
         this.failedStarts = 0;
         this.pump();
         return;
@@ -198,17 +338,30 @@ export class WorkerPool<P extends PooledJob> {
       }
     });
     const fail = (e: Error) => {
+      slot.failReady(e);
       if (!this.slots.includes(slot)) return;
       if (!slot.ready) this.failedStarts++;
       const p = slot.busy;
       slot.busy = null;
       if (p) this.o.fail(p, e);
+      this.failPinned(slot, e);
       this.replace(slot);
     };
     worker.on("error", (e) => fail(e instanceof Error ? e : new Error(String(e))));
     worker.on("exit", (code) => fail(new Error(`${this.o.name} worker exited (${code})`)));
     return slot;
   }
+}
+
+function before<P>(a: Queued<P>, b: Queued<P>): boolean {
+  return a.priority < b.priority || (a.priority === b.priority && a.seq < b.seq);
+}
+
+/** Inserts after every job that goes before it (equal priorities stay in submission order). */
+function insertByPriority<P>(q: Array<Queued<P>>, e: Queued<P>): void {
+  let i = q.length;
+  while (i > 0 && before(e, q[i - 1])) i--;
+  q.splice(i, 0, e);
 }
 
 type ResultMessage<O> = { kind: "done"; id: number; output: O } | { kind: "failed"; id: number; error: string };

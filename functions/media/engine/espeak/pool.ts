@@ -1,11 +1,14 @@
 /**
- * A pool of eSpeak workers, one per core. Jobs wait in one priority queue (lower first: chunk 0
- * of any request goes before chunk 5 of another) and a worker takes the next job when it is
- * free. Encoder sessions are pinned to one worker because a codec keeps state between chunks.
+ * A pool of eSpeak workers, one per core, on the shared WorkerPool (functions/media/workers/pool.ts).
+ * Jobs wait in its priority queue (lower first: chunk 0 of any request goes before chunk 5 of
+ * another) and a worker takes the next job when it is free. Encoder sessions are pinned to one
+ * worker because a codec keeps state between chunks. The transport is the engine's own: a worker
+ * blocks inside eSpeak's main() and reads its MessageChannel synchronously, woken through an
+ * Atomics counter bumped after every message.
  */
 import { availableParallelism } from "node:os";
-import { MessageChannel, type Worker, type MessagePort } from "node:worker_threads";
-import { spawnWorker } from "../../workers/pool.js";
+import { MessageChannel, type Worker } from "node:worker_threads";
+import { spawnWorker, WorkerPool, type PoolWorker, type StartedWorker } from "../../workers/pool.js";
 import type { OutputFormatId } from "../../audio/formats.js";
 import { SynthesisAbortedError } from "../port.js";
 import type { ChunkAlignment } from "./alignment.js";
@@ -30,27 +33,16 @@ export interface SynthResult {
 type Reply = Extract<FromWorker, { kind: "synth-done" | "enc-done" }>;
 
 interface Job {
-  seq: number;
+  id: number;
+  job: Extract<ToWorker, { id: number }>;
+  transfer: readonly [];
   priority: number;
-  message: Extract<ToWorker, { id: number }>;
   resolve(r: Reply): void;
   reject(e: Error): void;
   /** A segment's first bytes, before the result (synth jobs that asked for the head). */
   onHead?: (audio: Uint8Array) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
-}
-
-interface Slot {
-  worker: Worker;
-  port: MessagePort;
-  wake: Int32Array;
-  ready: Promise<void>;
-  isReady: boolean;
-  busy: Job | null;
-  /** Encode jobs that must run on this worker. */
-  pinned: Job[];
-  sessions: Set<number>;
 }
 
 export interface PoolOptions {
@@ -66,9 +58,9 @@ export interface PoolOptions {
 export class EspeakPool {
   readonly size: number;
   private readonly fullReset: boolean;
-  private slots: Slot[] = [];
-  private queue: Job[] = [];
-  private seq = 0;
+  private pool: WorkerPool<Job> | null = null;
+  /** Open encoder sessions on each worker (they count in its load). */
+  private readonly sessions = new WeakMap<PoolWorker, Set<number>>();
   private nextId = 1;
   private nextSession = 1;
   private started: Promise<void> | null = null;
@@ -83,12 +75,15 @@ export class EspeakPool {
     if (this.closed) return Promise.reject(new Error("engine pool closed"));
     this.started ??= (async () => {
       const build = await compileEspeak();
-      for (let i = 0; i < this.size; i++) this.slots.push(this.spawn(build));
-      await Promise.all(this.slots.map((s) => s.ready));
+      if (this.closed) throw new Error("engine pool closed");
+      this.pool = this.newPool(build);
+      await this.pool.warm();
     })().catch(async (e: unknown) => {
       // A failed start can be retried by the next call.
-      for (const s of this.slots.splice(0)) await s.worker.terminate();
+      const pool = this.pool;
+      this.pool = null;
       this.started = null;
+      await pool?.close();
       throw e;
     });
     return this.started;
@@ -112,177 +107,104 @@ export class EspeakPool {
     const segment = encodeWith && "segment" in encodeWith ? { segment: encodeWith.segment, ...(onHead ? { head: true } : {}) } : undefined;
     const encode = pin ? { session: pin.session, final: (encodeWith as { final: boolean }).final } : segment;
     const message: ToWorker = { kind: "synth", id: this.nextId++, job, encode };
-    const r = await this.submit(message, priority, pin?.slot ?? null, signal, segment ? onHead : undefined);
+    const r = await this.submit(message, priority, pin?.slot, signal, segment ? onHead : undefined);
     if (r.kind !== "synth-done") throw new Error("unexpected worker reply");
-    if (pin && (encodeWith as { final: boolean }).final) pin.slot.sessions.delete(pin.session);
+    if (pin && (encodeWith as { final: boolean }).final) this.sessions.get(pin.slot)?.delete(pin.session);
     return { pcm: r.pcm, samples: r.samples, alignment: r.alignment, audio: r.audio, audioSamples: r.audioSamples, formatSamples: r.formatSamples };
   }
 
   /** An encoder living on one worker; writes are applied in order. */
   async openEncoder(format: OutputFormatId, inputRate: number): Promise<EncoderSession> {
     await this.start();
-    const slot = this.slots.reduce((a, b) => (this.load(b) < this.load(a) ? b : a));
+    const pool = this.pool!;
+    const slot = pool.leastLoaded((w) => this.sessions.get(w)?.size ?? 0);
     const session = this.nextSession++;
-    slot.sessions.add(session);
-    this.send(slot, { kind: "enc-open", session, format, inputRate });
+    const open = this.sessions.get(slot) ?? new Set<number>();
+    this.sessions.set(slot, open);
+    open.add(session);
+    pool.post(slot, { kind: "enc-open", session, format, inputRate } satisfies ToWorker);
     return new EncoderSession(this, slot, session);
   }
 
   /** @internal */
-  encodeOn(slot: Slot, session: number, pcm: Int16Array, final: boolean, priority: number, signal?: AbortSignal): Promise<Uint8Array> {
-    if (!this.slots.includes(slot)) return Promise.reject(new Error("engine worker was replaced; encoder session lost"));
+  encodeOn(slot: PoolWorker, session: number, pcm: Int16Array, final: boolean, priority: number, signal?: AbortSignal): Promise<Uint8Array> {
+    if (!this.pool?.isLive(slot)) return Promise.reject(new Error("engine worker was replaced; encoder session lost"));
     return this.submit({ kind: "enc-write", id: this.nextId++, session, pcm, final }, priority, slot, signal).then((r) => {
       if (r.kind !== "enc-done") throw new Error("unexpected worker reply");
-      if (final) slot.sessions.delete(session);
+      if (final) this.sessions.get(slot)?.delete(session);
       return r.audio;
     });
   }
 
   /** @internal */
-  closeSession(slot: Slot, session: number): void {
-    if (slot.sessions.delete(session) && this.slots.includes(slot)) this.send(slot, { kind: "enc-close", session });
+  closeSession(slot: PoolWorker, session: number): void {
+    if (this.sessions.get(slot)?.delete(session)) this.pool?.post(slot, { kind: "enc-close", session } satisfies ToWorker);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const slots = this.slots;
-    this.slots = [];
-    const err = new Error("engine closed");
-    for (const j of this.queue.splice(0)) j.reject(err);
-    await Promise.all(
-      slots.map(async (s) => {
-        s.busy?.reject(err);
-        for (const j of s.pinned.splice(0)) j.reject(err);
-        this.send(s, { kind: "exit" });
-        // The worker exits by itself once eSpeak's main() returns; terminate covers a stuck one.
-        const timer = setTimeout(() => void s.worker.terminate(), 2000);
-        await new Promise<void>((resolve) => {
-          if (s.worker.threadId < 0) resolve();
-          else s.worker.once("exit", () => resolve());
-        });
-        clearTimeout(timer);
-        s.port.close();
-      }),
-    );
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.close();
   }
 
-  private load(s: Slot): number {
-    return (s.busy ? 1 : 0) + s.pinned.length + s.sessions.size;
-  }
-
-  private submit(message: Job["message"], priority: number, slot: Slot | null, signal?: AbortSignal, onHead?: (audio: Uint8Array) => void): Promise<Reply> {
+  private submit(message: Job["job"], priority: number, slot: PoolWorker | undefined, signal?: AbortSignal, onHead?: (audio: Uint8Array) => void): Promise<Reply> {
     if (signal?.aborted) return Promise.reject(new SynthesisAbortedError());
-    if (this.closed) return Promise.reject(new Error("engine closed"));
+    const pool = this.pool;
+    if (this.closed || !pool) return Promise.reject(new Error("engine closed"));
     return new Promise<Reply>((resolve, reject) => {
-      const job: Job = { seq: this.seq++, priority, message, resolve, reject, signal, onHead };
+      const job: Job = { id: message.id, job: message, transfer: [], priority, resolve, reject, signal, onHead };
       if (signal) {
         job.onAbort = () => {
           // A queued job is dropped; a running one finishes and its result is ignored.
-          const q = slot ? slot.pinned : this.queue;
-          const i = q.indexOf(job);
-          if (i >= 0) q.splice(i, 1);
+          pool.dequeue(job);
           reject(new SynthesisAbortedError());
         };
         signal.addEventListener("abort", job.onAbort, { once: true });
       }
-      insertByPriority(slot ? slot.pinned : this.queue, job);
-      this.pump();
+      pool.submit(job, slot);
     });
   }
 
-  private pump(): void {
-    for (const slot of this.slots) {
-      if (!slot.isReady || slot.busy) continue;
-      const pinned = slot.pinned[0];
-      const shared = this.queue[0];
-      const job = pinned && (!shared || before(pinned, shared)) ? slot.pinned.shift() : this.queue.shift();
-      if (!job) continue;
-      slot.busy = job;
-      this.send(slot, job.message);
-    }
-    this.holdProcess();
-  }
-
-  /** Workers keep the process alive only while there is work, so a forgotten close() never hangs it. */
-  private holdProcess(): void {
-    const working = this.queue.length > 0 || this.slots.some((s) => s.busy || s.pinned.length > 0 || !s.isReady);
-    for (const s of this.slots) {
-      if (working) s.worker.ref();
-      else s.worker.unref();
-    }
-  }
-
-  private send(slot: Slot, message: ToWorker, transfer: ArrayBuffer[] = []): void {
-    slot.port.postMessage(message, transfer);
-    Atomics.add(slot.wake, 0, 1);
-    Atomics.notify(slot.wake, 0);
-  }
-
-  private spawn(build: EspeakBuild): Slot {
-    const { port1, port2 } = new MessageChannel();
-    const wakeBuffer = new SharedArrayBuffer(4);
-    const init: WorkerInit = { build, fullReset: this.fullReset, port: port2, wake: wakeBuffer };
-    const worker = startWorker(init, [port2]);
-    let markReady!: () => void;
-    let failReady!: (e: Error) => void;
-    const slot: Slot = {
-      worker,
-      port: port1,
-      wake: new Int32Array(wakeBuffer),
-      ready: new Promise<void>((res, rej) => {
-        markReady = res;
-        failReady = rej;
-      }),
-      isReady: false,
-      busy: null,
-      pinned: [],
-      sessions: new Set(),
+  private newPool(build: EspeakBuild): WorkerPool<Job> {
+    const done = (job: Job) => {
+      if (job.signal && job.onAbort) job.signal.removeEventListener("abort", job.onAbort);
     };
-    worker.on("message", (m: unknown) => {
-      if (!isFromWorker(m)) return;
-      if (m.kind === "ready") {
-        slot.isReady = true;
-        markReady();
-        this.pump();
-        return;
-      }
-      const job = slot.busy;
-      if (m.kind === "synth-head") {
-        // Part of a job still running: the worker stays busy with it.
-        if (job && job.message.id === m.id && !job.signal?.aborted) job.onHead?.(m.audio);
-        return;
-      }
-      slot.busy = null;
-      if (job && job.message.id === m.id) {
-        if (job.signal && job.onAbort) job.signal.removeEventListener("abort", job.onAbort);
+    return new WorkerPool<Job>({
+      size: this.size,
+      name: "engine",
+      closedMessage: "engine closed",
+      // Replace only workers that had worked: one that dies while starting would die again.
+      maxFailedStarts: 0,
+      start: () => startWorker(build, this.fullReset),
+      message: (job) => job.job,
+      // The worker exits by itself once eSpeak's main() returns; terminate covers a stuck one.
+      stop: async (worker, send) => {
+        send({ kind: "exit" } satisfies ToWorker);
+        const timer = setTimeout(() => void worker.terminate(), 2000);
+        await new Promise<void>((resolve) => {
+          if (worker.threadId < 0) resolve();
+          else worker.once("exit", () => resolve());
+        });
+        clearTimeout(timer);
+      },
+      onMessage: (job, m) => {
+        if (!isFromWorker(m)) return false;
+        if (m.kind === "synth-head") {
+          // Part of a job still running: the worker stays busy with it.
+          if (!job.signal?.aborted) job.onHead?.(m.audio);
+          return false;
+        }
+        done(job);
         if (m.kind === "error") job.reject(new Error(`engine worker: ${m.message}`));
         else job.resolve(m);
-      }
-      this.pump();
+        return true;
+      },
+      fail: (job, e) => {
+        done(job);
+        job.reject(e);
+      },
     });
-    const fail = (e: Error) => {
-      failReady(e);
-      if (!this.slots.includes(slot)) return;
-      // Replace the dead worker; its jobs and encoder sessions fail, queued jobs wait for the new one.
-      this.slots = this.slots.filter((s) => s !== slot);
-      slot.busy?.reject(e);
-      for (const j of slot.pinned.splice(0)) j.reject(e);
-      slot.port.close();
-      // Replace only workers that had worked: one that dies while starting would die again.
-      if (!this.closed && slot.isReady) {
-        const fresh = this.spawn(build);
-        this.slots.push(fresh);
-        fresh.ready.then(() => this.pump(), () => {});
-      }
-      if (this.slots.length === 0) {
-        // Nothing left to run queued jobs: fail them; the next call starts afresh.
-        for (const j of this.queue.splice(0)) j.reject(e);
-        this.started = null;
-      }
-    };
-    worker.on("error", (e) => fail(e instanceof Error ? e : new Error(String(e))));
-    worker.on("exit", (code) => fail(new Error(`engine worker exited (${code})`)));
-    return slot;
   }
 }
 
@@ -291,7 +213,7 @@ export class EncoderSession {
 
   constructor(
     private readonly pool: EspeakPool,
-    private readonly slot: Slot,
+    private readonly slot: PoolWorker,
     private readonly session: number,
   ) {}
 
@@ -301,7 +223,7 @@ export class EncoderSession {
   }
 
   /** @internal For a synth job that encodes on this session's worker. */
-  claim(final: boolean): { slot: Slot; session: number } {
+  claim(final: boolean): { slot: PoolWorker; session: number } {
     if (this.done) throw new Error("encoder session finished");
     if (final) this.done = true;
     return { slot: this.slot, session: this.session };
@@ -313,17 +235,26 @@ export class EncoderSession {
   }
 }
 
-function before(a: Job, b: Job): boolean {
-  return a.priority < b.priority || (a.priority === b.priority && a.seq < b.seq);
-}
-
-function insertByPriority(q: Job[], job: Job): void {
-  let i = q.length;
-  while (i > 0 && before(job, q[i - 1])) i--;
-  q.splice(i, 0, job);
-}
-
-/** worker.js next to this file when compiled; worker.ts through tsx from sources. */
-function startWorker(init: WorkerInit, transferList: MessagePort[]): Worker {
-  return spawnWorker({ ts: new URL("./worker.ts", import.meta.url), js: new URL("./worker.js", import.meta.url) }, import.meta.url, { workerData: init, transferList });
+/**
+ * A worker (worker.js next to this file when compiled; worker.ts through tsx from sources) with
+ * its channel and wake counter: jobs go through the channel, then the counter is bumped.
+ */
+function startWorker(build: EspeakBuild, fullReset: boolean): StartedWorker {
+  const { port1, port2 } = new MessageChannel();
+  const wakeBuffer = new SharedArrayBuffer(4);
+  const wake = new Int32Array(wakeBuffer);
+  const init: WorkerInit = { build, fullReset, port: port2, wake: wakeBuffer };
+  const worker: Worker = spawnWorker({ ts: new URL("./worker.ts", import.meta.url), js: new URL("./worker.js", import.meta.url) }, import.meta.url, {
+    workerData: init,
+    transferList: [port2],
+  });
+  return {
+    worker,
+    send: (message, transfer) => {
+      port1.postMessage(message, transfer);
+      Atomics.add(wake, 0, 1);
+      Atomics.notify(wake, 0);
+    },
+    dispose: () => port1.close(),
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * The passage a clone's fit renders (functions/capabilities/voice-clone/fit.ts), one per engine language:
+ * The passage a clone's fit renders (functions/capabilities/cloning/fit.ts), one per engine language:
  * ordinary read sentences of six to eight seconds. They are not the voice-analysis passages
  * (those tune and evaluate the embedding), so a fit never trains on an evaluation text.
  */
