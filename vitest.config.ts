@@ -29,10 +29,12 @@ export default defineConfig({
       AWS_SECRET_ACCESS_KEY: "S3RVER",
       PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1",
     },
-    // Vitest's default is one worker per core minus one: one file at a time on a 2-core machine.
-    // Most files wait (on Chromium, on real-time microphone audio, on a stack's workflows) more
-    // than they compute, so three at a time keeps both cores busy. TIMBRE_TEST_WORKERS overrides.
-    maxWorkers: Number(process.env.TIMBRE_TEST_WORKERS ?? 3),
+    // Vitest's default is one worker per core minus one: one file at a time on a 2-core machine,
+    // which leaves a core idle while a file waits (on real-time microphone audio, on Chromium).
+    // Two at a time keeps both cores busy; three overloaded them (each file also runs Chromium
+    // and the stack's worker threads) until browser tests ran three times slower and hit their
+    // timeouts. TIMBRE_TEST_WORKERS overrides (a machine with more cores).
+    maxWorkers: Number(process.env.TIMBRE_TEST_WORKERS ?? 2),
     projects: [
       {
         extends: true,
