@@ -11,7 +11,7 @@ const ALONE = [
   "test/api/loop-responsiveness.test.ts",
   "test/api/signin-limits.test.ts",
   "test/embedded/front-limits.test.ts",
-  "functions/engine/espeak-engine.test.ts",
+  "functions/media/engine/espeak-engine.test.ts",
 ];
 
 // Separate from the Remix vite config so the Remix plugin is not loaded in tests.
