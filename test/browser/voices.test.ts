@@ -448,7 +448,10 @@ describe("the Add a new voice dialog", () => {
     // machine could otherwise let the second pass between the checks below).
     await p.clock.install();
     await p.clock.pauseAt(Date.now() + 1000);
+    // (Escape does not close it: voice-creation.md §2.3, issue 28.)
     await p.keyboard.press("Escape");
+    expect(await design.isVisible()).toBe(true);
+    await design.getByRole("button", { name: "Close" }).click();
     await expect.poll(() => new URL(p.url()).search).toBe("?creationType=voiceDesign");
     await p.clock.runFor(900);
     expect(new URL(p.url()).search).toBe("?creationType=voiceDesign");

@@ -13,7 +13,7 @@ import { workerBundleArgs } from "../../../infra/constructs/function.js";
  * arguments). The bundle must decode, analyse and denoise (RNNoise in a chunk the worker loads on
  * first use) with nothing else on disk (the codecs inline their WebAssembly).
  */
-const ROOT = join(import.meta.dirname, "..", "..");
+const ROOT = join(import.meta.dirname, "..", "..", "..");
 const out = mkdtempSync(join(tmpdir(), "timbre-analysis-bundle-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 

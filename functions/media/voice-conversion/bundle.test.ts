@@ -13,7 +13,7 @@ import { RUNTIME_FILES, workerBundleArgs } from "../../../infra/constructs/funct
  * RNNoise's package external and copied beside as a runtime package). Run from elsewhere, it must measure,
  * convert and isolate with nothing else on disk.
  */
-const ROOT = join(import.meta.dirname, "..", "..");
+const ROOT = join(import.meta.dirname, "..", "..", "..");
 const out = mkdtempSync(join(tmpdir(), "timbre-conversion-bundle-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 

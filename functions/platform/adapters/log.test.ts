@@ -10,7 +10,7 @@ describe("logs", () => {
     const stack = (JSON.parse(lines[0]) as { error: { stack: string } }).error.stack;
     expect(stack).toContain("failed here");
     expect(stack).toContain("functions/platform/adapters/log.test.ts");
-    const root = resolve(import.meta.dirname, "..", "..");
+    const root = resolve(import.meta.dirname, "..", "..", "..");
     expect(stack).not.toContain(root);
   });
 

@@ -14,7 +14,7 @@ export interface Logger {
 
 /** The project folder (or the Lambda bundle's), whose absolute path stays out of the logs. */
 const here = import.meta.dirname ?? "";
-const ROOT = /[\\/]functions[\\/]adapters$/.test(here) ? resolve(here, "..", "..") : process.cwd();
+const ROOT = /[\\/]functions[\\/]platform[\\/]adapters$/.test(here) ? resolve(here, "..", "..", "..") : process.cwd();
 
 /** A stack trace with paths relative to the project: where the code is, not where it is installed. */
 export function relativeStack(stack: string | undefined, root = ROOT): string | undefined {
