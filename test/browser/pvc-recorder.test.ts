@@ -166,6 +166,8 @@ describe("the recorder with the websocket on AWS", () => {
   afterAll(async () => {
     await gateway?.close();
     await aws?.close();
+    // Every $connect, message and $disconnect the handler saw finished without throwing.
+    expect(gateway?.failures ?? []).toEqual([]);
   });
 
   for (const width of [390, 1280]) {

@@ -18,11 +18,30 @@ export interface ApiGatewayStandIn {
   connections: LiveConnections;
   /** Set once the handler exists (it may need this stand-in's URL first). */
   bind(handler: (event: WebSocketEvent) => Promise<WebSocketResult>): void;
+  /** What invocations threw (API Gateway logs these; a test can require none). */
+  readonly failures: unknown[];
+  /** Stops listening, then waits for every invocation under way. */
   close(): Promise<void>;
 }
 
 export async function startApiGatewayStandIn(): Promise<ApiGatewayStandIn> {
-  let handle: ((event: WebSocketEvent) => Promise<WebSocketResult>) | undefined;
+  let handler: ((event: WebSocketEvent) => Promise<WebSocketResult>) | undefined;
+  // Invocations under way, so close() waits for them (a $disconnect still deleting its session's
+  // objects when the stack closed failed as an unhandled rejection); a failed one is recorded, as
+  // API Gateway would log it, not thrown into nowhere.
+  const running = new Set<Promise<unknown>>();
+  const failures: unknown[] = [];
+  const handle = (e: WebSocketEvent): Promise<WebSocketResult> => {
+    if (!handler) return Promise.resolve({ statusCode: 503 });
+    const p: Promise<WebSocketResult> = handler(e)
+      .catch((err: unknown) => {
+        failures.push(err);
+        return { statusCode: 500, body: "" };
+      })
+      .finally(() => running.delete(p));
+    running.add(p);
+    return p;
+  };
   const sockets = new Map<string, WebSocket>();
   const selected = new Map<string, string>();
   const wss = new WebSocketServer({
@@ -40,7 +59,7 @@ export async function startApiGatewayStandIn(): Promise<ApiGatewayStandIn> {
     const connectionId = randomBytes(9).toString("base64");
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : v]));
     void (async () => {
-      const r = handle ? await handle(event("$connect", connectionId, { headers })) : { statusCode: 503 };
+      const r = await handle(event("$connect", connectionId, { headers }));
       if (r.statusCode !== 200) {
         socket.end(`HTTP/1.1 ${r.statusCode} Refused\r\ncontent-length: ${Buffer.byteLength(r.body ?? "")}\r\nconnection: close\r\n\r\n${r.body ?? ""}`);
         return;
@@ -52,12 +71,12 @@ export async function startApiGatewayStandIn(): Promise<ApiGatewayStandIn> {
         sockets.set(connectionId, ws);
         ws.on("message", (data, isBinary) => {
           const bytes = Buffer.isBuffer(data) ? data : Buffer.concat(data as Buffer[]);
-          void handle?.(event("$default", connectionId, { body: isBinary ? bytes.toString("base64") : bytes.toString("utf8"), isBase64Encoded: isBinary }));
+          void handle(event("$default", connectionId, { body: isBinary ? bytes.toString("base64") : bytes.toString("utf8"), isBase64Encoded: isBinary }));
         });
         ws.once("close", () => {
           sockets.delete(connectionId);
           selected.delete(connectionId);
-          void handle?.(event("$disconnect", connectionId));
+          void handle(event("$disconnect", connectionId));
         });
       });
     })();
@@ -78,13 +97,17 @@ export async function startApiGatewayStandIn(): Promise<ApiGatewayStandIn> {
         sockets.get(connectionId)?.close(1001);
       },
     },
-    bind(handler) {
-      handle = handler;
+    failures,
+    bind(h) {
+      handler = h;
     },
     async close() {
       for (const ws of sockets.values()) ws.terminate();
       wss.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Terminating the sockets started their $disconnects: they finish before the stack goes.
+      await new Promise((r) => setImmediate(r));
+      while (running.size) await Promise.allSettled([...running]);
     },
   };
 }
