@@ -3,6 +3,7 @@ import { registerApiKeys } from "../capabilities/account/api/apiKeys.js";
 import { registerAuth } from "../capabilities/account/api/auth.js";
 import { registerHistory } from "../capabilities/speech/api/history.js";
 import { registerTextToSpeech } from "../capabilities/speech/api/tts.js";
+import { registerLanding } from "../capabilities/speech/api/landing.js";
 import { registerSpeechToSpeech } from "../capabilities/speech/api/sts.js";
 import { registerDialogue } from "../capabilities/speech/api/dialogue.js";
 import { registerDictionaries } from "../capabilities/dictionaries/api/dictionaries.js";
@@ -28,6 +29,7 @@ import { registerEngagement } from "../capabilities/engagement/api/engagement.js
 export function registerRoutes(r: ApiRouter): void {
   registerAuth(r);
   registerModels(r);
+  registerLanding(r);
   registerUser(r);
   registerApiKeys(r);
   registerWorkspace(r);

@@ -50,6 +50,8 @@ export interface ApiClient {
   call<T>(path: string, init: ApiCall<T>): Promise<T>;
   /** A raw body (an uploaded image), answered with JSON. */
   send<T>(path: string, init: { method: "PUT" | "POST"; body: Uint8Array; contentType: string; schema: z.ZodType<T, z.ZodTypeDef, unknown> }): Promise<T>;
+  /** A JSON body answered with bytes (audio): the response itself, or ApiFailure. */
+  fetchBytes(path: string, init: { method: "POST"; body: unknown }): Promise<Response>;
 }
 
 export function sessionToken(context: AppLoadContext, auth: WebSession): string {
@@ -77,6 +79,14 @@ export function api(context: AppLoadContext, request: Request, auth?: WebSession
       const res = await fetch(new URL(path, context.apiBase), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: request.signal });
       if (!res.ok) throw await failure(res);
       return schema.parse(await res.json());
+    },
+    async fetchBytes(path, { method, body }) {
+      const headers = headersFor();
+      headers.set("content-type", "application/json");
+      headers.set("accept", "*/*");
+      const res = await fetch(new URL(path, context.apiBase), { method, headers, body: JSON.stringify(body), signal: request.signal });
+      if (!res.ok) throw await failure(res);
+      return res;
     },
     async send(path, { method, body, contentType, schema }) {
       const headers = headersFor();

@@ -35,12 +35,13 @@ export async function csrfForBrowser(request: Request, context: AppLoadContext):
   return { token: csrfToken(context.sessionSecret, id), setCookie: await browserIdCookie(context).serialize(id) };
 }
 
-/** Throws a 403 unless the form carries this browser's token and comes from this site. */
-export async function requireCsrf(request: Request, context: AppLoadContext, form: FormData): Promise<void> {
+/** Throws a 403 unless the form carries this browser's token and comes from this site; returns the browser's id. */
+export async function requireCsrf(request: Request, context: AppLoadContext, form: FormData): Promise<string> {
   const origin = request.headers.get("origin");
   const sameOrigin = origin === null || origin === new URL(request.url).origin;
   const id = await readBrowserId(request, context);
   const sent = form.get(CSRF_FIELD);
   const valid = id !== undefined && typeof sent === "string" && safeEqual(sent, csrfToken(context.sessionSecret, id));
   if (!sameOrigin || !valid) throw data({ message: CSRF_FAILED_MESSAGE }, { status: 403, statusText: "Forbidden" });
+  return id;
 }
