@@ -4,7 +4,7 @@ import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { LANDING } from "../../functions/capabilities/speech/landing.js";
 import { landingText } from "../../web/app/components/landing/landing.js";
 import { createTestAccount } from "../support/stack.js";
-import { axeViolations } from "./axe.js";
+import { axeViolations, smallTargets } from "./axe.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
 
 /**
@@ -28,6 +28,7 @@ for (const width of [390, 1280]) {
       await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("AI voices");
       await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       expect(await axeViolations(page)).toEqual([]);
+      expect(await smallTargets(page)).toEqual([]);
       // Sign in and sign up are one tap away.
       await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Sign up" }).waitFor();
 

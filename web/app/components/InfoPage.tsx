@@ -23,7 +23,7 @@ export function InfoPage() {
       <h1>{page.title}</h1>
       <p>{page.text}</p>
       <p>
-        <Link to="/app">Back to Timbre</Link>
+        <Link to="/app" className="back-link">Back to Timbre</Link>
       </p>
     </main>
   );

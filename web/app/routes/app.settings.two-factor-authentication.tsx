@@ -81,7 +81,7 @@ export default function TwoFactor() {
   return (
     <Page title="Two-factor authentication" description="A code from an authenticator app at sign-in, besides your password.">
       <p>
-        <Link to="/app/settings/profile">← Profile</Link>
+        <Link to="/app/settings/profile" className="back-link">← Profile</Link>
       </p>
       {result?.ok && (result.intent === "enable" || result.intent === "backup-codes") && <BackupCodes codes={result.backup_codes} />}
       {status.enabled ? (

@@ -12,7 +12,7 @@ export default function Soundboard() {
       <p className="page-description">Play generated sound effects from a grid of pads.</p>
       <NotAvailable feature="The Soundboard" />
       <p>
-        <Link to="/app">Back to Timbre</Link>
+        <Link to="/app" className="back-link">Back to Timbre</Link>
       </p>
     </main>
   );
