@@ -90,18 +90,26 @@ describe("app shell", () => {
     await visit(page, "/app/conversational-ai/history");
     await expect.poll(() => submenu.getByRole("link", { name: "Call History" }).getAttribute("aria-current")).toBe("page");
 
-    // Where the route decides nothing (a page outside the menus), the remembered submenu comes back, across sessions.
+    // 'Page not found' and onboarding belong to no submenu: the main menu, whatever was open before.
     await visit(page, "/app/no-such-page");
     await expect.poll(() => page.getByRole("heading", { name: "Page not found" }).isVisible()).toBe(true);
+    await expect.poll(() => main.getByRole("link", { name: "Studio", exact: true }).isVisible()).toBe(true);
+    expect(await submenu.count()).toBe(0);
+    await visit(page, "/app/conversational-ai/history");
+    await visit(page, "/app/onboarding-checklist");
+    await expect.poll(() => main.getByRole("link", { name: "Studio", exact: true }).isVisible()).toBe(true);
+    expect(await submenu.count()).toBe(0);
+    // Where the route decides nothing (the developer pages), the remembered submenu comes back, across sessions.
+    await visit(page, "/app/dev/crash");
     await expect.poll(() => submenu.getByRole("button", { name: "Back" }).isVisible()).toBe(true);
     await sidebar(page).hover();
     await submenu.getByRole("button", { name: "Back" }).click();
     await expect.poll(() => main.getByRole("link", { name: "Studio", exact: true }).isVisible()).toBe(true);
-    await visit(page, "/app/no-such-page");
+    await visit(page, "/app/dev/crash");
     await expect.poll(() => main.getByRole("link", { name: "Studio", exact: true }).isVisible()).toBe(true);
     expect(await submenu.count()).toBe(0);
     await closeContext(page.context());
-  });
+  }, 90_000);
 
   it("shows the usage ring whole in the collapsed sidebar, names every icon, and scrolls a pinned sidebar on a short screen", async () => {
     const account = await createTestAccount(stack, "free");

@@ -174,9 +174,10 @@ describe("navigation state", () => {
     expect(menuForRoute(m, "/app", matchesAny)).toEqual({ kind: "main" });
   });
 
-  it("leaves pages outside the menus to the remembered submenu", () => {
+  it("shows the main menu on pages of no submenu (onboarding, not found); only developer pages keep the remembered submenu", () => {
     expect(menuForRoute(m, "/app/dev/crash", matchesAny)).toEqual({ kind: "undecided" });
-    expect(menuForRoute(m, "/app/no-such-page", matchesAny)).toEqual({ kind: "undecided" });
+    expect(menuForRoute(m, "/app/no-such-page", matchesAny)).toEqual({ kind: "main" });
+    expect(menuForRoute(m, "/app/onboarding-checklist", matchesAny)).toEqual({ kind: "main" });
   });
 
   it("never gives two entries shown together the same icon", () => {

@@ -247,8 +247,8 @@ export function linkPatterns(link: NavLink): readonly string[] {
 
 /**
  * Which menu the current route decides: a submenu when the page is one of its pages, the main
- * menu when the page is in the main menu, the settings or the drawer's groups, and nothing
- * ("undecided") elsewhere, where the remembered submenu applies (app-shell.md §2).
+ * menu on every other page, and nothing ("undecided") on the developer pages, where the
+ * remembered submenu applies (app-shell.md §2).
  */
 export type RouteMenu = { kind: "submenu"; id: SubmenuId } | { kind: "main" } | { kind: "undecided" };
 
@@ -259,8 +259,14 @@ export function menuForRoute(model: SidebarModel, pathname: string, matches: (pa
   const mainLinks = [...model.sections, ...model.mobileSections].flatMap((s) => s.links);
   if (mainLinks.some((l) => !l.dialog && !l.newTab && matches(linkPatterns(l), pathname))) return { kind: "main" };
   if (matches(["/app/settings", "/app/settings/*"], pathname)) return { kind: "main" };
-  return { kind: "undecided" };
+  if (matches(UTILITY_PAGES, pathname)) return { kind: "undecided" };
+  // Every other page (onboarding, 'Page not found') belongs to no submenu: an open submenu there
+  // looked as if the page were one of its own (issue 28 §10).
+  return { kind: "main" };
 }
+
+/** Pages that leave the sidebar as the user had it (the remembered submenu): developer tools. */
+const UTILITY_PAGES = ["/app/dev", "/app/dev/*"] as const;
 
 /** The submenu whose pages contain `pathname`, if any (so a deep link opens its submenu). */
 export function submenuForPath(model: SidebarModel, pathname: string, matches: (patterns: readonly string[], p: string) => boolean): SubmenuId | undefined {
