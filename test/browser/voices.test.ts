@@ -189,6 +189,9 @@ describe("the Voice Library", () => {
     // A voice for paid plans only cannot be added on the free plan.
     await card(page, "Studio Alto").getByRole("button", { name: "Add Studio Alto to my voices" }).click();
     let dialog = page.getByRole("dialog", { name: "Add to my voices" });
+    // A modal: the page behind it is dimmed (issue 28 §10 found no backdrop) and inert.
+    expect(await dialog.evaluate((d) => (d as HTMLDialogElement).open && d.matches(":modal"))).toBe(true);
+    expect(await dialog.evaluate((d) => getComputedStyle(d, "::backdrop").backgroundColor)).not.toMatch(/^(transparent|rgba\(0, 0, 0, 0\))$/);
     expect(await dialog.textContent()).toContain("You must be a paid subscriber to use this voice. Please upgrade your subscription to start using it.");
     expect(await dialog.getByRole("button", { name: "Add voice" }).isDisabled()).toBe(true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
