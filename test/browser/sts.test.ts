@@ -228,12 +228,26 @@ describe("Voice Changer page", () => {
     try {
       const { page } = await open({ on: mic, width: 1440 });
       await page.getByRole("button", { name: "Record audio" }).click();
-      await page.getByRole("button", { name: /Stop recording/ }).waitFor();
+      // The get-ready countdown (3 s) comes first, counting down, then the recording.
+      const timer = page.getByRole("timer");
+      await expect.poll(() => timer.textContent()).toMatch(/Recording in [123]/);
+      const seen = new Set<string>();
+      await expect.poll(async () => {
+        const t = (await timer.count()) ? await timer.textContent().catch(() => null) : null;
+        if (t) seen.add(t.replace(/\D/g, ""));
+        return page.getByRole("button", { name: /Stop recording/ }).count();
+      }, { timeout: 10_000, interval: 100 }).toBe(1);
+      expect(seen.size).toBeGreaterThanOrEqual(2);
       await page.waitForTimeout(2500);
       await page.getByRole("button", { name: /Stop recording/ }).click();
       const recording = item(page, "Recording 1");
       await expect.poll(() => recording.count()).toBe(1);
       await expect.poll(() => recording.textContent(), { timeout: 10_000 }).toContain("credits");
+      // Cancelled during the countdown: nothing is recorded.
+      await page.getByRole("button", { name: "Record audio" }).click();
+      await page.getByRole("button", { name: /Recording in .* Cancel/ }).click();
+      await page.getByRole("button", { name: "Record audio" }).waitFor();
+      expect(await item(page, "Recording 2").count()).toBe(0);
       await recording.getByRole("button", { name: "Convert" }).click();
       await expect.poll(() => status(recording), { timeout: 60_000 }).toBe("Converted");
       await closeContext(page.context());

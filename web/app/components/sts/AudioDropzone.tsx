@@ -55,7 +55,13 @@ export function AudioDropzone({
             <Icon name="upload" size={16} />
             Upload audio
           </button>
-          {recorder.state.status === "recording" ? (
+          {recorder.state.status === "countdown" ? (
+            <button type="button" className="button" onClick={recorder.stop} aria-label={`Recording in ${recorder.state.left}… Cancel`}>
+              <span role="timer" aria-live="assertive">
+                Recording in {recorder.state.left}…
+              </span>
+            </button>
+          ) : recorder.state.status === "recording" ? (
             <button type="button" className="button button-danger" onClick={recorder.stop}>
               <Icon name="stop" size={16} />
               Stop recording ({formatClock(recorder.state.seconds)})

@@ -1,11 +1,20 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 /**
- * Recording from the microphone into a file (MediaRecorder, WebM/Opus where the browser has it).
- * One owner for every resource: the stream's tracks stop and the timer clears when the recording
- * ends or the component unmounts.
+ * Recording from the microphone into a file, as the spec's generic recorder (app-shell.md §5,
+ * §10): permission, a get-ready countdown (3 s), recording in 100 ms chunks (WebM/Opus, else
+ * MP4, where the browser has them; 44.1 kHz asked for), stop. One owner for every resource: the
+ * stream's tracks stop and the timers clear when the recording ends, is cancelled, or the
+ * component unmounts.
  */
-export type RecorderState = { status: "idle" } | { status: "starting" } | { status: "recording"; seconds: number } | { status: "error"; message: string };
+export type RecorderState =
+  | { status: "idle" }
+  | { status: "starting" }
+  | { status: "countdown"; left: number }
+  | { status: "recording"; seconds: number }
+  | { status: "error"; message: string };
+
+export const RECORDER = { countdownSeconds: 3, chunkMs: 100, mimeTypes: ["audio/webm;codecs=opus", "audio/webm", "audio/mp4", "audio/ogg;codecs=opus"], sampleRate: 44_100 } as const;
 
 export const recorderMessages = {
   denied: "Microphone access was denied. Allow it in your browser to record.",
@@ -17,13 +26,17 @@ export function useRecorder(onRecorded: (file: File) => void) {
   const recorder = useRef<MediaRecorder | null>(null);
   const stream = useRef<MediaStream | null>(null);
   const timer = useRef<number | null>(null);
+  const countdown = useRef<number | null>(null);
   const count = useRef(0);
+  const cancelCountdown = useRef<(() => void) | null>(null);
   const callback = useRef(onRecorded);
   callback.current = onRecorded;
 
   const release = useCallback(() => {
     if (timer.current !== null) window.clearInterval(timer.current);
     timer.current = null;
+    if (countdown.current !== null) window.clearTimeout(countdown.current);
+    countdown.current = null;
     stream.current?.getTracks().forEach((t) => t.stop());
     stream.current = null;
     recorder.current = null;
@@ -42,33 +55,48 @@ export function useRecorder(onRecorded: (file: File) => void) {
     }
     setState({ status: "starting" });
     try {
-      stream.current = await navigator.mediaDevices.getUserMedia({ audio: true });
+      stream.current = await navigator.mediaDevices.getUserMedia({ audio: { sampleRate: RECORDER.sampleRate, sampleSize: 16, channelCount: 1 } });
     } catch {
       release();
       setState({ status: "error", message: recorderMessages.denied });
       return;
     }
-    const type = ["audio/webm;codecs=opus", "audio/webm", "audio/ogg;codecs=opus"].find((t) => MediaRecorder.isTypeSupported(t));
+    // Get ready: the count shows, then recording starts (Stop before then cancels).
+    for (let left = RECORDER.countdownSeconds; left > 0; left--) {
+      setState({ status: "countdown", left });
+      const go = await new Promise<boolean>((resolve) => {
+        countdown.current = window.setTimeout(() => resolve(true), 1000);
+        cancelCountdown.current = () => resolve(false);
+      });
+      cancelCountdown.current = null;
+      if (!go || !stream.current) {
+        release();
+        setState({ status: "idle" });
+        return;
+      }
+    }
+    const type = RECORDER.mimeTypes.find((t) => MediaRecorder.isTypeSupported(t));
     const r = new MediaRecorder(stream.current, type ? { mimeType: type } : undefined);
     const parts: Blob[] = [];
     r.ondataavailable = (e) => e.data.size && parts.push(e.data);
     r.onstop = () => {
       const mime = r.mimeType || "audio/webm";
-      const ext = mime.includes("ogg") ? "ogg" : "webm";
+      const ext = mime.includes("ogg") ? "ogg" : mime.includes("mp4") ? "m4a" : "webm";
       count.current += 1;
       release();
       setState({ status: "idle" });
       if (parts.length) callback.current(new File(parts, `Recording ${count.current}.${ext}`, { type: mime.split(";")[0] }));
     };
     recorder.current = r;
-    r.start(250);
+    r.start(RECORDER.chunkMs);
     const started = Date.now();
     setState({ status: "recording", seconds: 0 });
     timer.current = window.setInterval(() => setState({ status: "recording", seconds: Math.floor((Date.now() - started) / 1000) }), 500);
   }, [release]);
 
   const stop = useCallback(() => {
-    if (recorder.current?.state === "recording") recorder.current.stop();
+    if (cancelCountdown.current) cancelCountdown.current();
+    else if (recorder.current?.state === "recording") recorder.current.stop();
   }, []);
 
   return { state, start, stop };
