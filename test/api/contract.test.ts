@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError, ElevenLabs } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack, createTestAccount, insertOwnVoice, apiFetch } from "../support/stack.js";
-import { PREMADE_VOICES } from "../../functions/platform/domain/premadeVoices.js";
+import { PREMADE_VOICES, premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 
 /**
  * The official SDK, unchanged, against the embedded stack: if a required response field is
@@ -29,6 +29,19 @@ describe("SDK contract: models, user, subscription", () => {
     expect(sts.canDoVoiceConversion).toBe(true);
     expect(sts.canDoTextToSpeech).toBe(false);
     expect(models.every((m) => (m.languages ?? []).length > 0)).toBe(true);
+    // Every model id the app shell knows (app-shell.md §4) is served.
+    const known = ["eleven_monolingual_v1", "eleven_multilingual_v1", "eleven_multilingual_v2", "eleven_turbo_v2", "eleven_flash_v2", "eleven_v2", "eleven_english_v2", "eleven_english_sts_v2", "eleven_multilingual_sts_v2", "eleven_flash_v2_5", "eleven_turbo_v2_5"];
+    for (const id of known) expect(models.map((m) => m.modelId), id).toContain(id);
+  });
+
+  it("speaks with the legacy eleven_english_v2 model", async () => {
+    // Its own account: the others' usage stays untouched.
+    const own = await createTestAccount(stack, "creator");
+    const legacy = new ElevenLabsClient({ baseUrl: stack.url, apiKey: own.apiKey, maxRetries: 0 });
+    const audio = await legacy.textToSpeech.convert(premadeVoiceId("Avery"), { text: "Legacy model.", modelId: "eleven_english_v2", outputFormat: "mp3_22050_32" });
+    const bytes = await new Response(audio).arrayBuffer();
+    expect(bytes.byteLength).toBeGreaterThan(1000);
+    expect((await legacy.user.subscription.get()).characterCount).toBe("Legacy model.".length);
   });
 
   it("gets the user with the subscription the tier defines", async () => {

@@ -110,6 +110,24 @@ export const MODELS: ModelInfo[] = [
     maximum_text_length_per_request: 10_000, character_cost_multiplier: 1, languages: ENGINE_LANGUAGES,
     concurrency_group: "standard", engine: { quality: "standard", supportsPhonemes: false, legacy: true },
   }),
+  // The two remaining ids the app shell knows (app-shell.md §4): legacy text-to-speech models,
+  // served so saved settings and scripts that name them keep working.
+  model({
+    model_id: "eleven_v2", name: "Eleven v2",
+    description: "Legacy multilingual model of the second generation.",
+    can_be_finetuned: false, can_do_text_to_speech: true, can_do_voice_conversion: false, can_use_style: true,
+    can_use_speaker_boost: true, serves_pro_voices: false, requires_alpha_access: false,
+    maximum_text_length_per_request: 10_000, character_cost_multiplier: 1, languages: ENGINE_LANGUAGES,
+    concurrency_group: "standard", engine: { quality: "standard", supportsPhonemes: false, legacy: true },
+  }),
+  model({
+    model_id: "eleven_english_v2", name: "Eleven English v2",
+    description: "Legacy English-only model of the second generation; supports phoneme pronunciation rules.",
+    can_be_finetuned: false, can_do_text_to_speech: true, can_do_voice_conversion: false, can_use_style: true,
+    can_use_speaker_boost: true, serves_pro_voices: false, requires_alpha_access: false,
+    maximum_text_length_per_request: 10_000, character_cost_multiplier: 1, languages: english,
+    concurrency_group: "standard", engine: { quality: "standard", supportsPhonemes: true, legacy: true },
+  }),
   model({
     model_id: "eleven_multilingual_sts_v2", name: "Eleven Multilingual v2 (speech to speech)",
     description: "Voice conversion into any voice, multilingual.",
