@@ -69,7 +69,8 @@ describe.each(SIZES)("Voice Design at $width px", (size) => {
 
     const text = PASSAGES.en.tuning[0];
     const q = new URLSearchParams({ creationType: "voiceDesign", mode: "create", prompt: "a bright young American woman, fast and cheerful", previewText: text, seed: "42", loudness: "0.2", quality: "0.5", guidanceScale: "7" });
-    await visit(page, `/app?${q}`);
+    // Opened over My Voices, which must show the saved voice without a reload (issue 28 §10).
+    await visit(page, `/app/voice-lab?${q}`);
     const dialog = page.getByRole("dialog", { name: "Voice Design" });
     await expect.poll(() => dialog.getByLabel("Voice description").inputValue()).toBe("a bright young American woman, fast and cheerful");
     expect(await dialog.getByLabel("Preview text").inputValue()).toBe(text);
@@ -136,6 +137,7 @@ describe.each(SIZES)("Voice Design at $width px", (size) => {
     const voices = (await (await apiFetch(stack, account.apiKey, "/v1/voices")).json()) as { voices: Array<{ name: string; category: string; labels: Record<string, string> }> };
     const saved = voices.voices.find((v) => v.name === `Cheerful ${size.name}`);
     expect(saved).toMatchObject({ category: "generated", labels: { language: "en", accent: "american", gender: "female", age: "young", descriptive: "cheerful", use_case: "advertisement" } });
+    await expect.poll(() => page.getByRole("main").getByText(`Cheerful ${size.name}`, { exact: true }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     // Closing drops the dialog's parameters, then resets the type to the chooser (its default) after a second.
     expect(new URL(page.url()).searchParams.get("mode")).toBeNull();
     await expect.poll(() => new URL(page.url()).searchParams.has("creationType"), { timeout: 5000 }).toBe(false);

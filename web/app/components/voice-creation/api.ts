@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { v1Fetch, v1Json, ApiCallError, apiCallError } from "../tts/client.js";
+import { announceVoicesChanged } from "../../lib/voiceEvents.js";
 
 /**
  * The browser's calls for voice creation (same origin, the session's bearer token): the answers
@@ -65,7 +66,7 @@ export const getTextLimits = () => v1Json("/v1/text-to-voice/text-limits", z.obj
 export const generatePreviewText = (description: string, model: string) =>
   v1Json("/v1/text-to-voice/generate-preview-text", z.object({ text: z.string() }), { method: "POST", json: { voice_description: description, model_id: model } });
 export const designVoice = (body: Record<string, unknown>) => v1Json("/v1/text-to-voice/design?output_format=mp3_44100_128", DesignWire, { method: "POST", json: body });
-export const saveDesignedVoice = (body: Record<string, unknown>) => v1Json("/v1/text-to-voice/create-voice-from-preview", VoiceWire, { method: "POST", json: body });
+export const saveDesignedVoice = (body: Record<string, unknown>) => v1Json("/v1/text-to-voice/create-voice-from-preview", VoiceWire, { method: "POST", json: body }).then(announced);
 export const getVoice = (voiceId: string) => v1Json(`/v1/voices/${encodeURIComponent(voiceId)}`, VoiceWire);
 export const myVoices = () => v1Json("/v2/voices?voice_type=personal&page_size=100", z.object({ voices: z.array(VoiceWire) }));
 
@@ -82,7 +83,13 @@ export async function clonePreview(form: FormData) {
   return ClonePreviewWire.parse(await res.json());
 }
 export const saveClone = (body: Record<string, unknown>) =>
-  v1Json("/v1/voices/ivc/save", VoiceWire.extend({ requires_verification: z.boolean() }), { method: "POST", json: body });
+  v1Json("/v1/voices/ivc/save", VoiceWire.extend({ requires_verification: z.boolean() }), { method: "POST", json: body }).then(announced);
+
+/** A saved voice: lists on screen (My Voices) load again. */
+function announced<T>(voice: T): T {
+  announceVoicesChanged();
+  return voice;
+}
 export const getVerification = (voiceId: string) => v1Json(`/v1/voices/${encodeURIComponent(voiceId)}/verification`, VerificationWire);
 
 export type VerificationOutcome =

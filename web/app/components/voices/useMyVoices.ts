@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { v1Json } from "../tts/client.js";
 import { myVoicesPath, type MyVoicesQuery } from "./myVoices.js";
 import { MyVoicesPageWire, type MyVoice } from "./wire.js";
+import { onVoicesChanged } from "../../lib/voiceEvents.js";
 
 export interface MyVoicesList {
   voices: MyVoice[];
@@ -48,6 +49,9 @@ export function useMyVoices(query: MyVoicesQuery): MyVoicesList {
   useEffect(() => {
     void fetchPage(null, true);
   }, [key, reloads, fetchPage]);
+
+  // A voice saved in a dialog over this page (Voice Design, an instant clone) appears at once.
+  useEffect(() => onVoicesChanged(() => setReloads((n) => n + 1)), []);
 
   const loadMore = useCallback(() => {
     if (!loading && next) void fetchPage(next, false);
