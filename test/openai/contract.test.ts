@@ -62,6 +62,13 @@ describe("POST /openai/v1/audio/speech through the openai package", () => {
     expect(wav.readUInt16LE(34)).toBe(16);
     expect(wav.readUInt32LE(4)).toBe(wav.byteLength - 8); // the whole file: its length is in its header
 
+    const flacRes = await openai.audio.speech.create({ model: "tts-1", voice: "alloy", input: text("flac"), response_format: "flac" });
+    expect(flacRes.headers.get("content-type")).toBe("audio/flac");
+    const flac = Buffer.from(await bytesOf(flacRes));
+    expect(flac.subarray(0, 4).toString()).toBe("fLaC");
+    expect(probe(flac)).toMatchObject({ codec: "flac", sampleRate: 24000, channels: 1 });
+    expect(probe(flac).duration).toBeGreaterThan(0.8);
+
     const pcmRes = await openai.audio.speech.create({ model: "tts-1", voice: "alloy", input: text("pcm"), response_format: "pcm" });
     const pcm = Buffer.from(await bytesOf(pcmRes));
     expect(pcm.subarray(0, 4).toString()).not.toBe("RIFF");
@@ -74,12 +81,12 @@ describe("POST /openai/v1/audio/speech through the openai package", () => {
     expect(samples.reduce((m, s) => Math.max(m, Math.abs(s)), 0)).toBeGreaterThan(1000);
   });
 
-  it("refuses AAC and FLAC with a 400 listing the formats it supports, before charging anything", async () => {
+  it("refuses AAC (and unknown formats) with a 400 listing the formats it supports, before charging anything", async () => {
     const before = await used(acct.workspace.workspace_id);
-    for (const response_format of ["aac", "flac"] as const) {
+    for (const response_format of ["aac", "ogg"] as Array<"aac">) {
       const e = await failure(openai.audio.speech.create({ model: "tts-1", voice: "alloy", input: "No encoder.", response_format }));
       expect(e.status).toBe(400);
-      expect(e.error).toEqual({ message: expect.stringContaining("Supported formats: mp3, opus, wav, pcm"), type: "invalid_request_error", param: "response_format", code: "unsupported_response_format" });
+      expect(e.error).toEqual({ message: expect.stringContaining("Supported formats: mp3, opus, flac, wav, pcm"), type: "invalid_request_error", param: "response_format", code: "unsupported_response_format" });
     }
     expect(await used(acct.workspace.workspace_id)).toBe(before);
   });

@@ -29,8 +29,8 @@ describe("OpenAI request mapping", () => {
     expect(openaiVoiceId("Avery")).toBeUndefined();
   });
 
-  it("lists only the formats it can encode (no AAC or FLAC encoder here)", () => {
-    expect(SUPPORTED_RESPONSE_FORMATS).toEqual(["mp3", "opus", "wav", "pcm"]);
+  it("lists only the formats it can encode (no AAC encoder here)", () => {
+    expect(SUPPORTED_RESPONSE_FORMATS).toEqual(["mp3", "opus", "flac", "wav", "pcm"]);
   });
 
   it("clamps OpenAI's 0.25-4 speed onto Timbre's 0.7-1.2", () => {

@@ -61,11 +61,12 @@ export function openaiVoiceId(name: string): string | undefined {
  * (answered 400 with the supported list). `whole`: the file needs its length in its header, so
  * it is sent once complete rather than streamed.
  */
-export const RESPONSE_FORMATS: Record<OpenAIResponseFormat, { id: OutputFormatId; whole: boolean } | null> = {
+export const RESPONSE_FORMATS: Record<OpenAIResponseFormat, { id: OutputFormatId; whole: boolean; flac?: true } | null> = {
   mp3: { id: "mp3_44100_128", whole: false },
   opus: { id: "opus_48000_64", whole: false },
   aac: null,
-  flac: null,
+  // Made whole as 24 kHz WAV, then encoded losslessly (functions/media/audio/flac.ts) off the loop.
+  flac: { id: "wav_24000", whole: true, flac: true },
   wav: { id: "wav_24000", whole: true },
   // OpenAI's pcm: raw 24 kHz 16-bit little-endian mono, no header.
   pcm: { id: "pcm_24000", whole: false },

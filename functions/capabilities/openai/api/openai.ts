@@ -21,6 +21,7 @@ import {
 } from "../../../platform/contract/openai.js";
 import { parseOutputFormat } from "../../../media/audio/formats.js";
 import { wholeAudio } from "../../../media/audio/encoder.js";
+import { runCpu } from "../../../platform/offload/index.js";
 import { accessibleVoice } from "../../voices/access.js";
 import { visibleVoices } from "../../voices/manage.js";
 import { settingsFor } from "../../voices/api/voices.js";
@@ -209,7 +210,8 @@ async function speech(req: ApiRequest, rc: RouteContext): Promise<ApiResponse> {
     }
     const parts: GenerationChunk[] = [];
     for await (const c of gen.chunks) parts.push(c);
-    yield wholeAudio(gen.format, parts);
+    const file = wholeAudio(gen.format, parts);
+    yield formatId.flac ? await runCpu("flac", { wav: file }) : file;
   };
 
   if (sse) {
@@ -231,9 +233,9 @@ async function speech(req: ApiRequest, rc: RouteContext): Promise<ApiResponse> {
     );
   }
   if (whole) {
-    const parts: GenerationChunk[] = [];
-    for await (const c of gen.chunks) parts.push(c);
-    return bytes(wholeAudio(gen.format, parts), gen.contentType, headers);
+    const chunks: Uint8Array[] = [];
+    for await (const a of audio()) chunks.push(a);
+    return bytes(chunks[0] ?? new Uint8Array(0), formatId.flac ? "audio/flac" : gen.contentType, headers);
   }
   return stream(audio(), gen.contentType, headers);
 }
