@@ -284,6 +284,19 @@ describe("errors in OpenAI's shape", () => {
     expect(await used(acct.workspace.workspace_id)).toBe(before);
   });
 
+  it("answers 429 with Retry-After when every concurrency slot stays busy, and charges nothing", async () => {
+    const a = await createTestAccount(stack, "free");
+    const ws = a.workspace.workspace_id;
+    const now = Math.floor(Date.now() / 1000);
+    await stack.ctx.stores.ledger.takeSlot(ws, 2, "busy-1", now, 60);
+    await stack.ctx.stores.ledger.takeSlot(ws, 2, "busy-2", now, 60);
+    const e = await failure(client(a.apiKey).audio.speech.create({ model: "tts-1", voice: "alloy", input: "Wait for a slot." }));
+    expect(e.status).toBe(429);
+    expect(e.headers?.get("retry-after")).toBe("1");
+    expect(e.error).toMatchObject({ type: "rate_limit_exceeded", code: "too_many_concurrent_requests" });
+    expect(await used(ws)).toBe(0);
+  });
+
   it("answers 429 insufficient_quota when the credits do not cover the input, and 403 without the permission", async () => {
     const a = await createTestAccount(stack, "free");
     await changeLimit(stack.ctx, a.workspace.workspace_id, 10);
