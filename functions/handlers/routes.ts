@@ -24,8 +24,9 @@ import { registerWebhooks } from "../capabilities/webhooks/api/webhooks.js";
 import { registerUsage } from "../capabilities/usage/api/usage.js";
 import { registerAccount } from "../capabilities/account/api/account.js";
 import { registerEngagement } from "../capabilities/engagement/api/engagement.js";
+import { registerOpenAI } from "../capabilities/openai/api/openai.js";
 
-/** Every /v1 and /v2 route. */
+/** Every /v1 and /v2 route, and OpenAI's speech API under /openai/v1. */
 export function registerRoutes(r: ApiRouter): void {
   registerAuth(r);
   registerModels(r);
@@ -52,4 +53,5 @@ export function registerRoutes(r: ApiRouter): void {
   registerTextToVoice(r);
   registerVoiceClone(r);
   registerVoiceVerification(r);
+  registerOpenAI(r);
 }

@@ -21,8 +21,8 @@ export interface TimbreEdgeProps {
   staticPaths?: string[];
 }
 
-/** The API paths the ElevenLabs SDKs call; everything else is the web app. */
-export const API_PATH_PATTERNS = ["/v1/*", "/v2/*"];
+/** The API paths the ElevenLabs SDKs call, and OpenAI's speech API (/openai/v1); everything else is the web app. */
+export const API_PATH_PATTERNS = ["/v1/*", "/v2/*", "/openai/v1/*"];
 
 // CloudFront replaces Host with the origin's, and the Function URL sees an edge server as the
 // caller: pass on the viewer's host (URLs, redirects, same-origin checks) and address (sign-in

@@ -72,7 +72,7 @@ const MIME: Record<string, string> = {
   ".map": "application/json",
 };
 
-const isApiPath = (p: string) => p.startsWith("/v1/") || p.startsWith("/v2/") || p === "/v1" || p === "/v2";
+const isApiPath = (p: string) => p.startsWith("/v1/") || p.startsWith("/v2/") || p === "/v1" || p === "/v2" || p.startsWith("/openai/v1/");
 
 type Refusal = { status: number; code: string; message: string; headers?: Record<string, string> };
 

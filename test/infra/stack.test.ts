@@ -301,8 +301,8 @@ describe("edge", () => {
     config = dist.Properties.DistributionConfig as typeof config;
   });
 
-  it("sends /v1/* and /v2/* to the API function URL, uncached, every method, every viewer header but Host", () => {
-    for (const p of ["/v1/*", "/v2/*"]) {
+  it("sends /v1/*, /v2/* and /openai/v1/* to the API function URL, uncached, every method, every viewer header but Host", () => {
+    for (const p of ["/v1/*", "/v2/*", "/openai/v1/*"]) {
       const b = behavior(p);
       expect(b, p).toBeDefined();
       expect(refersTo(originOf(b).DomainName, idOf(stack.api.url))).toBe(true);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
+import OpenAI from "openai";
 import type { Browser } from "playwright-core";
 import { DEMO_KEY, startServer, type Server } from "../../scripts/lib/bench-server.js";
 import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
@@ -92,6 +93,16 @@ describe("the product as npm start runs it", () => {
     );
     expect(isMp3(dialogue)).toBe(true);
     expect(dialogue.byteLength).toBeGreaterThan(8000);
+  }, 120_000);
+
+  it("speaks OpenAI's speech API under /openai/v1 through the openai package (streamed MP3, FLAC from the CPU workers)", async () => {
+    const openai = new OpenAI({ apiKey: DEMO_KEY, baseURL: `${server.url}/openai/v1`, maxRetries: 0 });
+    const mp3 = await bytesOf((await openai.audio.speech.create({ model: "tts-1", voice: "alloy", input: "OpenAI's clients speak through the bundled server." })).body!);
+    expect(isMp3(mp3)).toBe(true);
+    const flac = Buffer.from(await (await openai.audio.speech.create({ model: "tts-1-hd", voice: "Avery", input: "And in FLAC.", response_format: "flac" })).arrayBuffer());
+    expect(flac.subarray(0, 4).toString()).toBe("fLaC");
+    expect(flac.byteLength).toBeGreaterThan(4000);
+    expect((await openai.models.list()).data.map((m) => m.id)).toContain("tts-1");
   }, 120_000);
 
   it("changes a voice (convert, stream) and isolates a voice", async () => {

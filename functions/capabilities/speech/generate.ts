@@ -143,7 +143,8 @@ function fingerprint(req: GenerationRequest): string {
   h.update(
     JSON.stringify({
       kind: req.kind,
-      parts: req.parts.map((p) => [p.voice.voice_id, p.voice.version, p.text, p.settings]),
+      // The profile too: a blend or a direction (/openai/v1) speaks one stored voice differently.
+      parts: req.parts.map((p) => [p.voice.voice_id, p.voice.version, p.text, p.settings, p.voice.profile]),
       model: req.model.model_id,
       seed: req.seed,
       language: req.languageCode,

@@ -6,6 +6,7 @@ import { alignRecording, fitLoss, type ReferenceReading } from "../../media/alig
 import { liveSession, liveStep, type LiveSession } from "../../media/alignment/online.js";
 import { resizePhoto, type PhotoTask } from "../../capabilities/account/photo-work.js";
 import { captchaPng, type CaptchaTask } from "../../capabilities/voice-verification/captcha.js";
+import { flacFromWav } from "../../media/audio/flac.js";
 
 /**
  * The CPU-heavy pure functions the request path needs (hashing, parsing). Each takes and
@@ -27,6 +28,8 @@ export const CPU_TASKS = {
   "live-align": (t: { session: LiveSession; samples: Float32Array }) => ({ words: liveStep(t.session, t.samples), session: t.session }),
   photo: (t: PhotoTask) => resizePhoto(t),
   captcha: (t: CaptchaTask) => captchaPng(t),
+  /** FLAC for /openai/v1 (functions/capabilities/openai): a whole answer's WAV, losslessly. */
+  flac: (t: { wav: Uint8Array }) => flacFromWav(t.wav),
 };
 
 type Tasks = typeof CPU_TASKS;

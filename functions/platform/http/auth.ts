@@ -3,16 +3,20 @@ import { sha256Hex } from "../adapters/ids.js";
 import { verifyToken } from "../domain/tokens.js";
 import { Caller, type Principal } from "../domain/caller.js";
 import { ApiError } from "./errors.js";
+import { API_KEY_PREFIX } from "../domain/accounts.js";
 import type { ApiRequest } from "./types.js";
 
 const invalid = (message: string) => new ApiError(401, "invalid_api_key", message);
 
 /**
  * Who is calling: an API key in `xi-api-key`, or a short-lived session token from the web
- * in `Authorization: Bearer`. Missing or invalid credentials are a 401 invalid_api_key.
+ * in `Authorization: Bearer` (where an API key, `sk_...`, is accepted too, as OpenAI's clients
+ * send it). Missing or invalid credentials are a 401 invalid_api_key.
  */
 export async function authenticateRequest(ctx: AppContext, req: ApiRequest): Promise<Caller> {
-  const apiKey = req.headers["xi-api-key"]?.trim();
+  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+  // OpenAI's clients send the API key as a bearer token (/openai/v1); session tokens start tt_.
+  const apiKey = req.headers["xi-api-key"]?.trim() || (bearer?.startsWith(API_KEY_PREFIX) ? bearer : undefined);
   const now = Math.floor(ctx.now() / 1000);
   if (apiKey) {
     const hash = sha256Hex(apiKey);
@@ -31,7 +35,6 @@ export async function authenticateRequest(ctx: AppContext, req: ApiRequest): Pro
     };
     return new Caller(ctx, principal);
   }
-  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
   if (bearer) {
     const claims = verifyToken(ctx.secrets.session, bearer, now);
     if (!claims) throw invalid("Your session token is invalid or has expired. Please sign in again.");
