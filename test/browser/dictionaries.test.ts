@@ -188,4 +188,30 @@ describe("pronunciation dictionary editor", () => {
     await expect.poll(async () => ((await (await apiFetch(stack, account.apiKey, `/v1/pronunciation-dictionaries/${id}`)).json()) as { rules: unknown[] }).rules.length).toBe(1);
     await closeContext(context);
   });
+  it("labels every field of a rule visibly on a phone, where the column header is hidden", async () => {
+    const account = await createTestAccount(stack, "pro");
+    await apiFetch(stack, account.apiKey, "/v1/pronunciation-dictionaries/add-from-rules", {
+      method: "POST",
+      body: JSON.stringify({ name: "Phone labels", rules: [{ type: "phoneme", string_to_replace: "tomato", phoneme: "təˈmeɪtoʊ", alphabet: "ipa" }] }),
+    });
+    const context = await newContext(browser, stack, { width: 390, height: 844 });
+    const page = await context.newPage();
+    await signIn(page, account.email, account.password);
+    await visit(page, "/app/settings/profile?pronunciation-dictionaries=true");
+    const dialog = page.getByRole("dialog", { name: "Pronunciation dictionaries" });
+    await dialog.getByRole("button", { name: "Phone labels", exact: true }).click();
+    await expect.poll(() => dialog.getByLabel("Input of rule 1").inputValue()).toBe("tomato");
+    const row = dialog.getByRole("row").first();
+    // Each control's visible label is beside it, in the same cell.
+    for (const [control, text] of [["Input of rule 1", "Input"], ["Type of rule 1", "Type"], ["Alphabet of rule 1", "Alphabet"], ["Output of rule 1", "Output"]] as const) {
+      const cell = row.getByRole("cell").filter({ has: page.getByLabel(control, { exact: true }) });
+      await expect.poll(() => cell.locator(".rule-cell-label").isVisible(), { message: control }).toBe(true);
+      expect(await cell.locator(".rule-cell-label").textContent()).toBe(text);
+    }
+    await expect.poll(() => row.getByText("Case sensitive", { exact: true }).isVisible()).toBe(true);
+    expect(await row.getByText("Whole words only", { exact: true }).isVisible()).toBe(true);
+    expect(await row.getByText("Aa", { exact: true }).isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await closeContext(context);
+  });
 });

@@ -43,6 +43,9 @@ export const RuleRow = memo(function RuleRow({
         </span>
       </span>
       <span role="cell">
+        <span className="rule-cell-label" aria-hidden="true">
+          Input
+        </span>
         <input
           className="rule-input"
           aria-label={`Input of rule ${index + 1}`}
@@ -54,6 +57,9 @@ export const RuleRow = memo(function RuleRow({
         />
       </span>
       <span role="cell">
+        <span className="rule-cell-label" aria-hidden="true">
+          Type
+        </span>
         <select className="rule-select" aria-label={`Type of rule ${index + 1}`} value={rule.type} onChange={(e) => onChange(rule.key, { type: e.target.value as EditorRule["type"] })}>
           <option value="alias">Alias</option>
           <option value="phoneme">Phoneme</option>
@@ -61,13 +67,21 @@ export const RuleRow = memo(function RuleRow({
       </span>
       <span role="cell">
         {rule.type === "phoneme" ? (
+          <>
+          <span className="rule-cell-label" aria-hidden="true">
+            Alphabet
+          </span>
           <select className="rule-select" aria-label={`Alphabet of rule ${index + 1}`} value={rule.alphabet} onChange={(e) => onChange(rule.key, { alphabet: e.target.value as EditorRule["alphabet"] })}>
             <option value="ipa">IPA</option>
             <option value="cmu-arpabet">CMU ARPAbet</option>
           </select>
+          </>
         ) : null}
       </span>
       <span role="cell">
+        <span className="rule-cell-label" aria-hidden="true">
+          Output
+        </span>
         <input
           className="rule-input"
           aria-label={`Output of rule ${index + 1}`}
@@ -82,11 +96,17 @@ export const RuleRow = memo(function RuleRow({
       <span role="cell" className="rule-flags">
         <label title="Case sensitive">
           <input type="checkbox" checked={rule.case_sensitive} onChange={(e) => onChange(rule.key, { case_sensitive: e.target.checked })} aria-label={`Case sensitive (rule ${index + 1})`} />
-          Aa
+          <span className="rule-flag-short" aria-hidden="true">
+            Aa
+          </span>
+          <span className="rule-flag-long">Case sensitive</span>
         </label>
         <label title="Whole words only">
           <input type="checkbox" checked={rule.word_boundaries} onChange={(e) => onChange(rule.key, { word_boundaries: e.target.checked })} aria-label={`Whole words only (rule ${index + 1})`} />
-          ⟨w⟩
+          <span className="rule-flag-short" aria-hidden="true">
+            ⟨w⟩
+          </span>
+          <span className="rule-flag-long">Whole words only</span>
         </label>
       </span>
       <span role="cell">
