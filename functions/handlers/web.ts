@@ -22,6 +22,8 @@ export interface WebLoadContext {
   cspNonce: string;
   /** The live reading websocket's URL when it is not on this origin (AWS), for the recorder. */
   liveReadingUrl: string | undefined;
+  /** How often the PVC recorder backs up a recording in progress (PVC_RECORDING_BACKUP_SECONDS). */
+  recordingBackupMs: number;
 }
 
 type RemixHandler = (request: Request, loadContext: WebLoadContext) => Promise<Response>;
@@ -132,6 +134,7 @@ export function createWebStreamingHandler(ctx: AppContext, remix: RemixHandler, 
       defaultFlags,
       cspNonce: nonce,
       liveReadingUrl,
+      recordingBackupMs: ctx.config.recordingBackupMs,
     };
     let response: Response;
     const refused = refuseUnsafeRequest(request);

@@ -32,6 +32,13 @@ describe("config", () => {
     expect(c.aws.stateMachines["voice-purge"]).toMatch(/^arn:aws:states/);
   });
 
+  it("backs up a PVC recording every 30 s unless PVC_RECORDING_BACKUP_SECONDS says otherwise (1 to 300)", () => {
+    expect(parseConfig({}).recordingBackupMs).toBe(30_000);
+    expect(parseConfig({ PVC_RECORDING_BACKUP_SECONDS: "4" }).recordingBackupMs).toBe(4000);
+    expect(() => parseConfig({ PVC_RECORDING_BACKUP_SECONDS: "0" })).toThrow(/PVC_RECORDING_BACKUP_SECONDS/);
+    expect(() => parseConfig({ PVC_RECORDING_BACKUP_SECONDS: "301" })).toThrow(/PVC_RECORDING_BACKUP_SECONDS/);
+  });
+
   it("takes the live reading websocket's URL on AWS only as wss://, and lets the pages connect to its origin", () => {
     expect(parseConfig({}).liveReadingUrl).toBeUndefined();
     const url = "wss://abc123.execute-api.eu-west-1.amazonaws.com/live";

@@ -83,7 +83,10 @@ export function RecorderDialog({ voiceId, language, onRecorded, onClose }: { voi
   const [transcript, setTranscript] = useState("");
   const [live, setLive] = useState<Live>("off");
   // On AWS the websocket is API Gateway's (the root loader says where); elsewhere this origin serves it.
-  const liveReadingUrl = useRouteLoaderData<{ liveReadingUrl: string | null }>("root")?.liveReadingUrl ?? null;
+  const root = useRouteLoaderData<{ liveReadingUrl: string | null; recordingBackupMs: number | null }>("root");
+  const liveReadingUrl = root?.liveReadingUrl ?? null;
+  // The server's PVC_RECORDING_BACKUP_SECONDS (the spec's 30 s unless the operator set it).
+  const backupMs = root?.recordingBackupMs ?? PVC.recordingBackupMs;
   const [backupNote, setBackupNote] = useState<string | null>(null);
   const [mismatch, setMismatch] = useState<{ script: Script; detected: string } | null>(null);
   const [recovery, setRecovery] = useState<RecordingBackup | null>(null);
@@ -294,7 +297,7 @@ export function RecorderDialog({ voiceId, language, onRecorded, onClose }: { voi
     setPhase("recording");
     setElapsed(0);
     t.timers.push(window.setInterval(() => setElapsed((performance.now() - t.startedAt) / 1000), 250));
-    t.timers.push(window.setInterval(() => void backupNow(t).catch((e: unknown) => console.warn("recording backup failed:", e)), PVC.recordingBackupMs));
+    t.timers.push(window.setInterval(() => void backupNow(t).catch((e: unknown) => console.warn("recording backup failed:", e)), backupMs));
     void openLive(t, stream);
   };
 
