@@ -72,7 +72,7 @@ export async function openVoiceData(browser: Browser, stack: EmbeddedStack, opts
   await signIn(page, acct.email, acct.password);
   await visit(page, `${WIZARD}&createdVoiceId=${voice_id}`);
   const data = page.getByRole("dialog", { name: "Voice Data" });
-  await expect.poll(() => data.getByLabel("Voice name").inputValue()).toBe("Reader");
+  await expect.poll(() => data.getByLabel("Voice name").inputValue(), { timeout: 10_000 }).toBe("Reader");
   return { page, data, errors, voiceId: voice_id, acct };
 }
 
