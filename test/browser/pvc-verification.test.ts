@@ -189,7 +189,7 @@ describe.each(PVC_SIZES)("manual verification at $width px", (size) => {
     expect(download.suggestedFilename()).toBe("passport.png");
     expect(await dialogsFitWidth(adminPage)).toBe(true);
     await request.getByRole("button", { name: "Approve" }).click();
-    await expect.poll(() => adminPage.getByRole("listitem", { name: `Request for Manual ${size.name}` }).count()).toBe(0);
+    await expect.poll(() => adminPage.getByRole("listitem", { name: `Request for Manual ${size.name}` }).count(), { timeout: 10_000 }).toBe(0);
     await closeContext(adminContext);
 
     // The user's wizard in verify mode goes on to Finish.

@@ -272,7 +272,7 @@ describe.each(SIZES)("Instant Voice Clone at $width px", (size) => {
         expect(state.is_verified).toBe(true);
         // Verify mode closes itself once the voice needs no verification.
         await visit(vpage, `/app?creationType=cloneVoice&mode=verify&voiceId=${voice.voice_id}`);
-        await expect.poll(() => vpage.locator("dialog[open]").count()).toBe(0);
+        await expect.poll(() => vpage.locator("dialog[open]").count(), { timeout: 10_000 }).toBe(0);
         await vctx.close();
       } finally {
         await verifyBrowser.close();
