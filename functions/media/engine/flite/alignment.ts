@@ -2,8 +2,9 @@
  * Character times for a flite chunk from flite's own segment timings (`-psdur`: every phone and
  * pause with its end time). Flite does not say which phones belong to which word, so:
  *
- * 1. Words are the chunk's runs of non-space characters; a word's weight is its count of letters
- *    (a digit counts 3: numbers are read out as longer words), so "—" or "&" alone weighs nothing.
+ * 1. Words are the chunk's runs of non-space characters without the punctuation around them
+ *    (a run with no letter or digit, such as "—" or "&", is no word); a word's weight is its count
+ *    of letters (a digit counts 3: numbers are read out as longer words).
  * 2. Flite's pauses inside the utterance (`pau` between phones) fall at phrase breaks. When their
  *    number equals the number of words that end a phrase (ending in , ; : . ! ? or a dash), each
  *    pause is given to its phrase break; otherwise the whole utterance is one phrase.
@@ -35,6 +36,7 @@ export function parseSegments(out: string): Segment[] {
   return segs;
 }
 
+const ALNUM = /[\p{L}\p{N}]/u;
 const PHRASE_END = /[,;:.!?…—–-]["'”’)\]]*$/;
 
 function weight(word: string): number {
@@ -58,7 +60,13 @@ export function alignFlite(text: string, segments: readonly Segment[], duration:
     let j = i;
     while (j < chars.length && !/\s/u.test(chars[j])) j++;
     const w = chars.slice(i, j).join("");
-    words.push({ start: i, end: j, weight: weight(w), phraseEnd: PHRASE_END.test(w) });
+    // The word's time covers its letters and digits; punctuation around it belongs to the gaps.
+    let a = i;
+    let b = j;
+    while (a < b && !ALNUM.test(chars[a])) a++;
+    while (b > a && !ALNUM.test(chars[b - 1])) b--;
+    if (a < b) words.push({ start: a, end: b, weight: weight(w), phraseEnd: PHRASE_END.test(w) });
+    else if (words.length && PHRASE_END.test(w)) words[words.length - 1].phraseEnd = true; // "word — next"
     i = j;
   }
   // Flite's times are of its own output (the duration stretch is in them), clamped to the audio.

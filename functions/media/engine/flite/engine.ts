@@ -248,11 +248,18 @@ function toAlignment(a: ChunkAlignment, offset: number): Alignment {
   return { characters: a.characters, character_start_times_seconds: a.starts.map(ms), character_end_times_seconds: a.ends.map(ms) };
 }
 
-/**
- * Splits a request into chunk jobs (exported for tests). Phoneme spans are not spoken as phonemes:
- * flite's command line takes either text or phones for a whole utterance, so the text is spoken.
- */
+/** Splits a request into chunk jobs (exported for tests); a phoneme span stays in one chunk. */
 export function planFliteJobs(req: SynthesisRequest): Array<{ offset: number; job: FliteJob }> {
-  const chunks = splitForSynthesis(req.text, { maxCost: MAX_CHUNK_COST, firstMaxCost: FIRST_CHUNK_COST[req.model.quality] });
-  return chunks.map((c) => ({ offset: c.start, job: { text: req.text.slice(c.start, c.end), voice: req.voice, settings: req.settings } }));
+  const text = req.text;
+  const spans = (req.phonemeSpans ?? []).filter((s) => s.start >= 0 && s.end <= text.length && s.end > s.start);
+  const chunks = splitForSynthesis(text, { maxCost: MAX_CHUNK_COST, firstMaxCost: FIRST_CHUNK_COST[req.model.quality], keepTogether: spans });
+  return chunks.map((c) => ({
+    offset: c.start,
+    job: {
+      text: text.slice(c.start, c.end),
+      voice: req.voice,
+      settings: req.settings,
+      phonemeSpans: spans.filter((s) => s.start >= c.start && s.end <= c.end).map((s) => ({ ...s, start: s.start - c.start, end: s.end - c.start })),
+    },
+  }));
 }

@@ -1,6 +1,6 @@
 /** Messages between the flite engine (main thread) and its workers. */
 import type { OutputFormatId } from "../../audio/formats.js";
-import type { VoiceProfile, VoiceSettings } from "../port.js";
+import type { PhonemeSpan, VoiceProfile, VoiceSettings } from "../port.js";
 import type { ChunkAlignment } from "./alignment.js";
 
 export interface WorkerInit {
@@ -12,6 +12,8 @@ export interface FliteJob {
   text: string;
   voice: VoiceProfile;
   settings: VoiceSettings;
+  /** Spans to speak from phonemes, offsets within `text`. */
+  phonemeSpans?: PhonemeSpan[];
 }
 
 export type ToWorker =

@@ -33,6 +33,7 @@ export function isFliteVoice(name: unknown): name is FliteVoiceName {
 /** The base a profile speaks with: its own `engineVoice` when flite has it, else by gender and accent. */
 export function fliteVoiceFor(profile: VoiceProfile): FliteVoice {
   if (isFliteVoice(profile.engineVoice)) return FLITE_VOICES[profile.engineVoice];
+  if (profile.engineVoice !== undefined) throw new Error(`flite has no voice "${String(profile.engineVoice)}" (it has ${Object.keys(FLITE_VOICES).join(", ")})`);
   if (profile.accent === "scottish") return FLITE_VOICES.awb;
   return profile.gender === "female" ? FLITE_VOICES.slt : FLITE_VOICES.rms;
 }

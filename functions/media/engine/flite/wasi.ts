@@ -4,7 +4,8 @@
  * - node:wasi runs a command once per instance (`start` may be called once), and writes files to
  *   a real preopened directory; we want many runs per instance and the WAV in memory.
  * - The module imports 13 WASI calls. Ours give it argv, one preopened directory "/" in which
- *   every file it opens is a buffer in memory (it writes one: the `-o` WAV), stdout/stderr as
+ *   every file is a buffer in memory (inputs we give it, such as a lexicon addenda for
+ *   `-add_lex`, and the `-o` WAV it writes), stdout/stderr as
  *   strings (`-psdur` prints its segments there), an empty stdin and a clock fixed at 0.
  * - Instantiating the 21 MB module costs tens of milliseconds (its voices are data segments), so
  *   one instance serves every run: linear memory is snapshotted right after instantiation and
@@ -60,14 +61,16 @@ export class FliteRuntime {
   private argv: Uint8Array[] = [];
   private files = new Map<number, OpenFile>();
   private written: OpenFile | null = null;
+  private inputs: Record<string, Uint8Array> = {};
+  private nextFd = 4;
   private stdout = "";
   private stderr = "";
   private readonly decoder = new TextDecoder();
 
   constructor(private readonly module: WebAssembly.Module) {}
 
-  /** Runs `flite ARGS...` and returns what it wrote. */
-  run(args: readonly string[]): FliteRun {
+  /** Runs `flite ARGS...` with `inputs` as readable files ("/name" in argv) and returns what it wrote. */
+  run(args: readonly string[], inputs: Record<string, Uint8Array> = {}): FliteRun {
     if (!this.instance) this.instantiate();
     const memory = this.memory!;
     const bytes = new Uint8Array(memory.buffer);
@@ -76,6 +79,8 @@ export class FliteRuntime {
     const enc = new TextEncoder();
     this.argv = ["flite", ...args].map((a) => enc.encode(`${a}\0`));
     this.files = new Map();
+    this.nextFd = 4;
+    this.inputs = inputs;
     this.written = null;
     this.stdout = "";
     this.stderr = "";
@@ -155,8 +160,21 @@ export class FliteRuntime {
         new Uint8Array(mem(), ptr, 1)[0] = 0x2f; // "/"
         return ERRNO.success;
       },
-      fd_read(_fd: number, _iovs: number, _n: number, nreadPtr: number): number {
-        self.view().setUint32(nreadPtr, 0, true);
+      fd_read(fd: number, iovs: number, n: number, nreadPtr: number): number {
+        const d = self.view();
+        const f = self.files.get(fd);
+        let total = 0;
+        // stdin is empty; an input file gives its bytes from the current position.
+        if (f) {
+          for (let i = 0; i < n && f.pos < f.size; i++) {
+            const p = d.getUint32(iovs + 8 * i, true);
+            const l = Math.min(d.getUint32(iovs + 8 * i + 4, true), f.size - f.pos);
+            new Uint8Array(mem(), p, l).set(f.buf.subarray(f.pos, f.pos + l));
+            f.pos += l;
+            total += l;
+          }
+        } else if (fd !== 0) return ERRNO.badf;
+        d.setUint32(nreadPtr, total, true);
         return ERRNO.success;
       },
       fd_seek(fd: number, offset: bigint, whence: number, ptr: number): number {
@@ -195,13 +213,15 @@ export class FliteRuntime {
         d.setUint32(writtenPtr, total, true);
         return ERRNO.success;
       },
-      // Every path opens a new empty in-memory file (flite only opens its -o output).
-      path_open(dirfd: number, _dirflags: number, _path: number, _len: number, _oflags: number, _rb: bigint, _ri: bigint, _fdflags: number, fdPtr: number): number {
+      // An input's name opens that input; any other path a new empty in-memory file (the -o output).
+      path_open(dirfd: number, _dirflags: number, path: number, len: number, _oflags: number, _rb: bigint, _ri: bigint, _fdflags: number, fdPtr: number): number {
         if (dirfd !== 3) return ERRNO.badf;
-        const fd = 4 + self.files.size + (self.written ? 1 : 0);
-        const f: OpenFile = { buf: new Uint8Array(1 << 16), size: 0, pos: 0 };
+        const name = self.decoder.decode(new Uint8Array(mem(), path, len)).replace(/^\/+/, "");
+        const fd = self.nextFd++;
+        const input = Object.hasOwn(self.inputs, name) ? self.inputs[name] : null;
+        const f: OpenFile = input ? { buf: input, size: input.length, pos: 0 } : { buf: new Uint8Array(1 << 16), size: 0, pos: 0 };
         self.files.set(fd, f);
-        self.written = f;
+        if (!input) self.written = f;
         self.view().setUint32(fdPtr, fd, true);
         return ERRNO.success;
       },
