@@ -19,7 +19,7 @@ const settings = { stability: 0.5, similarity_boost: 0.75, style: 0, use_speaker
 
 async function read(engine: SpeechEngine, voice: VoiceProfile): Promise<Int16Array[]> {
   const out: Int16Array[] = [];
-  for (const text of SENTENCES) {
+  for (const text of sentences) {
     const parts: Uint8Array[] = [];
     for await (const c of engine.synthesizeEncoded({ text, voice, settings, seed: 1, model: { id: "eleven_multilingual_v2", quality: "standard", supportsPhonemes: true } }, "pcm_16000")) parts.push(c.audio);
     const bytes = Buffer.concat(parts);
@@ -28,7 +28,9 @@ async function read(engine: SpeechEngine, voice: VoiceProfile): Promise<Int16Arr
   return out;
 }
 
-const reference = SENTENCES.flatMap(words);
+// FLITE_WER_SENTENCES=n: the first n sentences only (a quicker run on a busy machine).
+const sentences = SENTENCES.slice(0, Number(process.env.FLITE_WER_SENTENCES) || SENTENCES.length);
+const reference = sentences.flatMap(words);
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 console.log(`| voice | eSpeak NG | ${bases.map((b) => `flite ${b}`).join(" | ")} |`);
 const premadeEspeakPitch = (name: string) => PREMADE_VOICES.find((v) => v.name === name)!.voice[0];
