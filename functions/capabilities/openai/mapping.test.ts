@@ -73,6 +73,9 @@ describe("voice blends", () => {
   it("requires the voices to share their language (and any other defining string field)", () => {
     expect(blendConflict([profile({}), profile({ accent: "british", gender: "male" })])).toBeNull();
     expect(blendConflict([profile({}), profile({ language: "de" })])).toEqual({ field: "language", values: ["en", "de"] });
+    // One engine per blend; its base voice comes from the heaviest voice.
+    expect(blendConflict([profile({ engine: "flite", engineVoice: "slt" } as never), profile({})])).toEqual({ field: "engine", values: ["flite", ""] });
+    expect(blendConflict([profile({ engine: "flite", engineVoice: "slt" } as never), profile({ engine: "flite", engineVoice: "rms" } as never)])).toBeNull();
   });
 
   it("names a blend by its voices and weights", () => {

@@ -161,8 +161,12 @@ export function parseBlend(voice: string): BlendTerm[] | null {
   });
 }
 
-/** Profile fields that describe rather than define a voice: taken from the heaviest voice. */
-const DESCRIPTIVE = new Set(["accent", "gender", "age"]);
+/**
+ * Profile fields taken from the heaviest voice rather than shared: what describes a voice, and
+ * the engine's base voice (Flite's slt, rms...), which cannot be averaged; the engine itself must
+ * be the same for every voice of a blend.
+ */
+const DESCRIPTIVE = new Set(["accent", "gender", "age", "engineVoice"]);
 
 /** A string field two voices must share to blend (their language, and any engine marker), or null. */
 export function blendConflict(profiles: StoredVoiceProfile[]): { field: string; values: string[] } | null {
