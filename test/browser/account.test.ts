@@ -20,7 +20,10 @@ describe("web accounts and API keys", () => {
     const errors = watchErrors(page);
     const email = uniqueEmail("signup");
 
+    // A logged-out visitor lands on the landing page, whose Sign in leads on.
     await visit(page, "/");
+    expect(new URL(page.url()).pathname).toBe("/");
+    await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Sign in" }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe("/sign-in");
     await hydrated(page);
     await page.getByRole("link", { name: "Create an account" }).click();
