@@ -106,7 +106,7 @@ export async function outsideSpeech(voice: OutsideVoice | string, text: string, 
     if (d.kind === "telephone") soxEffects.push("sinc", "300-3400", "rate", "8000", "rate", "16000");
   }
   await run("sox", ["-D", raw, "-r", "16000", "-c", "1", "-b", "16", clean, "rate", "16000", ...soxEffects, "norm", "-3"]);
-  let wav = readFileSync(clean);
+  let wav: Buffer = readFileSync(clean);
   for (const d of degrade) if (d.kind === "noise") wav = addNoise(wav, d.color, d.snrDb, d.seed ?? 1);
   writeFileSync(out, wav);
   return wav;
