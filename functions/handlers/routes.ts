@@ -14,6 +14,7 @@ import { registerLibrary } from "../capabilities/voices/api/library.js";
 import { registerCollections } from "../capabilities/voices/api/collections.js";
 import { registerWorkspace } from "../capabilities/workspace/api/workspace.js";
 import { registerPvc } from "../capabilities/pvc/api/pvc.js";
+import { registerProductions } from "../capabilities/productions/api/productions.js";
 import { registerAlignment } from "../capabilities/alignment/api/alignment.js";
 import { registerTextToVoice } from "../capabilities/voice-design/api/textToVoice.js";
 import { registerVoiceClone } from "../capabilities/voice-clone/api/voiceClone.js";
@@ -49,6 +50,7 @@ export function registerRoutes(r: ApiRouter): void {
   registerDialogue(r);
   registerDictionaries(r);
   registerPvc(r);
+  registerProductions(r);
   registerAlignment(r);
   registerTextToVoice(r);
   registerVoiceClone(r);

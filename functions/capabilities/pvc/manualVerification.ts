@@ -110,6 +110,9 @@ export async function requestManualVerification(ctx: AppContext, caller: Caller,
     reviewed_by: null,
     reviewed_at_unix: null,
     rejection_reason: null,
+    language: v.fine_tuning?.language ?? null,
+    claimed_by: null,
+    claimed_at_unix: null,
   };
   await ctx.stores.manualVerifications.put(record);
   await ctx.stores.voices.setManualVerification(caller.workspaceId, voiceId, voiceView(record), true);
@@ -140,18 +143,27 @@ export async function manualRequestFile(ctx: AppContext, caller: Caller, request
 }
 
 /** Approve (the voice is verified) or reject with a reason; the user hears of it either way. */
-export async function decideManualRequest(ctx: AppContext, caller: Caller, requestId: string, decision: { approve: true } | { approve: false; reason: string }) {
+export async function decideManualRequest(ctx: AppContext, caller: Caller, requestId: string, decision: ManualDecision) {
   await caller.requireServerAdmin();
   const r = await ctx.stores.manualVerifications.get(requestId);
   if (!r) throw manualErrors.notFound();
+  return applyManualDecision(ctx, r, caller.userId, decision);
+}
+
+export type ManualDecision = { approve: true } | { approve: false; reason: string };
+
+/**
+ * Records a reviewer's decision on a pending request and carries it to the voice, the webhook and the user's
+ * notification. `claimedBy`: a producer's decision holds only while they still hold the request (Producer Mode).
+ */
+export async function applyManualDecision(ctx: AppContext, r: ManualVerificationRecord, reviewerId: string, decision: ManualDecision, claimedBy?: string) {
   if (r.status !== "pending") throw manualErrors.decided();
   const now = Math.floor(ctx.now() / 1000);
-  const decided = await ctx.stores.manualVerifications.decide(r, {
-    status: decision.approve ? "approved" : "rejected",
-    reviewed_by: caller.userId,
-    reviewed_at_unix: now,
-    rejection_reason: decision.approve ? null : decision.reason,
-  });
+  const decided = await ctx.stores.manualVerifications.decide(
+    r,
+    { status: decision.approve ? "approved" : "rejected", reviewed_by: reviewerId, reviewed_at_unix: now, rejection_reason: decision.approve ? null : decision.reason },
+    claimedBy,
+  );
   if (!decided) throw manualErrors.decided();
   let voice = await ctx.stores.voices.get(r.workspace_id, r.voice_id);
   if (!voice) return requestWire(decided);
@@ -185,7 +197,7 @@ export async function decideManualRequest(ctx: AppContext, caller: Caller, reque
     feature_flag_controlled: null,
     tiers: ["all"],
     onboarding_personas: ["all"],
-    created_by: caller.userId,
+    created_by: reviewerId,
   });
   return requestWire(decided);
 }

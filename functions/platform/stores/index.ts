@@ -16,6 +16,7 @@ import { Invites } from "./invites.js";
 import { Webhooks } from "./webhooks.js";
 import { Engagement } from "./engagement.js";
 import { ManualVerifications } from "./manualVerifications.js";
+import { ProducerTeams } from "./producerTeams.js";
 import { LiveReadings } from "./liveReadings.js";
 
 /** Every entity store, bound to the configured tables. */
@@ -38,6 +39,7 @@ export interface Stores {
   webhooks: Webhooks;
   engagement: Engagement;
   manualVerifications: ManualVerifications;
+  producerTeams: ProducerTeams;
   liveReadings: LiveReadings;
 }
 
@@ -65,6 +67,7 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     webhooks: new Webhooks(main),
     engagement: new Engagement(main),
     manualVerifications: new ManualVerifications(main),
+    producerTeams: new ProducerTeams(main),
     liveReadings: new LiveReadings(ledger),
   };
 }

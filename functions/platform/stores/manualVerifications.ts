@@ -32,6 +32,11 @@ export interface ManualVerificationRecord {
   reviewed_by: string | null;
   reviewed_at_unix: number | null;
   rejection_reason: string | null;
+  /** The voice's language when the request was made (producers filter by the languages they review). */
+  language?: string | null;
+  /** Producer Mode: the producer who took the request to review it, and when. */
+  claimed_by?: string | null;
+  claimed_at_unix?: number | null;
 }
 
 const pad = (n: number) => String(n).padStart(12, "0");
@@ -59,13 +64,45 @@ export class ManualVerifications {
     return (await this.main.queryPrefix<Stored<ManualVerificationRecord>>(PK, "R#", { newestFirst: true, limit })).map((i) => withoutKeys<ManualVerificationRecord>(i));
   }
 
-  /** Decides a pending request (compare-and-set on its status); undefined when it was not pending. */
-  async decide(r: ManualVerificationRecord, decision: { status: "approved" | "rejected"; reviewed_by: string; reviewed_at_unix: number; rejection_reason: string | null }): Promise<ManualVerificationRecord | undefined> {
+  /**
+   * Decides a pending request (compare-and-set on its status); undefined when it was not pending. With `claimedBy`,
+   * only while that producer still holds it (a release racing the decision loses one or the other, never both).
+   */
+  async decide(
+    r: ManualVerificationRecord,
+    decision: { status: "approved" | "rejected"; reviewed_by: string; reviewed_at_unix: number; rejection_reason: string | null },
+    claimedBy?: string,
+  ): Promise<ManualVerificationRecord | undefined> {
     const item = await this.main.update<Stored<ManualVerificationRecord>>(key(r.request_time_unix, r.request_id), {
       UpdateExpression: "SET #s = :s, reviewed_by = :by, reviewed_at_unix = :at, rejection_reason = :why",
-      ConditionExpression: "attribute_exists(pk) AND #s = :pending",
+      ConditionExpression: `attribute_exists(pk) AND #s = :pending${claimedBy ? " AND claimed_by = :me" : ""}`,
       ExpressionAttributeNames: { "#s": "status" },
-      ExpressionAttributeValues: { ":s": decision.status, ":by": decision.reviewed_by, ":at": decision.reviewed_at_unix, ":why": decision.rejection_reason, ":pending": "pending" },
+      ExpressionAttributeValues: {
+        ":s": decision.status, ":by": decision.reviewed_by, ":at": decision.reviewed_at_unix, ":why": decision.rejection_reason, ":pending": "pending",
+        ...(claimedBy ? { ":me": claimedBy } : {}),
+      },
+    });
+    return item ? withoutKeys<ManualVerificationRecord>(item) : undefined;
+  }
+
+  /** Takes a pending, unclaimed request for `userId`; undefined when someone else holds it or it was decided. */
+  async claim(r: ManualVerificationRecord, userId: string, at: number): Promise<ManualVerificationRecord | undefined> {
+    const item = await this.main.update<Stored<ManualVerificationRecord>>(key(r.request_time_unix, r.request_id), {
+      UpdateExpression: "SET claimed_by = :me, claimed_at_unix = :at",
+      ConditionExpression: "attribute_exists(pk) AND #s = :pending AND (attribute_not_exists(claimed_by) OR claimed_by = :none)",
+      ExpressionAttributeNames: { "#s": "status" },
+      ExpressionAttributeValues: { ":me": userId, ":at": at, ":pending": "pending", ":none": null },
+    });
+    return item ? withoutKeys<ManualVerificationRecord>(item) : undefined;
+  }
+
+  /** Gives a pending request back to the queue; undefined unless `userId` held it. */
+  async release(r: ManualVerificationRecord, userId: string): Promise<ManualVerificationRecord | undefined> {
+    const item = await this.main.update<Stored<ManualVerificationRecord>>(key(r.request_time_unix, r.request_id), {
+      UpdateExpression: "SET claimed_by = :none, claimed_at_unix = :none",
+      ConditionExpression: "attribute_exists(pk) AND #s = :pending AND claimed_by = :me",
+      ExpressionAttributeNames: { "#s": "status" },
+      ExpressionAttributeValues: { ":me": userId, ":pending": "pending", ":none": null },
     });
     return item ? withoutKeys<ManualVerificationRecord>(item) : undefined;
   }

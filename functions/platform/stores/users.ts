@@ -30,6 +30,8 @@ export interface UserRecord {
   photo_key?: string | null;
   /** Referral (affiliate) code, once generated. */
   referral_link_code?: string | null;
+  /** Producer Mode settings: the languages the producer reviews (empty: every language). */
+  producer_languages?: string[];
 }
 
 /** Keys of the main table owned by this module. */
