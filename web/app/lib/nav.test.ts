@@ -151,7 +151,7 @@ describe("not-yet-built product pages", () => {
   it("exist for every sidebar route under /app except the built ones", () => {
     const c = ctx({ isProducer: true, flags: { "speech-to-text-ui": true, productions: true, "batch-calling": true, integrations: true, "producer-teams": true } });
     const m = buildSidebar(c);
-    const built = new Set(["/app", "/app/speech-synthesis/text-to-speech", "/app/speech-synthesis/speech-to-speech", "/app/voice-isolator", "/app/voice-library", "/app/voice-lab"]);
+    const built = new Set(["/app", "/app/speech-synthesis/text-to-speech", "/app/speech-synthesis/speech-to-speech", "/app/voice-isolator", "/app/voice-library", "/app/voice-lab", "/app/productions/active", "/app/productions/dashboard", "/app/productions/history", "/app/productions/settings"]);
     const routes = [...m.sections.flatMap((s) => s.links), ...m.submenus.flatMap((s) => s.links)].map((l) => l.to).filter((to) => to.startsWith("/app") && !built.has(to));
     for (const to of routes) expect(findProductPage(to, c), to).toBeDefined();
   });
@@ -160,7 +160,8 @@ describe("not-yet-built product pages", () => {
     expect(findProductPage("/app/dubbing", ctx({ flags: { "isolated-environment": true } }))).toBeUndefined();
     expect(findProductPage("/app/conversational-ai/batch-calling", ctx())).toBeUndefined();
     expect(findProductPage("/app/conversational-ai/talk-to/agent1", ctx())?.id).toBe("cai-agents");
-    expect(findProductPage("/app/productions/active", ctx())).toBeUndefined();
+    // Producer Mode's pages are built (routes/app.productions.*): no placeholder, for producers or anyone.
+    expect(findProductPage("/app/productions/active", ctx({ isProducer: true }))).toBeUndefined();
     expect(findProductPage("/app/nothing-here", ctx())).toBeUndefined();
   });
 });

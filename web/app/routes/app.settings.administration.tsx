@@ -27,6 +27,9 @@ const ManualRequestsWire = z.object({
     }),
   ),
 });
+const TeamsWire = z.object({
+  teams: z.array(z.object({ team_id: z.string(), name: z.string(), members: z.array(z.object({ user_id: z.string(), email: z.string(), role: z.string() })) })),
+});
 const FeedbackWire = z.object({ feedback: z.array(z.object({ feedback_id: z.string(), email: z.string(), feedback: z.string(), category: z.string(), positive: z.boolean(), relevant: z.boolean(), created_at: z.number() })) });
 
 /** For the server's administrators: post to everyone's notification feed, read feedback. */
@@ -34,8 +37,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { shell } = await getShell(request, context);
   if (!shell.user.isServerAdmin) throw data({ message: "Only administrators of this server can open this page." }, { status: 403 });
   const { client } = await v1(request, context);
-  const [feedback, manual] = await Promise.all([client.call("/v1/feedback", { schema: FeedbackWire }), client.call("/v1/admin/manual-verifications?status=pending", { schema: ManualRequestsWire })]);
-  return { feedback: feedback.feedback, manualRequests: manual.requests };
+  const [feedback, manual, teams] = await Promise.all([
+    client.call("/v1/feedback", { schema: FeedbackWire }),
+    client.call("/v1/admin/manual-verifications?status=pending", { schema: ManualRequestsWire }),
+    client.call("/v1/admin/producer-teams", { schema: TeamsWire }),
+  ]);
+  return { feedback: feedback.feedback, manualRequests: manual.requests, teams: teams.teams };
 }
 
 const PostSchema = z.object({
@@ -47,6 +54,7 @@ const PostSchema = z.object({
 export async function action({ request, context }: ActionFunctionArgs) {
   const { client, form } = await v1Form(request, context);
   const intent = String(form.get("intent") ?? "post");
+  if (intent === "producer" || intent === "unproducer" || intent === "team" || intent === "member") return producerAction(client, form, intent);
   if (intent === "approve" || intent === "reject") {
     const id = encodeURIComponent(String(form.get("request_id") ?? ""));
     const reason = String(form.get("reason") ?? "").trim();
@@ -73,7 +81,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ServerAdministration() {
-  const { feedback, manualRequests } = useLoaderData<typeof loader>();
+  const { feedback, manualRequests, teams } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const toast = useToast();
@@ -83,6 +91,7 @@ export default function ServerAdministration() {
   return (
     <Page title="Server administration" description="Notifications for every user of this server, the feedback they sent, and manual voice verification requests.">
       <ManualVerificationRequests requests={manualRequests} busy={busy} error={result && !result.ok && (result.intent === "approve" || result.intent === "reject") ? result.error : null} />
+      <Producers teams={teams} busy={busy} result={result} />
       <section className="card" aria-labelledby="post-title">
         <h2 id="post-title">Post a notification</h2>
         <Form method="post" className="stack-form" noValidate>
@@ -132,6 +141,100 @@ export default function ServerAdministration() {
         )}
       </section>
     </Page>
+  );
+}
+
+type Client = Awaited<ReturnType<typeof v1Form>>["client"];
+
+/** Producer Mode's administration: who is a producer, the teams and their members. */
+async function producerAction(client: Client, form: FormData, intent: string) {
+  const email = String(form.get("email") ?? "").trim();
+  try {
+    if (intent === "producer" || intent === "unproducer") {
+      await client.call("/v1/admin/producers", { method: "POST", body: { email, is_producer: intent === "producer" }, schema: z.object({ email: z.string() }) });
+      return { ok: true as const, intent, message: intent === "producer" ? `${email} is a producer.` : `${email} is no longer a producer.` };
+    }
+    if (intent === "team") {
+      await client.call("/v1/admin/producer-teams", { method: "POST", body: { name: String(form.get("name") ?? "") }, schema: z.object({ team_id: z.string() }) });
+      return { ok: true as const, intent, message: "Team created." };
+    }
+    const team = encodeURIComponent(String(form.get("team_id") ?? ""));
+    await client.call(`/v1/admin/producer-teams/${team}/members`, { method: "POST", body: { email, role: String(form.get("role") ?? "member") }, schema: z.object({ user_id: z.string() }) });
+    return { ok: true as const, intent, message: `${email} joined the team.` };
+  } catch (e) {
+    return refusal(e, intent);
+  }
+}
+
+type Team = z.infer<typeof TeamsWire>["teams"][number];
+const PRODUCER_INTENTS = ["producer", "unproducer", "team", "member"];
+
+function Producers({ teams, busy, result }: { teams: Team[]; busy: boolean; result: { ok: boolean; intent: string; error?: string } | undefined }) {
+  const error = result && !result.ok && PRODUCER_INTENTS.includes(result.intent) ? (result.error ?? null) : null;
+  return (
+    <section className="card" aria-labelledby="producers-title">
+      <h2 id="producers-title">Producers</h2>
+      <p className="muted">Producers review manual verification requests in Producer Mode. Teams group them; leaders and owners see their team's work.</p>
+      <Form method="post" className="stack-form">
+        <CsrfInput />
+        <Field name="email" id="producer-email" label="E-mail address of a user" type="email" maxLength={320} />
+        <div className="form-actions-inline">
+          <button type="submit" name="intent" value="producer" className="button button-primary" disabled={busy}>
+            Make producer
+          </button>
+          <button type="submit" name="intent" value="unproducer" className="button" disabled={busy}>
+            Remove producer
+          </button>
+        </div>
+      </Form>
+      <h3>Teams</h3>
+      {teams.length === 0 ? (
+        <p className="muted">No teams yet.</p>
+      ) : (
+        <ul className="producer-teams">
+          {teams.map((t) => (
+            <li key={t.team_id}>
+              <strong>{t.name}</strong>: {t.members.length ? t.members.map((m) => `${m.email} (${m.role})`).join(", ") : "no members"}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Form method="post" className="stack-form">
+        <CsrfInput />
+        <Field name="name" id="team-name" label="New team's name" maxLength={100} />
+        <button type="submit" name="intent" value="team" className="button" disabled={busy}>
+          Create team
+        </button>
+      </Form>
+      {teams.length > 0 && (
+        <Form method="post" className="stack-form">
+          <CsrfInput />
+          <div className="field">
+            <label htmlFor="member-team">Team</label>
+            <select id="member-team" name="team_id">
+              {teams.map((t) => (
+                <option key={t.team_id} value={t.team_id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Field name="email" id="member-email" label="Producer's e-mail address" type="email" maxLength={320} />
+          <div className="field">
+            <label htmlFor="member-role">Role</label>
+            <select id="member-role" name="role" defaultValue="member">
+              <option value="member">Member</option>
+              <option value="leader">Leader</option>
+              <option value="owner">Owner</option>
+            </select>
+          </div>
+          <button type="submit" name="intent" value="member" className="button" disabled={busy}>
+            Add to team
+          </button>
+        </Form>
+      )}
+      <FormError id="producers-error" message={error} />
+    </section>
   );
 }
 
