@@ -5,6 +5,7 @@ import { EVERYONE_GROUP_ID, EVERYONE_GROUP_NAME, PERMISSION_IDS, permissionDenie
 import { TIERS } from "../../functions/platform/domain/tiers.js";
 import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 import { createTestAccount } from "../support/stack.js";
+import { createAccount } from "../../functions/platform/domain/accounts.js";
 import { closeContext, hydrated, newContext, reload, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
 let stack: EmbeddedStack;
@@ -36,6 +37,45 @@ describe("app shell", () => {
     expect(await terms.getAttribute("rel")).toContain("noopener");
     await Promise.all([closeContext(free.page.context()), closeContext(pro.page.context())]);
   });
+
+  for (const width of [390, 1440]) {
+    it(`at ${width} px: says a failed payment and a disabled free tier on every page, with the way to the subscription (app-shell.md §8)`, async () => {
+      const email = `billing-${width}-${Date.now()}@example.test`;
+      await createAccount(stack.ctx, { email, password: "operator password", tier: "free", serverAdmin: true });
+      const context = await newContext(browser, stack, { width, height: 844 });
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      await signIn(page, email, "operator password");
+      expect(await page.getByTestId("billing-banner").count()).toBe(0);
+      await visit(page, "/app/settings/subscription");
+      await page.getByLabel("Billing status").selectOption("free_disabled");
+      await page.getByRole("button", { name: "Set status" }).click();
+      const banner = page.getByTestId("billing-banner");
+      await banner.getByText("Your free tier access has been disabled. Please upgrade to a paid plan.").waitFor();
+      await visit(page, "/app/speech-synthesis/text-to-speech");
+      await banner.waitFor();
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      // Generating says it where the user acts, in the spec's words.
+      await page.getByRole("textbox", { name: /text/i }).first().fill("Is this plan usable?");
+      await page.getByRole("button", { name: "Generate speech" }).click();
+      const refused = page.getByRole("dialog", { name: "Unable to generate" });
+      await refused.getByText("Your free tier access has been disabled. Please upgrade to a paid plan.").waitFor();
+      await refused.getByRole("button", { name: "Close", exact: true }).last().click();
+      await banner.getByRole("link", { name: "Update subscription?" }).click();
+      await page.waitForURL(/\/app\/settings\/subscription$/);
+      await page.getByLabel("Plan of this workspace").selectOption("creator");
+      await page.getByRole("button", { name: "Change plan" }).click();
+      await page.getByText("The workspace is now on the Creator plan.").waitFor();
+      await page.getByLabel("Billing status").selectOption("past_due");
+      await page.getByRole("button", { name: "Set status" }).click();
+      await banner.getByText("You have an incomplete or failed payment.").waitFor();
+      await page.getByLabel("Billing status").selectOption("active");
+      await page.getByRole("button", { name: "Set status" }).click();
+      await expect.poll(() => banner.count()).toBe(0);
+      expect(errors.pageErrors).toEqual([]);
+      await closeContext(context);
+    });
+  }
 
   it("shows the low-quota banner from 80% usage on a paid tier, and a dismissal lasts across reloads", async () => {
     const account = await createTestAccount(stack, "pro");

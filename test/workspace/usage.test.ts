@@ -110,3 +110,42 @@ describe("changing the plan on a self-hosted server", () => {
     expect((await plain.client.user.subscription.get()).tier).toBe("free");
   });
 });
+
+describe("the subscription's status (app-shell.md §8 billing messages)", () => {
+  it("a server admin sets it within the plan's statuses; a disabled free tier cannot spend, a failed payment only warns", async () => {
+    const email = uniqueEmail("billing");
+    const { user, workspace } = await createAccount(stack.ctx, { email, password: "operator password", tier: "free", serverAdmin: true });
+    const { value } = await createApiKey(stack.ctx, { workspaceId: workspace.workspace_id, userId: user.user_id, name: "op" });
+    const op = new ElevenLabsClient({ baseUrl: stack.url, apiKey: value, maxRetries: 0 });
+    const patch = (body: unknown) => apiFetch(stack, value, "/v1/workspace/subscription", { method: "PATCH", body: JSON.stringify(body) });
+    const speak = () => apiFetch(stack, value, `/v1/text-to-speech/${premadeVoiceId("Marcus")}`, { method: "POST", body: JSON.stringify({ text: "Billing check.", model_id: "eleven_flash_v2_5" }) });
+
+    expect((await patch({})).status).toBe(422);
+    const wrong = await patch({ status: "past_due" });
+    expect(wrong.status).toBe(422);
+    expect(((await wrong.json()) as { detail: { message: string } }).detail.message).toContain("free, free_disabled");
+    expect((await patch({ status: "free_disabled" })).status).toBe(200);
+    expect((await op.user.subscription.get()).status).toBe("free_disabled");
+    const used = (await op.user.subscription.get()).characterCount;
+    const refused = await speak();
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { detail: { status: string; message: string } }).detail).toEqual({
+      status: "free_tier_disabled",
+      message: "Your free tier access has been disabled. Please upgrade to a paid plan.",
+    });
+    expect((await op.user.subscription.get()).characterCount).toBe(used);
+    const streamed = await apiFetch(stack, value, `/v1/text-to-speech/${premadeVoiceId("Marcus")}/stream`, { method: "POST", body: JSON.stringify({ text: "Billing check.", model_id: "eleven_flash_v2_5" }) });
+    expect(streamed.status).toBe(403);
+
+    // A paid plan: its status goes back to active; an incomplete payment warns but still serves.
+    expect((await patch({ tier: "creator" })).status).toBe(200);
+    expect((await op.user.subscription.get()).status).toBe("active");
+    expect((await patch({ status: "incomplete" })).status).toBe(200);
+    expect((await op.user.subscription.get()).status).toBe("incomplete");
+    expect((await speak()).status).toBe(200);
+    expect((await patch({ status: "free_disabled" })).status).toBe(422);
+
+    const plain = await adminOf(stack, "free");
+    expect((await apiFetch(stack, plain.apiKey, "/v1/workspace/subscription", { method: "PATCH", body: JSON.stringify({ status: "free_disabled" }) })).status).toBe(403);
+  });
+});

@@ -6,7 +6,7 @@ import type { StoredVoiceSettings, VoiceRecord } from "../../platform/stores/voi
 import type { HistoryRecord } from "../../platform/stores/history.js";
 import { workspaceKey } from "../../platform/adapters/s3.js";
 import { newId } from "../../platform/adapters/ids.js";
-import { CHARGE_RECORD_TTL_SECONDS, charge, currentUsage, refund, refundPart, spendingCaps } from "../../platform/domain/credits.js";
+import { CHARGE_RECORD_TTL_SECONDS, charge, currentUsage, refund, refundPart, requireUsablePlan, spendingCaps } from "../../platform/domain/credits.js";
 import { isolationCredits, speechToSpeechCredits } from "../../platform/domain/audioCredits.js";
 import { ApiError } from "../../platform/http/errors.js";
 import type { OutputFormat } from "../../media/audio/formats.js";
@@ -125,6 +125,7 @@ async function runMetered(
     }
     cost = m.cost(info);
     if (cost > 0) {
+      await requireUsablePlan(caller);
       const result = await charge(ctx, { workspaceId: caller.workspaceId, key: chargeKey, amount: cost, caps: await spendingCaps(caller) });
       charged = result.charged;
       usageAfter = result.usage.character_count;

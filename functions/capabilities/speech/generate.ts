@@ -6,7 +6,7 @@ import type { StoredVoiceSettings, VoiceRecord } from "../../platform/stores/voi
 import type { HistoryRecord } from "../../platform/stores/history.js";
 import { workspaceKey } from "../../platform/adapters/s3.js";
 import { newId } from "../../platform/adapters/ids.js";
-import { CHARGE_RECORD_TTL_SECONDS, charge, currentUsage, refund, refundPart, spendingCaps } from "../../platform/domain/credits.js";
+import { CHARGE_RECORD_TTL_SECONDS, charge, currentUsage, refund, refundPart, requireUsablePlan, spendingCaps } from "../../platform/domain/credits.js";
 import { maxTextLength } from "../../platform/domain/speechRules.js";
 import { ApiError } from "../../platform/http/errors.js";
 import { releaseSlot, takeSlot } from "./slots.js";
@@ -161,6 +161,8 @@ function fingerprint(req: GenerationRequest): string {
 export async function startGeneration(ctx: AppContext, caller: Caller, req: GenerationRequest, deps: GenerationDeps = {}): Promise<Generation> {
   // 0. A concurrency slot before any work that costs more than a lookup: a refused request
   //    (429) has prepared no text, started no synthesis and written nothing.
+  //    A plan that cannot spend (a disabled free tier) is refused before that.
+  await requireUsablePlan(caller);
   const owner = req.requestId;
   const asked = Date.now();
   let slot: number | undefined = await takeSlot(ctx, caller, owner, req.signal);

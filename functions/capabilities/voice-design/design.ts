@@ -13,7 +13,7 @@ import type { VoiceRecord } from "../../platform/stores/voices.js";
 import type { GeneratedVoiceKind, GeneratedVoiceRecord } from "../../platform/stores/generatedVoices.js";
 import { workspaceKey } from "../../platform/adapters/s3.js";
 import { newId } from "../../platform/adapters/ids.js";
-import { charge, refund } from "../../platform/domain/credits.js";
+import { charge, refund, requireUsablePlan } from "../../platform/domain/credits.js";
 import { ApiError, ValidationError } from "../../platform/http/errors.js";
 import { codePointLength } from "../../platform/contract/text.js";
 import type { OutputFormat } from "../../media/audio/formats.js";
@@ -114,6 +114,7 @@ export async function designVoices(ctx: AppContext, caller: Caller, req: DesignR
   }
 
   const chargeKey = `ttv:${req.requestId}`;
+  await requireUsablePlan(caller);
   await charge(ctx, { workspaceId: caller.workspaceId, key: chargeKey, amount: codePointLength(text) });
   try {
     const now = unixSeconds(ctx);

@@ -81,6 +81,18 @@ export async function spendingCaps(caller: Caller): Promise<SpendingCap[]> {
   return caps;
 }
 
+/** The spec's billing message (app-shell.md §8) for a workspace whose free tier an administrator disabled. */
+export const FREE_TIER_DISABLED = "Your free tier access has been disabled. Please upgrade to a paid plan.";
+
+/**
+ * Paid work needs a workspace whose plan is usable: a free tier that a server administrator disabled
+ * (`free_disabled`) is refused with the spec's message. An incomplete or failed payment only warns (the shell's
+ * banner), as a grace period.
+ */
+export async function requireUsablePlan(caller: Caller): Promise<void> {
+  if ((await caller.workspace()).status === "free_disabled") throw new ApiError(403, "free_tier_disabled", FREE_TIER_DISABLED);
+}
+
 export async function charge(ctx: AppContext, input: { workspaceId: string; key: string; amount: number; overage?: number; caps?: SpendingCap[] }): Promise<ChargeResult> {
   const { workspaceId: ws, key } = input;
   const amount = Math.max(0, Math.ceil(input.amount));

@@ -5,6 +5,7 @@ import { applyPinnedSidebar, isSidebarPinned } from "../lib/persist.js";
 import { navContext, type ShellData } from "../lib/shell.js";
 import { applyTheme, currentTheme } from "../lib/theme.js";
 import { LowQuotaBanner } from "./LowQuotaBanner.js";
+import { BillingBanner } from "./BillingBanner.js";
 import { MobileNav } from "./MobileNav.js";
 import { QueryDialogs } from "./QueryDialogs.js";
 import { ShellTools } from "./engagement/ShellTools.js";
@@ -55,6 +56,7 @@ export function Shell({ shell, children }: { shell: ShellData; children: ReactNo
       <Sidebar shell={shell} model={model} pinned={pinned} onPinnedChange={changePinned} />
       <div className="shell-main">
         <MobileNav shell={shell} model={model} />
+        <BillingBanner status={shell.subscription.status} />
         <LowQuotaBanner tier={shell.subscription.tier} used={shell.subscription.used} limit={shell.subscription.limit} resetsAtUnix={shell.subscription.resetsAtUnix} />
         <ShellTools shell={shell} />
         <AffiliatePromo />

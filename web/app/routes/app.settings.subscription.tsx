@@ -25,9 +25,29 @@ function limits(t: Tier): string[] {
   ];
 }
 
+/** What a payment provider would report; a server administrator sets it to try the billing messages (app-shell.md §8). */
+const STATUS_NAMES: Record<string, string> = {
+  free: "free",
+  free_disabled: "free tier disabled",
+  trialing: "trialing",
+  active: "active",
+  incomplete: "incomplete payment",
+  past_due: "payment past due",
+};
+const statusesFor = (tier: string) => (tier === "free" ? ["free", "free_disabled"] : ["trialing", "active", "incomplete", "past_due"]);
+
 /** A server administrator sets the workspace's plan (no payment provider on a self-hosted server). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { client, form } = await v1Form(request, context);
+  if (form.get("intent") === "status") {
+    const status = String(form.get("status") ?? "");
+    try {
+      await client.call("/v1/workspace/subscription", { method: "PATCH", body: { status }, schema: z.object({ status: z.string() }) });
+      return { ok: true as const, intent: "status", message: `The subscription's status is now ${STATUS_NAMES[status] ?? status}.` };
+    } catch (e) {
+      return refusal(e, "status");
+    }
+  }
   const tier = z.enum(TIER_IDS).safeParse(form.get("tier"));
   if (!tier.success) return data<ActionFailure>({ ok: false, intent: "tier", error: "Choose a plan." }, { status: 400 });
   try {
@@ -95,7 +115,26 @@ export default function Subscription() {
             <button type="submit" className="button button-primary" disabled={busy}>
               {busy ? "Changing…" : "Change plan"}
             </button>
-            <FormError id="tier-error" message={result && !result.ok ? result.error : null} />
+            <FormError id="tier-error" message={result && !result.ok && result.intent === "tier" ? result.error : null} />
+          </Form>
+        )}
+        {shell.user.isServerAdmin && (
+          <Form method="post" className="plans-admin">
+            <CsrfInput />
+            <div className="field">
+              <label htmlFor="status-select">Billing status</label>
+              <select id="status-select" name="status" defaultValue={status}>
+                {statusesFor(tier).map((s) => (
+                  <option key={s} value={s}>
+                    {STATUS_NAMES[s]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" name="intent" value="status" className="button" disabled={busy}>
+              Set status
+            </button>
+            <FormError id="status-error" message={result && !result.ok && result.intent === "status" ? result.error : null} />
           </Form>
         )}
         {shell.user.isServerAdmin && (

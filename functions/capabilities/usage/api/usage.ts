@@ -7,6 +7,12 @@ import { BREAKDOWNS, characterStats, INTERVALS, METRICS } from "../characterStat
 import { TIER_IDS, TIERS } from "../../../platform/domain/tiers.js";
 import { changeLimit } from "../../../platform/domain/credits.js";
 
+const FREE_STATUSES = ["free", "free_disabled"] as const;
+const PAID_STATUSES = ["trialing", "active", "incomplete", "past_due"] as const;
+const SubscriptionBody = z
+  .object({ tier: z.enum(TIER_IDS).optional(), status: z.enum([...FREE_STATUSES, ...PAID_STATUSES]).optional() })
+  .refine((b) => b.tier !== undefined || b.status !== undefined, { message: "Give a tier, a status, or both." });
+
 const MAX_WINDOW_MS = 3 * 366 * 86_400_000;
 
 const Query = z.object({
@@ -38,12 +44,19 @@ export function registerUsage(r: ApiRouter): void {
   });
 
   // Timbre's: on a self-hosted server there is no billing; a server administrator sets the plan.
+  // The status stands in for a payment provider's: free or free_disabled on the free plan; trialing, active,
+  // incomplete or past_due on a paid one (the last two show the shell's billing banner).
   r.patch("/v1/workspace/subscription", async (req, rc) => {
-    const { tier } = jsonBody(req, z.object({ tier: z.enum(TIER_IDS) }));
+    const body = jsonBody(req, SubscriptionBody);
     const caller = await rc.caller();
     await caller.requireServerAdmin();
-    await rc.app.stores.workspaces.update(caller.workspaceId, { tier, status: tier === "free" ? "free" : "active" });
-    const usage = await changeLimit(rc.app, caller.workspaceId, TIERS[tier].characterLimit);
-    return json({ status: "ok", tier, character_limit: usage.character_limit, character_count: usage.character_count });
+    const ws = await caller.workspace();
+    const tier = body.tier ?? ws.tier;
+    const status = body.status ?? (body.tier ? (tier === "free" ? "free" : "active") : ws.status);
+    const allowed: readonly string[] = tier === "free" ? FREE_STATUSES : PAID_STATUSES;
+    if (!allowed.includes(status)) throw new ApiError(422, "invalid_subscription_status", `A ${tier === "free" ? "free" : "paid"} plan's status is one of ${allowed.join(", ")}.`);
+    await rc.app.stores.workspaces.update(caller.workspaceId, { tier, status });
+    const usage = body.tier ? await changeLimit(rc.app, caller.workspaceId, TIERS[tier].characterLimit) : undefined;
+    return json({ status: "ok", tier, subscription_status: status, character_limit: usage?.character_limit ?? null, character_count: usage?.character_count ?? null });
   });
 }
