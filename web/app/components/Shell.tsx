@@ -5,6 +5,7 @@ import { applyPinnedSidebar, isSidebarPinned } from "../lib/persist.js";
 import { navContext, type ShellData } from "../lib/shell.js";
 import { applyTheme, currentTheme } from "../lib/theme.js";
 import { LowQuotaBanner } from "./LowQuotaBanner.js";
+import { AssistantCard } from "./assistant/AssistantCard.js";
 import { MobileNav } from "./MobileNav.js";
 import { QueryDialogs } from "./QueryDialogs.js";
 import { ShellTools } from "./engagement/ShellTools.js";
@@ -67,6 +68,7 @@ export function Shell({ shell, children }: { shell: ShellData; children: ReactNo
         </main>
       </div>
       <QueryDialogs />
+      <AssistantCard />
     </div>
   );
 }
