@@ -91,6 +91,18 @@ const EnvSchema = z.object({
   /** `serial` encodes a request's chunks in order on one engine worker (the design before issue 14; the bench's baseline). */
   ENGINE_ENCODING: z.enum(["parallel", "serial"]).default("parallel"),
 
+  /** The support assistant's model: an OpenAI-compatible chat-completions server with tool calling; unset uses the built-in offline assistant. */
+  ASSISTANT_LLM_URL: optionalString.refine((v) => v === undefined || /^https?:\/\/[^/]/.test(v), "must be an http(s) URL"),
+  ASSISTANT_LLM_API_KEY: optionalString,
+  ASSISTANT_LLM_MODEL: z.string().default("gpt-4o-mini"),
+  ASSISTANT_LLM_MAX_TOKENS: z.coerce.number().int().min(16).max(4096).default(300),
+  ASSISTANT_LLM_MAX_TOOL_ROUNDS: z.coerce.number().int().min(1).max(8).default(3),
+  ASSISTANT_LLM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(20),
+  /** Speech in for the assistant: an OpenAI-compatible transcription server (/v1/audio/transcriptions); unset: the browser's recognition and typing. */
+  ASSISTANT_TRANSCRIPTION_URL: optionalString.refine((v) => v === undefined || /^https?:\/\/[^/]/.test(v), "must be an http(s) URL"),
+  ASSISTANT_TRANSCRIPTION_API_KEY: optionalString,
+  ASSISTANT_TRANSCRIPTION_MODEL: z.string().default("whisper-1"),
+
   FEATURE_FLAGS: z.string().default(""),
   SIGNUP_ENABLED: bool(true),
   SECURE_COOKIES: bool(false),
@@ -136,6 +148,11 @@ export interface Config {
   /** How the embedded front finds the client's address behind reverse proxies. */
   trustProxy: TrustProxy;
   limits: { maxBodyBytes: number; requestTimeoutMs: number; maxConnectionsPerAddress: number };
+  /** The support assistant's model and transcription servers (unset: offline assistant, browser recognition and typing). */
+  assistant: {
+    llm: { url: string; apiKey: string | undefined; model: string; maxTokens: number; maxToolRounds: number; timeoutMs: number } | undefined;
+    transcription: { url: string; apiKey: string | undefined; model: string } | undefined;
+  };
   /** Flags switched on for every workspace; workspaces may override per flag. */
   featureFlags: Record<string, boolean>;
   signupEnabled: boolean;
@@ -212,6 +229,17 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       maxBodyBytes: e.MAX_BODY_MB * 1024 * 1024,
       requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
       maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    },
+    assistant: {
+      llm: e.ASSISTANT_LLM_URL
+        ? {
+            url: e.ASSISTANT_LLM_URL.replace(/\/+$/, "").replace(/\/v1$/, ""), apiKey: e.ASSISTANT_LLM_API_KEY, model: e.ASSISTANT_LLM_MODEL,
+            maxTokens: e.ASSISTANT_LLM_MAX_TOKENS, maxToolRounds: e.ASSISTANT_LLM_MAX_TOOL_ROUNDS, timeoutMs: e.ASSISTANT_LLM_TIMEOUT_SECONDS * 1000,
+          }
+        : undefined,
+      transcription: e.ASSISTANT_TRANSCRIPTION_URL
+        ? { url: e.ASSISTANT_TRANSCRIPTION_URL.replace(/\/+$/, "").replace(/\/v1$/, ""), apiKey: e.ASSISTANT_TRANSCRIPTION_API_KEY, model: e.ASSISTANT_TRANSCRIPTION_MODEL }
+        : undefined,
     },
     featureFlags: parseFlags(e.FEATURE_FLAGS),
     signupEnabled: e.SIGNUP_ENABLED,

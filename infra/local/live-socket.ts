@@ -23,7 +23,8 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string, code: str
   socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
-export function attachLiveReading(server: Server, ctx: AppContext): LiveSocket {
+/** `otherPaths`: websockets another listener on this server answers (the support assistant's). */
+export function attachLiveReading(server: Server, ctx: AppContext, otherPaths: readonly string[] = []): LiveSocket {
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: LIVE_READING.maxMessageBytes,
@@ -40,6 +41,7 @@ export function attachLiveReading(server: Server, ctx: AppContext): LiveSocket {
     } catch {
       return refuseUpgrade(socket, 400, "Bad Request", "bad_request", "The request URL is malformed.");
     }
+    if (otherPaths.includes(path)) return;
     if (path !== LIVE_READING.path) return refuseUpgrade(socket, 404, "Not Found", "not_found", "No websocket is served on this path.");
     const offered = (req.headers["sec-websocket-protocol"] ?? "").split(",").map((p) => p.trim()).filter(Boolean);
     const admitted = await admitLiveReading(ctx, offered, req.socket.remoteAddress ?? "");

@@ -27,6 +27,8 @@ import { hasValidWebSession } from "./web-session.js";
 import { createStorageRoute, sweepTemporaryUploads, SWEEP_INTERVAL_MS } from "./storage-route.js";
 import { DISPATCH_WORKFLOW } from "../../functions/platform/events/index.js";
 import { attachLiveReading } from "./live-socket.js";
+import { attachAssistant } from "./assistant-socket.js";
+import { ASSISTANT } from "../../functions/platform/contract/assistant.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const WEB_BUILD = join(ROOT, "build", "web");
@@ -204,7 +206,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   front.attach(server);
   dispatch = front.listener;
   // The recorder's live reading websocket (an API Gateway WebSocket API on AWS).
-  const live = attachLiveReading(server, ctx);
+  const live = attachLiveReading(server, ctx, [ASSISTANT.path]);
+  // The support assistant's call (speech-generation.md §7), on the same model.
+  const assistant = attachAssistant(server, ctx);
 
   let previewsDone: Promise<unknown> = Promise.resolve();
   const stopping = new AbortController();
@@ -257,6 +261,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
       if (schedule) clearInterval(schedule);
       workflows.close();
       live.close();
+      assistant.close();
       await new Promise<void>((r) => {
         server.close(() => r());
         server.closeAllConnections();
