@@ -20,8 +20,8 @@ import type { VoiceAnalysis } from "../../functions/media/voice-analysis/port.js
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
 
 const HELD = PASSAGES.en.heldOut[1];
-/** Three tuning speakers (a fast female, two male) and both held-out English speakers: the test stays near 90 s. */
-const VOICES = OUTSIDE_VOICES.filter((v) => ["flite-slt", "flite-rms", "fest-kal", "flite-awb", "fest-ked"].includes(v.id));
+/** Two tuning speakers (a fast female, a male) and both held-out English speakers, to keep the test's time down. */
+const VOICES = OUTSIDE_VOICES.filter((v) => ["flite-slt", "flite-rms", "flite-awb", "fest-ked"].includes(v.id));
 /** The one speaker whose clone is still outside 10% (measured 22% slow): flite's fast slt voice. Open. */
 const RATE_MISS: Record<string, number> = { "flite-slt": 0.25 };
 
@@ -48,9 +48,9 @@ beforeAll(async () => {
     const res = await apiFetch(stack, apiKey, "/v1/voices/add", { method: "POST", body: form });
     expect(res.status, await res.clone().text()).toBe(200);
     const { voice_id } = (await res.json()) as { voice_id: string };
-    // At the default stability a seed moves pitch and pace by a few per cent: the clone's side is two readings.
+    // At the default stability a seed moves pitch and pace by a few per cent: the clone's side is three readings.
     const readings = [];
-    for (const seed of [7, 8]) {
+    for (const seed of [7, 8, 9]) {
       const tts = await apiFetch(stack, apiKey, `/v1/text-to-speech/${voice_id}?output_format=pcm_16000`, {
         method: "POST",
         headers: { "content-type": "application/json" },
