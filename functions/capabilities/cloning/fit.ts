@@ -37,6 +37,26 @@ export interface Renderer {
  */
 export const STABILITY_ALLOWANCE = { f0: 1.02, rangeSemitones: 1.8, rate: 1.015 };
 
+/**
+ * How much faster ordinary text measures than the language's calibration passage (passages.ts)
+ * read at the same setting: the analyser's speaking rate (sonorant syllable nuclei per second of
+ * speech) depends on the words. eSpeak at 170 words per minute, four bases, the three tuning
+ * passages of functions/media/voice-analysis/fixtures/texts.ts against the calibration passage
+ * (issue 26). Languages not measured take 1.03, the median.
+ */
+const PASSAGE_RATE: Record<string, number> = { en: 1.132, de: 1.101, fr: 1.018, es: 1.031, it: 1.021, pt: 0.937, pl: 0.989, nl: 0.908, sv: 1.061, hi: 1.073 };
+/**
+ * Speech from other sources measures this much slower than eSpeak on the same words: fitted on
+ * issue 26's English tuning voices (flite slt, rms, kal; Festival slt HTS, kal diphone), each
+ * clone compared with its source by speech time on a held-out passage.
+ */
+const OUTSIDE_RATE = 0.963;
+
+/** The factor a target's measured rate is divided by to give the rate to reach on the calibration passage. */
+export function rateCalibration(language: string): number {
+  return (PASSAGE_RATE[language] ?? 1.03) * OUTSIDE_RATE;
+}
+
 export interface FitTarget {
   analysis: VoiceAnalysis;
   language: string;
@@ -108,7 +128,7 @@ function smoothEnvelope(e: number[]): number[] {
 
 /** The profile a fit starts from: a base at the pitch of the target's median F0 and its pace. */
 function startProfile(target: BaseTarget, gender: Gender, age: Age, pitch: number): VoiceProfile {
-  const targetRate = target.analysis.speakingRate / STABILITY_ALLOWANCE.rate;
+  const targetRate = target.analysis.speakingRate / STABILITY_ALLOWANCE.rate / rateCalibration(target.language);
   return {
     language: target.language,
     accent: target.accent,
@@ -116,8 +136,8 @@ function startProfile(target: BaseTarget, gender: Gender, age: Age, pitch: numbe
     age,
     pitch: Math.round(clamp(pitch, 0, 99)),
     pitchRange: 50,
-    // About 4.6 measured syllables per second at 170 words per minute (README figure).
-    rate: Math.round(clamp((170 * targetRate) / 4.6, 90, 400)),
+    // About 4.0 measured sonorant syllable nuclei per second at 170 words per minute.
+    rate: Math.round(clamp((170 * targetRate) / 4.0, 90, 400)),
     timbre: 0,
     breathiness: 0,
     seed: target.seed >>> 0,
@@ -216,7 +236,7 @@ export async function fitProfile(target: FitTarget, renderer: Renderer): Promise
   const targetF0 = (t.f0MedianHz ?? 120) / STABILITY_ALLOWANCE.f0;
   const measuredSt = semitones(t);
   const targetSt = measuredSt === null ? null : Math.max(0.5, measuredSt - STABILITY_ALLOWANCE.rangeSemitones);
-  const targetRate = t.speakingRate / STABILITY_ALLOWANCE.rate;
+  const targetRate = t.speakingRate / STABILITY_ALLOWANCE.rate / rateCalibration(target.language);
   const start = (gender: Gender, age: Age, pitch: number) => startProfile(target, gender, age, pitch);
 
   // 1. The base: render the most plausible ones, keep the nearest.
