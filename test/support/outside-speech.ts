@@ -51,7 +51,10 @@ export const OUTSIDE_VOICES: readonly OutsideVoice[] = [
 export type Degradation =
   | { kind: "noise"; color: "white" | "pink"; snrDb: number; seed?: number }
   | { kind: "reverb"; amount?: number }
-  | { kind: "telephone" };
+  | { kind: "telephone" }
+  /** sox `pitch` (cents, formants move with it) and `tempo` (pace, pitch kept): another speaker made from one. */
+  | { kind: "pitch"; cents: number }
+  | { kind: "tempo"; factor: number };
 
 const run = promisify(execFile);
 const CACHE = join(tmpdir(), "timbre-outside-speech");
@@ -104,6 +107,8 @@ export async function outsideSpeech(voice: OutsideVoice | string, text: string, 
   for (const d of degrade) {
     if (d.kind === "reverb") soxEffects.push("reverb", String(d.amount ?? 50));
     if (d.kind === "telephone") soxEffects.push("sinc", "300-3400", "rate", "8000", "rate", "16000");
+    if (d.kind === "pitch") soxEffects.push("pitch", String(d.cents));
+    if (d.kind === "tempo") soxEffects.push("tempo", "-s", String(d.factor));
   }
   await run("sox", ["-D", raw, "-r", "16000", "-c", "1", "-b", "16", clean, "rate", "16000", ...soxEffects, "norm", "-3"]);
   let wav: Buffer = readFileSync(clean);

@@ -14,7 +14,7 @@ import type { VoiceProfile } from "../../media/engine/port.js";
 import type { VoiceAnalysis } from "../../media/voice-analysis/port.js";
 import { analyseVoice, SAMPLE_RATE } from "../../capabilities/voice-clone/samples.js";
 import { decoysFor, levenshtein } from "../../capabilities/voice-verification/challenge.js";
-import { SAMPLES_ONLY_THRESHOLD, SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../../capabilities/voice-verification/scoring.js";
+import { readingVoices, SAMPLES_ONLY_THRESHOLD, SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../../capabilities/voice-verification/scoring.js";
 import { similarLibraryVoices } from "../../capabilities/voice-verification/alternatives.js";
 import type { StepHandlers } from "./types.js";
 import { emitEvent } from "../../platform/events/index.js";
@@ -144,10 +144,12 @@ export const voiceVerificationSteps: StepHandlers = {
     const recording = await loadPcm(ctx, pcmKey(workspace_id, voice_id, attempt_id));
     const candidates = [attempt.text, ...decoysFor(attempt.text, language, attempt_id)];
     const { profile } = preparedReference(raw, voice);
-    const readings = await Promise.all(candidates.map((c) => speakPcm16(ctx, profile, c)));
+    // Every candidate read by several voices (candidate-major), so the fit does not hang on the reader sounding like one of them.
+    const voices = readingVoices(language, profile);
+    const readings = await Promise.all(candidates.flatMap((c) => voices.map((p) => speakPcm16(ctx, p, c))));
     const costs = await ctx.analyzer().sentenceCosts(recording, SAMPLE_RATE, readings.map((r) => r.pcm), readings[0].sampleRate);
-    const m = sentenceMargin(costs);
-    const best = costs.indexOf(Math.min(...costs));
+    const m = sentenceMargin(costs, voices.length);
+    const best = Math.floor(costs.indexOf(Math.min(...costs)) / voices.length);
     return {
       cost: m.cost,
       best_decoy_cost: m.bestDecoy,

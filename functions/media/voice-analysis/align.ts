@@ -1,8 +1,11 @@
 /**
  * Did a recording say a given sentence? Alignment by synthesis: the engine reads the sentence
  * (and decoy sentences), and each reading is aligned with the recording by dynamic time warping
- * over cepstral frames (MFCC c1-c12 and their deltas, mean-normalised per utterance so the
- * channel and the speaker's average spectrum cancel). The sentence the recording fits best,
+ * over cepstral frames (MFCC c1-c12 and their deltas, mean- and variance-normalised per utterance
+ * so the channel, the speaker's average spectrum and how far the speaker's spectrum moves cancel).
+ * The recording is analysed at several vocal-tract warps (WARPS) and the readings are made by
+ * several voices (functions/capabilities/voice-verification/scoring.ts), so the fit does not depend
+ * on the reader sounding like the engine. The sentence the recording fits best,
  * and by how much, is the answer. Linear in each utterance's length times the band width; run
  * in a worker.
  */
@@ -18,8 +21,15 @@ const MEL_BANDS = 26;
 const CEPSTRA = 13; // c0..c12; c0 is left out
 export const FEATURE_DIM = 24; // c1..c12 and their deltas
 const WINDOW = hamming(FRAME);
-const MEL = melFilterbank(MEL_BANDS, NFFT, SR, 80, 7600);
+/** Filterbanks by vocal-tract warp factor (the frequency axis scaled by it), made on first use. */
+const MELS = new Map<number, ReturnType<typeof melFilterbank>>();
+function melFor(warp: number) {
+  let fb = MELS.get(warp);
+  if (!fb) MELS.set(warp, (fb = melFilterbank(MEL_BANDS, NFFT, SR, 80 * warp, Math.min(7900, 7600 * warp))));
+  return fb;
+}
 const DCT = dctMatrix(CEPSTRA, MEL_BANDS);
+
 
 export interface Utterance {
   frames: number;
@@ -27,9 +37,10 @@ export interface Utterance {
   features: Float32Array;
 }
 
-/** Cepstral frames of the speech in `samples` (leading and trailing silence cut), mean-normalised. */
-export function utteranceFeatures(samples: Float32Array, sampleRate: number): Utterance {
+/** Cepstral frames of the speech in `samples` (leading and trailing silence cut), mean- and variance-normalised; `warp` scales the frequency axis. */
+export function utteranceFeatures(samples: Float32Array, sampleRate: number, warp = 1): Utterance {
   const x = toAnalysisRate(samples, sampleRate);
+  const MEL = melFor(warp);
   const count = x.length >= FRAME ? Math.floor((x.length - FRAME) / HOP) + 1 : 0;
   const energy = new Float64Array(count);
   const cep = new Float64Array(count * (CEPSTRA - 1));
@@ -62,8 +73,11 @@ export function utteranceFeatures(samples: Float32Array, sampleRate: number): Ut
   const d = CEPSTRA - 1;
   const mean = new Float64Array(d);
   for (let f = first; f <= last; f++) for (let k = 0; k < d; k++) mean[k] += cep[f * d + k] / n;
+  const sd = new Float64Array(d);
+  for (let f = first; f <= last; f++) for (let k = 0; k < d; k++) sd[k] += (cep[f * d + k] - mean[k]) ** 2 / n;
+  for (let k = 0; k < d; k++) sd[k] = Math.sqrt(sd[k]) + 1e-3;
   const out = new Float32Array(n * FEATURE_DIM);
-  const at = (f: number, k: number) => cep[Math.max(first, Math.min(last, f)) * d + k] - mean[k];
+  const at = (f: number, k: number) => (cep[Math.max(first, Math.min(last, f)) * d + k] - mean[k]) / sd[k];
   for (let i = 0; i < n; i++) {
     const f = first + i;
     for (let k = 0; k < d; k++) {
@@ -127,11 +141,18 @@ export function dtwCost(a: Utterance, b: Utterance): number {
   return Number.isFinite(prev[m]) ? prev[m] / prevLen[m] : Infinity;
 }
 
-/** The recording's alignment cost against each candidate reading (lower fits better). */
+/**
+ * Vocal-tract warps the recording is analysed at (its frequency axis scaled): a reader whose vocal tract is
+ * shorter or longer than every reading voice's still lines up with one of them.
+ */
+export const WARPS = [0.88, 1, 1.12] as const;
+
+/** The recording's alignment cost against each candidate reading (lower fits better): its best over WARPS. */
 export function sentenceCosts(recording: Float32Array, recordingRate: number, candidates: Float32Array[], candidateRate: number): number[] {
-  const r = utteranceFeatures(recording, recordingRate);
+  const warped = WARPS.map((w) => utteranceFeatures(recording, recordingRate, w));
   return candidates.map((c) => {
-    const cost = dtwCost(r, utteranceFeatures(c, candidateRate));
+    const u = utteranceFeatures(c, candidateRate);
+    const cost = Math.min(...warped.map((r) => dtwCost(r, u)));
     return Number.isFinite(cost) ? Math.round(cost * 1000) / 1000 : 1e9;
   });
 }

@@ -45,7 +45,8 @@ function checkSegments(segments: readonly SpeechSegment[], seconds: number): voi
   if (total > 2 * seconds + 1) throw new RangeError("segments cover more than twice the audio");
 }
 
-export const MAX_SENTENCE_CANDIDATES = 8;
+/** The sentence and four decoys, each read by up to five voices (functions/capabilities/voice-verification/scoring.ts), with room. */
+export const MAX_SENTENCE_CANDIDATES = 32;
 export const MAX_SENTENCE_SECONDS = 40;
 
 export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyzer {
