@@ -115,6 +115,20 @@ describe("flite engine: determinism and formats", () => {
     expect(Buffer.from(m1).equals(Buffer.from(m2))).toBe(true);
   });
 
+  it("varies its prosody with the seed, a little, and not at all at stability 1", async () => {
+    const [a, b] = [await audio(request({ seed: 1 })), await audio(request({ seed: 2 }))];
+    expect(Buffer.from(a.buffer).equals(Buffer.from(b.buffer))).toBe(false);
+    // Small: the seeds' readings stay within a semitone and 5% of each other's length.
+    const f0 = (x: Int16Array) => median(pitchTrack(x));
+    expect(Math.abs(Math.log2(f0(a) / f0(b)) * 12)).toBeLessThan(1.2);
+    expect(Math.abs(a.length / b.length - 1)).toBeLessThan(0.05);
+    // Seeds give several readings, not two: five seeds, five different lengths or pitches.
+    const five = await Promise.all([3, 4, 5, 6, 7].map((seed) => audio(request({ text: "A short one.", seed }))));
+    expect(new Set(five.map((x) => `${x.length}:${f0(x).toFixed(1)}`)).size).toBeGreaterThan(2);
+    const [s1, s2] = await Promise.all([1, 2].map((seed) => audio(request({ seed, settings: { stability: 1 } }))));
+    expect(Buffer.from(s1.buffer).equals(Buffer.from(s2.buffer))).toBe(true);
+  });
+
   it("encodes every kind of output format, each decoding to the synthesis' duration", async () => {
     const pcm = await audio(request());
     const seconds = pcm.length / 22050;

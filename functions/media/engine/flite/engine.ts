@@ -253,12 +253,14 @@ export function planFliteJobs(req: SynthesisRequest): Array<{ offset: number; jo
   const text = req.text;
   const spans = (req.phonemeSpans ?? []).filter((s) => s.start >= 0 && s.end <= text.length && s.end > s.start);
   const chunks = splitForSynthesis(text, { maxCost: MAX_CHUNK_COST, firstMaxCost: FIRST_CHUNK_COST[req.model.quality], keepTogether: spans });
-  return chunks.map((c) => ({
+  return chunks.map((c, index) => ({
     offset: c.start,
     job: {
       text: text.slice(c.start, c.end),
       voice: req.voice,
       settings: req.settings,
+      seed: req.seed,
+      index,
       phonemeSpans: spans.filter((s) => s.start >= c.start && s.end <= c.end).map((s) => ({ ...s, start: s.start - c.start, end: s.end - c.start })),
     },
   }));

@@ -24,6 +24,8 @@ for (const voice of ["slt", "rms"]) {
     text: "Warming up.",
     voice: { language: "en", gender: "female", age: "young", pitch: 50, pitchRange: 50, rate: 170, timbre: 0, seed: 1, engine: "flite", engineVoice: voice },
     settings: { stability: 0.5, similarity_boost: 0.75, style: 0, use_speaker_boost: true, speed: 1 },
+    seed: 1,
+    index: 0,
   });
 }
 

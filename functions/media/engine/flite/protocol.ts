@@ -12,6 +12,9 @@ export interface FliteJob {
   text: string;
   voice: VoiceProfile;
   settings: VoiceSettings;
+  /** The request's seed and the chunk's index in it: the seeded prosody variation (voices.ts). */
+  seed: number;
+  index: number;
   /** Spans to speak from phonemes, offsets within `text`. */
   phonemeSpans?: PhonemeSpan[];
 }

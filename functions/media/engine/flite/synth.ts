@@ -80,7 +80,7 @@ function remap(a: ChunkAlignment, pieces: ReadonlyArray<{ original: string; spok
 
 export function synthesizeChunk(runtime: FliteRuntime, job: FliteJob): ChunkOutput {
   const spoken = withPhonemes(job);
-  const plan = planFlite(spoken.text, job.voice, job.settings);
+  const plan = planFlite(spoken.text, job.voice, job.settings, job.seed, job.index);
   const args = spoken.lexicon ? ["-add_lex", "/lex.txt", ...plan.args] : plan.args;
   const run = runtime.run(args, spoken.lexicon ? { "lex.txt": new TextEncoder().encode(spoken.lexicon) } : {});
   if (run.exitCode !== 0 || !run.wav) throw new Error(`flite failed (exit ${run.exitCode}): ${run.stderr.trim().slice(0, 200)}`);

@@ -6,6 +6,7 @@
  */
 import type { VoiceProfile, VoiceSettings } from "../port.js";
 import type { DspParams } from "../espeak/dsp.js";
+import { hashSeed, prng, signed } from "../prng.js";
 
 export type FliteVoiceName = "slt" | "rms" | "awb" | "kal16";
 
@@ -44,6 +45,14 @@ export const FLITE_NATIVE_WPM = 175;
 const SEMITONES_PER_UNIT = 0.16;
 /** F0 standard deviation as a fraction of the mean at pitchRange 50 and style 0. */
 const F0_SPREAD = 0.12;
+/**
+ * Seeded per-chunk variation at stability 0 (scaled by 1 - stability, as the eSpeak engine's
+ * per-sentence pitch centre is): F0 mean ±1.2 semitones, F0 spread ±20%, duration ±5%. At the
+ * default stability (0.5) that is ±0.6 semitone and ±2.5% duration: small, but two seeds differ.
+ */
+const SEED_F0_SEMITONES = 1.2;
+const SEED_SPREAD = 0.2;
+const SEED_STRETCH = 0.05;
 
 export interface FlitePlan {
   args: string[];
@@ -58,13 +67,19 @@ export interface FlitePlan {
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 const fixed = (x: number) => x.toFixed(4);
 
-/** The arguments of one chunk's run (text last: `-t TEXT`), and the DSP after it. */
-export function planFlite(text: string, profile: VoiceProfile, settings: VoiceSettings): FlitePlan {
+/**
+ * The arguments of one chunk's run (text last: `-t TEXT`), and the DSP after it. `seed` is the
+ * request's and `index` the chunk's: same request, same arguments; another seed, other prosody.
+ */
+export function planFlite(text: string, profile: VoiceProfile, settings: VoiceSettings, seed = 0, index = 0): FlitePlan {
   const voice = fliteVoiceFor(profile);
-  const f0 = voice.f0 * 2 ** ((clamp(profile.pitch, 0, 100) - 50) * SEMITONES_PER_UNIT / 12);
-  const spread = F0_SPREAD * (clamp(profile.pitchRange, 0, 100) / 50) * (1 + clamp(settings.style, 0, 1));
+  const rand = prng(hashSeed("flite-prosody", seed, index));
+  const instability = 1 - clamp(settings.stability, 0, 1);
+  const semitones = (clamp(profile.pitch, 0, 100) - 50) * SEMITONES_PER_UNIT + SEED_F0_SEMITONES * instability * signed(rand);
+  const f0 = voice.f0 * 2 ** (semitones / 12);
+  const spread = F0_SPREAD * (clamp(profile.pitchRange, 0, 100) / 50) * (1 + clamp(settings.style, 0, 1)) * (1 + SEED_SPREAD * instability * signed(rand));
   const rate = clamp(profile.rate, 80, 450) * clamp(settings.speed, 0.5, 2);
-  const stretch = clamp(FLITE_NATIVE_WPM / rate, 0.4, 2.5);
+  const stretch = clamp((FLITE_NATIVE_WPM / rate) * (1 + SEED_STRETCH * instability * signed(rand)), 0.4, 2.5);
   const similarity = clamp(settings.similarity_boost, 0, 1);
   const dsp: DspParams = {
     // The same tilt as the eSpeak engine's DSP: ±4 dB above 2 kHz, scaled by similarity.
