@@ -52,10 +52,16 @@ export async function benchEngines(runs = 10): Promise<void> {
   if (await ensureServerBundle()) console.log("Bundled the server into build/server");
   ensureWebBuild((l) => console.log(l));
   const dir = mkdtempSync(join(tmpdir(), "timbre-bench-engines-"));
-  const wav = join(dir, "native.wav");
+  let files = 0;
   const engines = [
-    { name: "eSpeak NG", voice: premadeVoiceId("Lena"), native: has("espeak-ng", "--version") ? ["espeak-ng", "-v", "de+f3", "-s", "150", "--stdout", BENCH_TEXT] : null, file: null, label: "espeak-ng -v de+f3 | ffmpeg" },
-    { name: "flite", voice: premadeVoiceId("Avery"), native: has("flite", "-lv") ? ["flite", "-voice", "slt", "-t", BENCH_TEXT, "-o", wav] : null, file: wav, label: "flite -voice slt -t TEXT -o FILE; ffmpeg" },
+    { name: "eSpeak NG", voice: premadeVoiceId("Lena"), native: has("espeak-ng", "--version") ? () => pipeline(["espeak-ng", "-v", "de+f3", "-s", "150", "--stdout", BENCH_TEXT], null) : null, label: "espeak-ng -v de+f3 | ffmpeg" },
+    {
+      name: "flite",
+      voice: premadeVoiceId("Avery"),
+      // Each run its own file, so that four clients at once do not share one.
+      native: has("flite", "-lv") ? () => { const file = join(dir, `native-${++files}.wav`); return pipeline(["flite", "-voice", "slt", "-t", BENCH_TEXT, "-o", file], file); } : null,
+      label: "flite -voice slt -t TEXT -o FILE; ffmpeg",
+    },
   ];
   const { server } = await startServer(dir);
   const rows: string[] = [];
@@ -77,7 +83,7 @@ export async function benchEngines(runs = 10): Promise<void> {
         p.bytes = t.bytes;
         if (e.native) {
           const n0 = procCpuSeconds("self", true);
-          const u = await pipeline(e.native, e.file);
+          const u = await e.native();
           n.cpu.push((procCpuSeconds("self", true) - n0) * 1000);
           n.ttfb.push(u.ttfb);
           n.total.push(u.total);
@@ -91,7 +97,7 @@ export async function benchEngines(runs = 10): Promise<void> {
         return t;
       }))).flat();
       const p4 = await four(one);
-      const n4 = e.native ? await four(() => pipeline(e.native!, e.file ? join(dir, `native-${Math.random().toString(36).slice(2)}.wav`) : null)) : [];
+      const n4 = e.native ? await four(e.native) : [];
       const secs = (b: number) => (b * 8) / 128_000;
       const rtf = (x: typeof p) => q(x.total, 0.5) / 1000 / secs(x.bytes);
       console.log(`\n${e.name}: audio per request Timbre ${f(secs(p.bytes), 1)} s, native ${f(secs(n.bytes), 1)} s`);
