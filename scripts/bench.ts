@@ -15,6 +15,7 @@ import "./lib/quiet.js";
  *   npm run bench -- --only=pvc      (presigned upload, separation, fine-tuning, API p95 beside them: scripts/lib/bench-pvc.ts)
  *   npm run bench -- --only=pvc-upload [--rounds=N]   (the presigned upload figure alone, each round's ratio)
  *   npm run bench -- --only=resample | --only=lambda   (one row each)
+ *   npm run bench -- --only=engines  (each embedded engine against its native command: scripts/lib/bench-engines.ts)
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -27,6 +28,7 @@ import { BENCH_TEXT } from "./lib/bench-text.js";
 import { benchSpeechToSpeech, type StsBenchFigures } from "./lib/bench-sts.js";
 import { benchPvc } from "./lib/bench-pvc.js";
 import { benchVoiceCreation } from "./lib/bench-voice-creation.js";
+import { benchEngines } from "./lib/bench-engines.js";
 import { FORMAT, procCpuSeconds, rssMb, seedUser, sleep, startServer, tts, VOICE, type Server, type Timing } from "./lib/bench-server.js";
 import { RUNTIME_FILES } from "../infra/constructs/function.js";
 import { ENGINE_RUNTIME_PACKAGES, CONVERSION_RUNTIME_PACKAGES } from "../infra/constructs/api.js";
@@ -515,6 +517,7 @@ const parts: Record<string, () => Promise<unknown>> = {
     await resamplerFigures();
   },
   lambda: async () => lambdaFigures(),
+  engines: () => benchEngines(Number(option("runs") ?? 10)),
 };
 (only ? (parts[only] ?? (() => Promise.reject(new Error(`--only: one of ${Object.keys(parts).join(", ")}`))))() : main())
   .catch((e: unknown) => {

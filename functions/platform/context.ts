@@ -47,10 +47,15 @@ export interface AppContext {
 
 export type EngineFactory = (cfg: Config) => Promise<SpeechEngine>;
 
-/** The embedded default: eSpeak NG in WebAssembly plus DSP, on a worker pool. */
+/**
+ * The embedded engines: eSpeak NG in WebAssembly plus DSP, and flite (WASI) for the profiles that
+ * name it (VoiceProfile.engine), each on its own worker pool, behind one dispatching engine.
+ */
 export const defaultEngineFactory: EngineFactory = async (cfg) => {
   const { EspeakEngine } = await import("../media/engine/espeak/engine.js");
-  return new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" });
+  const { FliteEngine } = await import("../media/engine/flite/engine.js");
+  const { DispatchingEngine } = await import("../media/engine/dispatch.js");
+  return new DispatchingEngine(new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" }), { flite: () => new FliteEngine() });
 };
 
 export interface ContextOptions {

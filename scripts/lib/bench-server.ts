@@ -89,9 +89,9 @@ export interface Timing {
 }
 
 let seed = 1000;
-export async function tts(url: string, key: string, text: string, stream: boolean, requestSeed = ++seed): Promise<Timing> {
+export async function tts(url: string, key: string, text: string, stream: boolean, requestSeed = ++seed, voice = VOICE): Promise<Timing> {
   const t0 = performance.now();
-  const res = await fetch(`${url}/v1/text-to-speech/${VOICE}${stream ? "/stream" : ""}?output_format=${FORMAT}`, {
+  const res = await fetch(`${url}/v1/text-to-speech/${voice}${stream ? "/stream" : ""}?output_format=${FORMAT}`, {
     method: "POST",
     headers: { "xi-api-key": key, "content-type": "application/json" },
     // A distinct seed per request: no free regenerations, every request is charged and synthesised.

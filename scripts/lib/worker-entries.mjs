@@ -14,6 +14,8 @@
 export const WORKERS = /** @type {const} */ ({
   // The speech engine (functions/media/engine/espeak/pool.ts).
   worker: { entry: "functions/media/engine/espeak/worker.ts", lambda: true },
+  // The flite engine (functions/media/engine/flite/engine.ts): the premade English voices.
+  "flite-worker": { entry: "functions/media/engine/flite/flite-worker.ts", lambda: true },
   // Uploads decoded and analysed (functions/media/voice-analysis/pool.ts).
   "analysis-worker": { entry: "functions/media/voice-analysis/analysis-worker.ts", lambda: true },
   // Speech to speech and the isolator (functions/media/voice-conversion/pool.ts).

@@ -17,7 +17,15 @@ const inFlight = new Map<string, Promise<VoiceStats>>();
 /** The engine's seed for reference readings: fixed, so a measurement is reproducible. */
 const REFERENCE_SEED = 1;
 
-const cacheName = (v: VoiceRecord, engineId: string) => `${v.voice_id}-v${v.version}-s${VOICE_STATS_VERSION}-${engineId.replace(/[^\w.-]+/g, "_")}.json`;
+/**
+ * Per voice version, measurement version and the engine that speaks the voice (the profile's
+ * `engine` and base voice: a target is measured as that engine sounds, not as eSpeak would).
+ */
+const cacheName = (v: VoiceRecord, engineId: string) => {
+  const p = v.profile as VoiceProfile;
+  const speaker = [engineId, p.engine ?? "espeak", p.engineVoice ?? ""].filter(Boolean).join("-");
+  return `${v.voice_id}-v${v.version}-s${VOICE_STATS_VERSION}-${speaker.replace(/[^\w.-]+/g, "_")}.json`;
+};
 
 function remember(key: string, stats: VoiceStats): void {
   memory.delete(key);

@@ -50,7 +50,16 @@ export interface VoiceProfile {
   levelDb?: number;
   /** Voice identity seed: small deterministic variations that make two similar profiles differ. */
   seed: number;
+  /**
+   * Which embedded engine speaks the profile (absent: "espeak"). The other fields keep their
+   * meaning on every engine; each engine maps them as its README tables.
+   */
+  engine?: EngineId;
+  /** The engine's own base voice (flite: "slt", "rms", "awb", "kal16"); absent: chosen from gender and accent. */
+  engineVoice?: string;
 }
+
+export type EngineId = "espeak" | "flite";
 
 export interface VoiceSettings {
   stability: number;

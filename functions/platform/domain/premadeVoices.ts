@@ -11,6 +11,12 @@ interface PremadeSpec {
   labels: { language: string; accent: string; gender: "male" | "female"; age: "young" | "middle_aged" | "old"; descriptive: string; use_case: string };
   /** eSpeak-scale pitch 0..100, range 0..100, words per minute, spectral tilt -1..1 */
   voice: [pitch: number, range: number, rate: number, timbre: number];
+  /**
+   * English voices speak with flite (issue 25: far fewer word errors than eSpeak, measured in
+   * functions/media/engine/README.md): its base voice. Pitch, range, rate and timbre are the same
+   * numbers on both engines (the profile is engine-neutral).
+   */
+  flite?: { base: "slt" | "rms" | "awb" | "kal16" };
 }
 
 const P = (
@@ -24,6 +30,17 @@ const P = (
   voice: PremadeSpec["voice"],
   description: string,
 ): PremadeSpec => ({ name, description, labels: { language, accent, gender, age, descriptive, use_case }, voice });
+
+/** Premade English voices on flite: several share a base, told apart by pitch, rate and timbre. */
+const FLITE_BASES: Record<string, NonNullable<PremadeSpec["flite"]>> = {
+  Avery: { base: "slt" },
+  Marcus: { base: "rms" },
+  Harriet: { base: "slt" },
+  Oliver: { base: "awb" },
+  Fiona: { base: "slt" },
+  Desmond: { base: "kal16" },
+  Riley: { base: "slt" },
+};
 
 export const PREMADE_VOICES: PremadeSpec[] = [
   P("Avery", "en", "american", "female", "young", "warm", "narrative_story", [62, 55, 170, 0.1], "A warm, bright American voice for audiobooks and stories."),
@@ -54,7 +71,7 @@ export const PREMADE_VOICES: PremadeSpec[] = [
   P("Ananya", "hi", "standard", "female", "young", "cheerful", "entertainment_tv", [64, 60, 165, 0.15], "एक प्रसन्न, युवा आवाज़।"),
   P("Arjun", "hi", "standard", "male", "middle_aged", "calm", "narrative_story", [38, 45, 155, -0.2], "एक शांत कथावाचक आवाज़।"),
   P("Elsa", "sv", "standard", "female", "old", "soothing", "narrative_story", [52, 40, 145, -0.1], "En lugn och mjuk berättarröst."),
-];
+].map((spec) => (FLITE_BASES[spec.name] ? { ...spec, flite: FLITE_BASES[spec.name] } : spec));
 
 export function premadeVoiceId(name: string): string {
   const digest = createHash("sha256").update(`timbre-premade:${name}`).digest();
@@ -78,6 +95,7 @@ export function premadeVoiceRecords(): VoiceRecord[] {
       rate,
       timbre,
       seed: parseInt(createHash("sha256").update(spec.name).digest("hex").slice(0, 8), 16) % 1_000_000,
+      ...(spec.flite ? { engine: "flite" as const, engineVoice: spec.flite.base } : {}),
     };
     return {
       voice_id: premadeVoiceId(spec.name),
