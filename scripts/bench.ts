@@ -40,8 +40,8 @@ const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const SECONDS = Number(option("seconds") ?? 12);
-/** Avery's profile (female, en-US, pitch 62, 170 wpm) in espeak-ng's own terms. */
-const NATIVE_VOICE = ["-v", "en-us+f3", "-s", "170", "-p", "62"];
+/** Lena's voice (female, German eSpeak NG base) in espeak-ng's own terms, as the per-engine table uses it. */
+const NATIVE_VOICE = ["-v", "de+f3", "-s", "150"];
 const LONG_TEXT = Array.from({ length: Math.ceil(10_000 / (BENCH_TEXT.length + 1)) }, () => BENCH_TEXT).join(" ").slice(0, 10_000);
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js
  * it as a client: start-up, CPU and RSS from /proc, a seeded user, a text-to-speech request.
  */
 export const FORMAT = "mp3_44100_128";
-export const VOICE = premadeVoiceId("Avery");
+/** An eSpeak NG voice (the English premades speak on Flite since issue 25): the main table is eSpeak against native espeak-ng. */
+export const VOICE = premadeVoiceId("Lena");
 export const DEMO_KEY = "sk_bench_demo_key_000000000000000001";
 const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
