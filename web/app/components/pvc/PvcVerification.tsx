@@ -26,7 +26,7 @@ const FailureDetail = z.object({ status: z.string(), message: z.string(), reason
 
 type View = { kind: "record" } | { kind: "submitting" } | { kind: "failed"; reasons: string[] } | { kind: "max" };
 
-export function PvcVerification({ voiceId, onVerified, onBack }: { voiceId: string; onVerified: () => void; onBack?: () => void }) {
+export function PvcVerification({ voiceId, onVerified, onBack, onSkip }: { voiceId: string; onVerified: () => void; onBack?: () => void; onSkip?: () => void }) {
   const toast = useToast();
   const [voice, setVoice] = useState<VerifyVoice | null>(null);
   const [flags, setFlags] = useState<z.infer<typeof SubscriptionFlags> | null>(null);
@@ -246,6 +246,11 @@ export function PvcVerification({ voiceId, onVerified, onBack }: { voiceId: stri
           <button type="button" className="button" onClick={onBack}>
             <Icon name="back" size={16} />
             Back
+          </button>
+        )}
+        {onSkip && (
+          <button type="button" className="button" onClick={onSkip}>
+            Skip
           </button>
         )}
         {showAttemptsLink && (

@@ -39,53 +39,136 @@ export const CREATED_VOICE_PARAM = "createdVoiceId";
 export const PVC_MODE_PARAM = "pvcMode";
 
 type Step = "intro" | "data" | "verify" | "finish";
+/** Create (from the intro), or edit / verify opened with the query-state flag (§2 Wizard container). */
+export type PvcMode = "create" | "edit" | "verify";
+
+/**
+ * Where the create dialog keeps its draft voice id (§2 Wizard container): read when the wizard
+ * opens (the draft is fetched and the wizard resumes on it), cleared on close. localStorage, so a
+ * draft survives a reload or a new tab; a voice the user cannot read (another account on the
+ * same browser) is simply not found and the stored id is dropped.
+ */
+export const PVC_DRAFT_STORAGE_KEY = "timbre.pvc.draftVoiceId";
+const draftStore = {
+  read: () => {
+    try {
+      return window.localStorage.getItem(PVC_DRAFT_STORAGE_KEY);
+    } catch {
+      return null;
+    }
+  },
+  write: (id: string) => {
+    try {
+      window.localStorage.setItem(PVC_DRAFT_STORAGE_KEY, id);
+    } catch {
+      /* storage refused (private mode): the query string still holds the voice */
+    }
+  },
+  clear: () => {
+    try {
+      window.localStorage.removeItem(PVC_DRAFT_STORAGE_KEY);
+    } catch {
+      /* nothing stored */
+    }
+  },
+};
+
+/** Voice Data is the locked variant once it is complete (the 10 minutes Next needs) and the voice still waits for verification. */
+const voiceDataLocked = (v: PvcVoice) =>
+  totalSeconds(v.samples ?? []) >= PVC.minTotalSeconds && v.voice_verification?.requires_verification === true && v.voice_verification.is_verified !== true;
 
 /**
  * The Professional Voice Clone wizard inside the Add a new voice dialog: the intro (sessions to
  * return to, tips, Create new clone), Voice Data (the form with auto-save, presigned uploads with
  * progress per file, the sample list, the audio ring, Next), and Finish, which starts
  * fine-tuning. A clone that needs verification passes the Verification screen (PvcVerification.tsx) first;
- * workspaces that skip the voice captcha go straight to Finish.
+ * workspaces that skip the voice captcha go straight to Finish. `pvcMode=edit` opens a clone on
+ * Voice Data (no intro to go back to), `pvcMode=verify` on Verification (Voice Data locked, no
+ * Back). Skip or Cancel closes it.
  */
 export function PvcWizard({ onBack, onClose }: { onBack: () => void; onClose: () => void }) {
   const [params, setParams] = useSearchParams();
   const voiceId = params.get(CREATED_VOICE_PARAM);
-  // Verify mode: Voice Data is locked (already complete), so the wizard opens on Verification without Back.
-  const verifyMode = params.get(PVC_MODE_PARAM) === "verify";
-  const [step, setStep] = useState<Step>(voiceId ? (verifyMode ? "verify" : "data") : "intro");
-  const setVoiceId = (id: string | null) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (id) next.set(CREATED_VOICE_PARAM, id);
-        else {
-          next.delete(CREATED_VOICE_PARAM);
-          next.delete(PVC_MODE_PARAM);
-        }
-        return next;
-      },
-      { replace: true, preventScrollReset: true },
-    );
+  const flag = params.get(PVC_MODE_PARAM);
+  const mode: PvcMode = voiceId && (flag === "edit" || flag === "verify") ? flag : "create";
+  const [step, setStep] = useState<Step>(voiceId ? (mode === "verify" ? "verify" : "data") : "intro");
+  // Opening without a clone in the query: a stored draft is looked up first.
+  // (The same on the server and in the first client render: storage is read in the effect.)
+  const [restoring, setRestoring] = useState(!voiceId);
+  const setVoiceId = useCallback(
+    (id: string | null) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (id) next.set(CREATED_VOICE_PARAM, id);
+          else {
+            next.delete(CREATED_VOICE_PARAM);
+            next.delete(PVC_MODE_PARAM);
+          }
+          return next;
+        },
+        { replace: true, preventScrollReset: true },
+      ),
+    [setParams],
+  );
+  // onClose drops the clone and the flag with the dialog (closeCreation), in one update.
   const close = () => {
-    setVoiceId(null);
+    draftStore.clear();
     onClose();
   };
 
+  useEffect(() => {
+    if (voiceId) {
+      if (mode === "create") draftStore.write(voiceId);
+      return;
+    }
+    const stored = draftStore.read();
+    if (!stored) return setRestoring(false);
+    let live = true;
+    v1Json(`/v1/voices/${encodeURIComponent(stored)}`, PvcVoiceWire)
+      .then((v) => {
+        if (!live) return;
+        if (v.category !== "professional") throw new Error("not a professional clone");
+        setStep(voiceDataLocked(v) ? "verify" : "data");
+        setRestoring(false);
+        setVoiceId(v.voice_id);
+      })
+      .catch(() => {
+        draftStore.clear();
+        if (live) setRestoring(false);
+      });
+    return () => {
+      live = false;
+    };
+    // Once per opening, and again when a clone is opened from the intro or the wizard closes.
+  }, [voiceId]);
+
+  const title = step === "intro" || !voiceId ? pvcMessages.introTitle : step === "finish" ? pvcMessages.finishTitle : step === "verify" ? pvcMessages.verifyTitle : "Voice Data";
   return (
-    <Dialog title={step === "intro" ? pvcMessages.introTitle : step === "finish" ? pvcMessages.finishTitle : step === "verify" ? pvcMessages.verifyTitle : "Voice Data"} onClose={close} escapeCloses={false}>
-      <div className="pvc-wizard" data-testid="pvc-wizard">
-        {step === "intro" || !voiceId ? (
+    <Dialog title={title} onClose={close} escapeCloses={false}>
+      <div className="pvc-wizard" data-testid="pvc-wizard" data-mode={mode}>
+        {restoring ? (
+          <p role="status" className="muted">
+            <span className="spinner" aria-hidden="true" /> Opening your draft…
+          </p>
+        ) : step === "intro" || !voiceId ? (
           <PvcIntro
             onBack={onBack}
             onOpen={(id) => {
+              draftStore.write(id);
               setVoiceId(id);
               setStep("data");
             }}
           />
         ) : step === "data" ? (
-          <VoiceDataStep voiceId={voiceId} onBack={() => setStep("intro")} onNext={(v) => setStep(v.voice_verification?.requires_verification && !v.voice_verification.is_verified ? "verify" : "finish")} />
+          <VoiceDataStep
+            voiceId={voiceId}
+            onBack={mode === "create" ? () => setStep("intro") : undefined}
+            onCancel={close}
+            onNext={(v) => setStep(v.voice_verification?.requires_verification && !v.voice_verification.is_verified ? "verify" : "finish")}
+          />
         ) : step === "verify" ? (
-          <PvcVerification voiceId={voiceId} onVerified={() => setStep("finish")} onBack={verifyMode ? undefined : () => setStep("data")} />
+          <PvcVerification voiceId={voiceId} onVerified={() => setStep("finish")} onBack={mode === "verify" ? undefined : () => setStep("data")} onSkip={close} />
         ) : (
           <FinishStep voiceId={voiceId} />
         )}
@@ -195,7 +278,7 @@ function putWithProgress(url: string, body: Blob, headers: Record<string, string
   });
 }
 
-function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: () => void; onNext: (v: PvcVoice) => void }) {
+function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string; onBack?: () => void; onCancel: () => void; onNext: (v: PvcVoice) => void }) {
   const [voice, setVoice] = useState<PvcVoice | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [form, setForm] = useState({ name: "", language: "en", description: "" });
@@ -444,9 +527,14 @@ function VoiceDataStep({ voiceId, onBack, onNext }: { voiceId: string; onBack: (
         <SamplePlayerBar voiceId={voiceId} samples={samples} />
       </div>
       <div className="dialog-actions pvc-footer">
-        <button type="button" className="button" onClick={onBack}>
-          <Icon name="back" size={16} />
-          Back
+        {onBack && (
+          <button type="button" className="button" onClick={onBack}>
+            <Icon name="back" size={16} />
+            Back
+          </button>
+        )}
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
         </button>
         <button type="button" className="button" disabled={!dirty} onClick={() => void save()}>
           {dirty ? pvcMessages.save : pvcMessages.autoSaved}

@@ -17,6 +17,7 @@ import {
 } from "./creation.js";
 import type { VoiceSlots } from "./wire.js";
 import { PvcWizard } from "../pvc/PvcWizard.js";
+import { createFlagParams } from "./cloneLinks.js";
 
 const TILE_ICONS: Record<FlowType | "voiceLibrary", IconName> = {
   voiceDesign: "waveform",
@@ -58,6 +59,12 @@ export function AddNewVoiceDialog({ slots }: { slots: VoiceSlots | null }) {
     if (!open || !permissions || raw === null || raw === type) return;
     setParams((prev) => resetCreationType(prev), { replace: true, preventScrollReset: true });
   }, [open, permissions, raw, type, setParams]);
+
+  // `create=true` (a link into the voice lab) opens the dialog: the flag becomes mode=create.
+  useEffect(() => {
+    const opened = createFlagParams(params);
+    if (opened) setParams(opened, { replace: true, preventScrollReset: true });
+  }, [params, setParams]);
 
   // Closing resets the type to the chooser a second later: useCreationTypeReset in the shell's
   // QueryDialogs does it on every page, for this dialog and the creation dialogs alike.

@@ -14,6 +14,7 @@ import { Page } from "../Page.js";
 import { EmptyState } from "../ui/EmptyState.js";
 import { SkeletonRows } from "../ui/Skeleton.js";
 import { useToast } from "../ui/Toast.js";
+import { cloneActionParams, cloneActions } from "./cloneLinks.js";
 import { AddNewVoiceButton, AddNewVoiceDialog, VOICE_LIBRARY_PATH } from "./AddNewVoiceDialog.js";
 import { ConfirmDialog } from "./ConfirmDialog.js";
 import { LIBRARY_SEARCH_DEBOUNCE_MS } from "./LibraryFilters.js";
@@ -219,6 +220,12 @@ export function MyVoices({ slots, collections: initialCollections }: { slots: Vo
                           {!usability.usable && <span className="voice-option-why">{usability.reason}</span>}
                         </span>
                       </button>
+                      {["owner", "admin", "editor"].includes(v.permission_on_resource ?? "") &&
+                        cloneActions(v).map((a) => (
+                          <Link key={a} className="button button-small" to={`?${cloneActionParams(params, v, a).toString()}`} preventScrollReset aria-label={`${a === "edit" ? "Edit" : "Verify"} ${name}`}>
+                            {a === "edit" ? "Edit" : "Verify"}
+                          </Link>
+                        ))}
                       {usability.usable && (
                         <Link className="button button-small" to={`/app/speech-synthesis/text-to-speech?voice_id=${encodeURIComponent(v.voice_id)}`} aria-label={`Use ${name}`}>
                           Use

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link, useSearchParams } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { apiCallError, v1Fetch, v1Json } from "../tts/client.js";
 import { DEFAULT_VOICE_SETTINGS } from "../tts/settings.js";
@@ -20,6 +20,7 @@ import { ShareVoiceDialog } from "./ShareVoiceDialog.js";
 import { FineTuningPanel } from "../pvc/FineTuningPanel.js";
 import { SharingDialog } from "../sharing/SharingDialog.js";
 import { voiceUsability } from "./usability.js";
+import { cloneActionParams, cloneActions } from "./cloneLinks.js";
 import { MyVoiceWire, StatusWire, type Collection, type MyVoice } from "./wire.js";
 
 type Modal = "edit" | "share" | "unshare" | "delete" | "workspace-share" | null;
@@ -41,6 +42,7 @@ export function VoiceDetail({ voiceId, collections, onClose, onChanged, onDelete
   onDeleted: (voiceId: string) => void;
 }) {
   const toast = useToast();
+  const [params] = useSearchParams();
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const [voice, setVoice] = useState<MyVoice | null>(null);
@@ -180,6 +182,13 @@ export function VoiceDetail({ voiceId, collections, onClose, onChanged, onDelete
             Edit
           </button>
         )}
+        {editable &&
+          !libraryCopy &&
+          cloneActions(voice).map((a) => (
+            <Link key={a} className="button button-small" to={`?${cloneActionParams(params, voice, a).toString()}`} preventScrollReset data-testid={`clone-${a}`}>
+              {a === "edit" ? "Edit clone" : "Verify"}
+            </Link>
+          ))}
         {manageable && (
           <button type="button" className="button button-small" onClick={() => setModal("workspace-share")}>
             Share

@@ -20,6 +20,9 @@ describe("the Add a new voice dialog's state", () => {
     const closed = closeCreation(openCreation(open, "voiceDesign"));
     expect(closed.toString()).toBe("voiceId=x&creationType=voiceDesign");
     expect(resetCreationType(closed).toString()).toBe("voiceId=x");
+    // The professional wizard's clone and edit/verify flag go in the same update.
+    const pvc = new URLSearchParams("mode=create&creationType=professionalVoiceClone&createdVoiceId=p&pvcMode=verify");
+    expect(closeCreation(pvc).toString()).toBe("creationType=professionalVoiceClone");
   });
 
   it("returns to the chooser for unknown types and types the user may not use", () => {

@@ -67,10 +67,17 @@ export function openCreation(params: URLSearchParams, type: CreationType = DEFAU
   return p;
 }
 
-/** Closing: the dialog goes at once, its type stays until the reset a second later. */
+/** The professional clone wizard's own parameters (the clone and its edit/verify flag), gone with the dialog. */
+const PVC_PARAMS = ["createdVoiceId", "pvcMode"];
+
+/**
+ * Closing: the dialog goes at once with the wizard's parameters (one update: two in a row would
+ * each start from the same query), its type stays until the reset a second later.
+ */
 export function closeCreation(params: URLSearchParams): URLSearchParams {
   const p = new URLSearchParams(params);
   p.delete(CREATION_MODE_PARAM);
+  for (const k of PVC_PARAMS) p.delete(k);
   return p;
 }
 
