@@ -6,7 +6,6 @@ import { navContext, type ShellData } from "../lib/shell.js";
 import { applyTheme, currentTheme } from "../lib/theme.js";
 import { LowQuotaBanner } from "./LowQuotaBanner.js";
 import { BillingBanner } from "./BillingBanner.js";
-import { AssistantCard } from "./assistant/AssistantCard.js";
 import { MobileNav } from "./MobileNav.js";
 import { QueryDialogs } from "./QueryDialogs.js";
 import { ShellTools } from "./engagement/ShellTools.js";
@@ -70,7 +69,6 @@ export function Shell({ shell, children }: { shell: ShellData; children: ReactNo
         </main>
       </div>
       <QueryDialogs />
-      <AssistantCard />
     </div>
   );
 }

@@ -188,7 +188,7 @@ export function AssistantCard() {
 
   if (!open) {
     return (
-      <button type="button" className="assistant-entry button" onClick={() => void start()}>
+      <button type="button" className="assistant-entry tool-button" onClick={() => void start()}>
         Talk to El
       </button>
     );

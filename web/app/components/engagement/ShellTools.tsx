@@ -1,3 +1,4 @@
+import { AssistantCard } from "../assistant/AssistantCard.js";
 import { Link } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import type { ShellData } from "../../lib/shell.js";
@@ -239,6 +240,8 @@ export function ShellTools({ shell }: { shell: ShellData }) {
   return (
     <div className="shell-toolbar">
       <div className="shell-tools">
+        {/* The support assistant's entry sits with the other tools, never over the page; its call card floats. */}
+        <AssistantCard />
         <Feedback />
         <Notifications shell={shell} />
       </div>
