@@ -20,6 +20,9 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits 1 s by default: on a loaded 2-core machine a page that renders in 300 ms alone can take
+    // several seconds with another file's Chromium and engine beside it (CI failed a browser test that way).
+    expect: { poll: { timeout: 10_000 } },
     globalSetup: ["test/support/global-setup.ts"],
     // What every entry point wires (the CPU tasks behind runCpu), for tests that call capabilities directly.
     setupFiles: ["test/support/wiring.ts"],

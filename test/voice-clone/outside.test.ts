@@ -28,7 +28,13 @@ const RATE_MISS: Record<string, number> = { "flite-slt": 0.25 };
 let stack: EmbeddedStack;
 let apiKey: string;
 const results: Array<{ id: string; source: VoiceAnalysis; clone: VoiceAnalysis }> = [];
-const premade: Array<{ name: string; a: VoiceAnalysis }> = [];
+const premade: Array<{ name: string; base?: string; a: VoiceAnalysis }> = [];
+/**
+ * The recorded speaker behind an outside voice when a premade voice is built on it too (the English premades speak
+ * on flite's slt, rms, awb and kal): such a premade is the same speaker, so it is no rival for the clone.
+ */
+const sharedBase = (id: string) => ({ "flite-slt": "slt", "flite-rms": "rms", "flite-awb": "awb", "flite-kal": "kal16" })[id];
+const rivals = (id: string) => premade.filter((p) => p.base === undefined || p.base !== sharedBase(id));
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const pcmOf = (wav: Buffer) => decodeWav(new Uint8Array(wav)).pcm;
@@ -66,12 +72,12 @@ beforeAll(async () => {
   }
   for (const p of premadeVoices().filter((x) => x.profile.language === "en")) {
     const r = await speakPcm(stack.ctx, p.profile, HELD, { seed: 7 });
-    premade.push({ name: p.name, a: analyzeVoice(r.samples, r.sampleRate) });
+    premade.push({ name: p.name, base: p.profile.engine === "flite" ? p.profile.engineVoice : undefined, a: analyzeVoice(r.samples, r.sampleRate) });
   }
 });
 afterAll(async () => {
   // The figures the README reports (engine README, issue 26).
-  console.log(JSON.stringify(results.map((r) => ({ id: r.id, rate: +(r.source.speechSecs / r.clone.speechSecs).toFixed(3), f0: +(r.clone.f0MedianHz! / r.source.f0MedianHz!).toFixed(3), sim: +similarity(r.clone.embedding, r.source.embedding).toFixed(3), premade: +Math.max(...premade.map((p) => similarity(p.a.embedding, r.source.embedding))).toFixed(3) }))));
+  console.log(JSON.stringify(results.map((r) => ({ id: r.id, rate: +(r.source.speechSecs / r.clone.speechSecs).toFixed(3), f0: +(r.clone.f0MedianHz! / r.source.f0MedianHz!).toFixed(3), sim: +similarity(r.clone.embedding, r.source.embedding).toFixed(3), premade: +Math.max(...rivals(r.id).map((p) => similarity(p.a.embedding, r.source.embedding))).toFixed(3) }))));
   await stack?.close();
 });
 
@@ -85,22 +91,22 @@ describe("instant clones of speech from other synthesizers (issue 26)", () => {
   it("speak at their speaker's pace on a held-out passage: speech time within 10%", () => {
     const rows = results.map((r) => ({ id: r.id, ratio: r.source.speechSecs / r.clone.speechSecs }));
     for (const r of rows) expect(Math.abs(r.ratio - 1), JSON.stringify(rows)).toBeLessThan(RATE_MISS[r.id] ?? 0.1);
-    // The clones follow their sources: the fastest source's clone is not the slowest clone.
-    const paces = new Set(results.map((r) => Math.round(r.clone.speechSecs * 10)));
-    expect(paces.size).toBeGreaterThan(3);
+    // The clones follow their sources: the fastest source's clone is faster than the slowest source's clone.
+    const bySource = [...results].sort((a, b) => a.source.speechSecs - b.source.speechSecs);
+    expect(bySource[0].clone.speechSecs, JSON.stringify(rows)).toBeLessThan(bySource[bySource.length - 1].clone.speechSecs);
   });
 
   it("keep their speaker's median pitch within 6%", () => {
     for (const r of results) expect(Math.abs(r.clone.f0MedianHz! / r.source.f0MedianHz! - 1), r.id).toBeLessThan(0.06);
   });
 
-  it("are nearer their speaker than any premade voice, by the embedding and by spectrum plus pitch", () => {
+  it("are nearer their speaker than any premade voice of another speaker, by the embedding and by spectrum plus pitch", () => {
     for (const r of results) {
       const own = similarity(r.clone.embedding, r.source.embedding);
-      const bestPremade = Math.max(...premade.map((p) => similarity(p.a.embedding, r.source.embedding)));
+      const bestPremade = Math.max(...rivals(r.id).map((p) => similarity(p.a.embedding, r.source.embedding)));
       expect(own, `${r.id} embedding`).toBeGreaterThan(bestPremade);
       const ownD = spectrumPitchDistance(r.clone, r.source);
-      const nearest = premade.map((p) => ({ name: p.name, d: spectrumPitchDistance(p.a, r.source) })).sort((a, b) => a.d - b.d)[0];
+      const nearest = rivals(r.id).map((p) => ({ name: p.name, d: spectrumPitchDistance(p.a, r.source) })).sort((a, b) => a.d - b.d)[0];
       expect(ownD, `${r.id} spectrum+pitch vs ${nearest.name}`).toBeLessThan(nearest.d);
     }
   });
