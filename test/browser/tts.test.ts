@@ -5,6 +5,7 @@ import { changeLimit, currentUsage } from "../../functions/platform/domain/credi
 import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 import { dialogueMessages } from "../../functions/platform/domain/speechRules.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
+import { languageMessages } from "../../web/app/components/tts/language.js";
 import { closeContext, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
 let stack: EmbeddedStack;
@@ -142,6 +143,36 @@ describe("Text to Speech page", () => {
     expect(await page.getByText("5,000 / 5,000").count()).toBe(1);
     await editor.fill("   ");
     expect(await generate.isDisabled()).toBe(true);
+    await closeContext(page.context());
+  });
+
+  it("checks the language of prompts of five words or more: a model that does not speak it names one that does, a voice for another language is warned about", async () => {
+    const { page, errors } = await openTts({ limit: 100_000 });
+    const editor = page.getByRole("textbox", { name: "Text" });
+    const generate = page.getByRole("button", { name: "Generate speech" });
+    const toasts = page.getByRole("region", { name: "Notifications" });
+    await page.getByRole("button", { name: /^Model/ }).click();
+    await page.getByRole("option", { name: /Eleven Flash v2(?!\.5)/ }).click();
+
+    // Four words: no check.
+    await editor.fill("Guten Morgen, liebe Freunde.");
+    await generate.click();
+    // Done when the same request can be regenerated.
+    await expect.poll(() => page.getByRole("button", { name: "Regenerate" }).count(), { timeout: 30_000 }).toBe(1);
+    expect(await toasts.getByText(/does not support/).count()).toBe(0);
+
+    await editor.fill("Guten Morgen, liebe Freunde, wie geht es euch heute an diesem schönen Tag?");
+    await generate.click();
+    await expect.poll(() => toasts.getByText(languageMessages.unsupported("Eleven Flash v2", "German", "Eleven Multilingual v2")).count()).toBe(1);
+
+    // A model that speaks German, with the page's English voice: the warning about poor results.
+    await page.getByRole("button", { name: /^Model/ }).click();
+    await page.getByRole("option", { name: /Eleven Multilingual v2/ }).click();
+    const voiceName = ((await page.getByRole("button", { name: /^Voice: / }).textContent()) ?? "").trim();
+    await generate.click();
+    await expect.poll(() => toasts.getByText(/may give poor results in German/).count()).toBe(1);
+    expect(voiceName).not.toBe("");
+    expect(errors.pageErrors).toEqual([]);
     await closeContext(page.context());
   });
 

@@ -38,6 +38,9 @@ import { TextEditor } from "./TextEditor.js";
 import { isRegeneration, useSpeechGeneration, type Generation, type SpeechRequest } from "./useSpeechGeneration.js";
 import { VoicePreview } from "./VoicePreview.js";
 import { VoiceSettingsPanel } from "./VoiceSettingsPanel.js";
+import { LANGUAGE_TOAST_MS, languageToast, shouldCheckLanguage } from "./language.js";
+import { useToast } from "../ui/Toast.js";
+import { z } from "zod";
 
 export interface TextToSpeechProps {
   models: Model[];
@@ -94,6 +97,8 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
   const revalidator = useRevalidator();
   const shell = useShell();
   const [quotaDialog, setQuotaDialog] = useState<string | null>(null);
+  const toast = useToast();
+  const languageChecked = useRef<string | null>(null);
 
   const model = models.find((m) => m.model_id === modelId) ?? null;
   const limit = model ? textLimit(model) : 0;
@@ -233,10 +238,29 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
     setPair(null);
   }
 
+  /**
+   * The prompt's language check (speech-generation.md §5): once per prompt, model and voice, beside
+   * the generation (it never holds it up); detection that fails says nothing.
+   */
+  async function checkLanguage(req: SpeechRequest) {
+    if (!model) return;
+    const prompt = req.kind === "tts" ? requestText(text) : dialogueInputs(blocks).map((i) => i.text).join("\n");
+    if (!shouldCheckLanguage(prompt) || languageChecked.current === req.key) return;
+    languageChecked.current = req.key;
+    try {
+      const r = await v1Json("/v1/text/detect-language", z.object({ detected_languages: z.array(z.string()) }), { method: "POST", json: { text: prompt.slice(0, 1000) } });
+      const t = languageToast(models, model, r.detected_languages[0], req.kind === "tts" ? voice : null);
+      if (t) toast.show({ kind: t.kind, message: t.message, durationMs: LANGUAGE_TOAST_MS });
+    } catch {
+      // Without detection the prompt is simply generated.
+    }
+  }
+
   async function onGenerate() {
     if (!request || overLimit || busy || quota.blocked) return;
     // Paid tiers get the quota dialog before anything is sent (speech-generation.md §6).
     if (quota.dialog) return setQuotaDialog(quota.message);
+    void checkLanguage(request);
     const previous = generation.current;
     const result = await generation.generate(request, previous);
     if (!result) return;
