@@ -283,7 +283,9 @@ export function createFront(opts: FrontOptions): Front {
       if (!stream.writableEnded) stream.end();
     } catch (e) {
       if (e instanceof BodyRefused) return refuse(res, e.refusal, true);
-      opts.onError(e);
+      // A client that left stops its work (a Stop button, a closed stream): not a server error.
+      const clientLeft = (e as Error | undefined)?.name === "AbortError" && (req.destroyed || res.destroyed);
+      if (!clientLeft) opts.onError(e);
       if (!res.headersSent) refuse(res, { status: 500, code: "internal_error", message: "We are sorry, something went wrong." }, false);
       else res.destroy();
     } finally {
