@@ -12,6 +12,8 @@ import { floatToInt16 } from "../../functions/media/audio/resample.js";
 import { speakPcm } from "../../functions/capabilities/voice-clone/render.js";
 import { cloneMessages, designMessages, verificationMessages } from "../../functions/platform/contract/voiceCreation.js";
 import { voiceMessages } from "../../functions/platform/contract/voices.js";
+import { pvcMessages } from "../../functions/platform/contract/pvc.js";
+import { slotMessages } from "../../web/app/components/pvc/slots.js";
 import { closeBrowserStack, closeContext, hydrated, newContext, openBrowserStack, signIn, visit, watchErrors, launchChromium } from "./helpers.js";
 
 /**
@@ -296,3 +298,23 @@ describe("Instant Voice Clone gates", () => {
   });
 });
 
+
+describe.each(SIZES)("Professional Voice Clone at $width px", (size) => {
+  it("at the plan's professional voice limit, offers the upgrade where the user acts, and Create new clone is off", async () => {
+    const account = await createTestAccount(stack, "creator");
+    const taken = await apiFetch(stack, account.apiKey, "/v1/voices/pvc", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Mine", language: "en" }) });
+    expect(taken.status, await taken.clone().text()).toBe(200);
+    const context = await newContext(browser, stack, size);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, account.email, account.password);
+    await visit(page, "/app/voice-lab?mode=create&creationType=professionalVoiceClone");
+    const wizard = page.getByRole("dialog", { name: pvcMessages.introTitle });
+    await expect.poll(() => wizard.getByText(`${slotMessages.usedAll(1)} ${slotMessages.upgrade}`).count()).toBe(1);
+    expect(await wizard.getByRole("link", { name: slotMessages.upgradeLink }).getAttribute("href")).toBe("/app/settings/subscription");
+    expect(await wizard.getByRole("button", { name: pvcMessages.createNewClone }).isDisabled()).toBe(true);
+    await noOverflow(page);
+    expect(errors.pageErrors).toEqual([]);
+    await closeContext(context);
+  });
+});

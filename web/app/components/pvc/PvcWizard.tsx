@@ -28,6 +28,8 @@ import {
   type PvcVoice,
 } from "./wizard.js";
 import { SampleSettings } from "./SampleSettings.js";
+import { pvcSlotUpsell, type SlotUpsell } from "./slots.js";
+import type { VoiceSlots } from "../voices/wire.js";
 import { RecorderDialog, RecoveryDialog } from "./RecorderDialog.js";
 import { PvcVerification } from "./PvcVerification.js";
 import { SamplePlayerBar } from "./SamplePlayerBar.js";
@@ -86,7 +88,7 @@ const voiceDataLocked = (v: PvcVoice) =>
  * Voice Data (no intro to go back to), `pvcMode=verify` on Verification (Voice Data locked, no
  * Back). Skip or Cancel closes it.
  */
-export function PvcWizard({ onBack, onClose }: { onBack: () => void; onClose: () => void }) {
+export function PvcWizard({ onBack, onClose, slots = null }: { onBack: () => void; onClose: () => void; slots?: VoiceSlots | null }) {
   const [params, setParams] = useSearchParams();
   const voiceId = params.get(CREATED_VOICE_PARAM);
   const flag = params.get(PVC_MODE_PARAM);
@@ -153,6 +155,7 @@ export function PvcWizard({ onBack, onClose }: { onBack: () => void; onClose: ()
           </p>
         ) : step === "intro" || !voiceId ? (
           <PvcIntro
+            upsell={pvcSlotUpsell(slots)}
             onBack={onBack}
             onOpen={(id) => {
               draftStore.write(id);
@@ -177,7 +180,7 @@ export function PvcWizard({ onBack, onClose }: { onBack: () => void; onClose: ()
   );
 }
 
-function PvcIntro({ onBack, onOpen }: { onBack: () => void; onOpen: (voiceId: string) => void }) {
+function PvcIntro({ onBack, onOpen, upsell }: { onBack: () => void; onOpen: (voiceId: string) => void; upsell: SlotUpsell | null }) {
   const [sessions, setSessions] = useState<PvcVoice[] | null>(null);
   const [tips, setTips] = useState(false);
   const [creating, setCreating] = useState(false);
@@ -244,12 +247,17 @@ function PvcIntro({ onBack, onOpen }: { onBack: () => void; onOpen: (voiceId: st
           {error}
         </p>
       )}
+      {upsell && (
+        <p className="inline-warning pvc-upsell" role="status">
+          {upsell.message} <Link to={upsell.link.to}>{upsell.link.label}</Link>
+        </p>
+      )}
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onBack}>
           <Icon name="back" size={16} />
           Back
         </button>
-        <button type="button" className="button button-primary" disabled={creating} onClick={() => void create()}>
+        <button type="button" className="button button-primary" disabled={creating || upsell !== null} onClick={() => void create()}>
           {pvcMessages.createNewClone}
         </button>
       </div>

@@ -73,7 +73,7 @@ export function AddNewVoiceDialog({ slots }: { slots: VoiceSlots | null }) {
   const choose = (t: FlowType | "chooseVoiceType") => setParams((prev) => openCreation(prev, t), { preventScrollReset: true });
   const close = () => setParams((prev) => closeCreation(prev), { preventScrollReset: true });
 
-  if (type === "professionalVoiceClone") return <PvcWizard onBack={() => choose("chooseVoiceType")} onClose={close} />;
+  if (type === "professionalVoiceClone") return <PvcWizard onBack={() => choose("chooseVoiceType")} onClose={close} slots={slots} />;
 
   // Voice Design and Instant Voice Clone are dialogs of their own, opened by the same query over
   // any page (components/voice-creation, mounted by the shell's QueryDialogs).
