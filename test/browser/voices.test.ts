@@ -7,6 +7,8 @@ import { COMMUNITY_PUBLIC_OWNER_ID, COMMUNITY_VOICES, communityVoiceId } from ".
 import { publicOwnerId } from "../../functions/capabilities/voices/records.js";
 import { encodeWav } from "../../functions/media/audio/wav.js";
 import { apiFetch, createTestAccount, insertOwnVoice } from "../support/stack.js";
+import { voiceMessages } from "../../functions/platform/contract/voices.js";
+import { voiceLimitMessages } from "../../web/app/components/voices/voiceLimit.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
 
 /**
@@ -267,6 +269,22 @@ describe("the Voice Library", () => {
     expect(errors.pageErrors).toEqual([]);
     await closeContext(page.context());
   }, 60_000);
+
+  it("at the voice limit, Add to my voices says 'Voice limit of {n} reached' with the upgrade where the user acts", async () => {
+    const me = await account("starter");
+    await stack.ctx.stores.tables.main.update({ pk: `WS#${me.workspace.workspace_id}`, sk: "VOICESLOTS" }, { UpdateExpression: "SET used = :n", ExpressionAttributeValues: { ":n": 10 } });
+    const { page, errors } = await openAs(me, `${LIBRARY}?voiceId=${published.bright.voice_id}`, { width: 390, height: 844 });
+    const opened = page.getByTestId("opened-voice");
+    await opened.getByRole("button", { name: "Add Bright Spark to my voices" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add to my voices" });
+    await dialog.getByRole("button", { name: "Add voice" }).click();
+    const alert = dialog.getByRole("alert");
+    await expect.poll(() => alert.textContent()).toContain(`${voiceMessages.voiceLimitReached(10)}`);
+    expect(await alert.textContent()).toContain(voiceLimitMessages.upgrade);
+    expect(await alert.getByRole("link", { name: "Upgrade" }).getAttribute("href")).toBe("/app/settings/subscription");
+    expect(errors.pageErrors).toEqual([]);
+    await closeContext(page.context());
+  });
 
   it("opens a library voice Text to Speech sent here (?voice_id of a voice the user does not have)", async () => {
     const me = await account("creator");

@@ -13,6 +13,7 @@ import { ApiCallError, audioUrl, clonePreview, getSubscription, getVerification,
 import { checkFiles, progress, samplesKey, samplesProblem, samplesProblemNow, stepNames, totalSeconds, type CloneMode, type CloneStep, type SampleItem } from "./cloneState.js";
 import { RECORDING_MAX_SECONDS, RECORDING_MIN_SECONDS, VERIFICATION_RECORDING_MAX_SECONDS, cloneMessages, designMessages, verificationMessages } from "../../../../functions/platform/contract/voiceCreation.js";
 import { SAMPLE_MAX_BYTES, SAMPLE_MIN_SECONDS, VOICE_DESCRIPTION_MAX, voiceMessages } from "../../../../functions/platform/contract/voices.js";
+import { ErrorText } from "../voices/ErrorText.js";
 
 /**
  * The Instant Voice Clone dialog (voice-creation.md §2.3, §4, §5): Upload Audio (Edit Audio when
@@ -214,9 +215,7 @@ export function InstantCloneDialog({ mode, voiceId: initialVoiceId, onClose }: {
             <input type="checkbox" checked={denoise} onChange={(e) => setDenoise(e.target.checked)} /> {cloneMessages.removeBackgroundNoise}
           </label>
           {(uploadError ?? problemNow) && (
-            <p className="form-error" role="alert">
-              {uploadError ?? problemNow}
-            </p>
+            <ErrorText message={(uploadError ?? problemNow)!} />
           )}
           {preview && (
             <p className="clone-preview">
@@ -266,7 +265,7 @@ export function InstantCloneDialog({ mode, voiceId: initialVoiceId, onClose }: {
             </label>
           )}
           {infoErrors.terms && <p className="field-error">{infoErrors.terms}</p>}
-          {infoErrors.form && <p className="form-error">{infoErrors.form}</p>}
+          {infoErrors.form && <ErrorText message={infoErrors.form} />}
           <div className="dialog-actions">
             <button type="button" className="button" onClick={() => setStep("upload")}>
               Back

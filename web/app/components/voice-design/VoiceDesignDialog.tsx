@@ -35,6 +35,7 @@ import {
   designMessages,
 } from "../../../../functions/platform/contract/voiceCreation.js";
 import { VOICE_DESCRIPTION_MAX, voiceMessages } from "../../../../functions/platform/contract/voices.js";
+import { ErrorText } from "../voices/ErrorText.js";
 
 /**
  * The Voice Design dialog (voice-creation.md §2.2, §4, §5): generate, then save. The form can
@@ -434,7 +435,7 @@ export function VoiceDesignDialog({ params, onClose }: { params: URLSearchParams
             </label>
           )}
           {saveErrors.terms && <p className="field-error">{saveErrors.terms}</p>}
-          {saveErrors.form && <p className="form-error">{saveErrors.form}</p>}
+          {saveErrors.form && <ErrorText message={saveErrors.form} />}
           <div className="dialog-actions">
             <button type="button" className="button" onClick={() => setStep("generate")}>
               Back

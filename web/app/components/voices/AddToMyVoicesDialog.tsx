@@ -10,6 +10,7 @@ import { Field } from "../Field.js";
 import { useToast } from "../ui/Toast.js";
 import { formatNoticePeriod } from "./library.js";
 import { AddVoiceWire, type LibraryVoice } from "./wire.js";
+import { ErrorText } from "./ErrorText.js";
 
 export const TTS_PATH = "/app/speech-synthesis/text-to-speech";
 export const ttsHref = (voiceId: string) => `${TTS_PATH}?voice_id=${encodeURIComponent(voiceId)}`;
@@ -112,9 +113,7 @@ export function AddToMyVoicesDialog({ voice, onClose, onAdded }: { voice: Librar
           </p>
         )}
         {state.error && (
-          <p className="form-error" role="alert" id={errorId}>
-            {state.error}
-          </p>
+          <ErrorText message={state.error} id={errorId} />
         )}
         <div className="dialog-actions">
           <button type="button" className="button" onClick={onClose}>
