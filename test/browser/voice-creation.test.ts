@@ -313,6 +313,9 @@ describe.each(SIZES)("Professional Voice Clone at $width px", (size) => {
     await expect.poll(() => wizard.getByText(`${slotMessages.usedAll(1)} ${slotMessages.upgrade}`).count()).toBe(1);
     expect(await wizard.getByRole("link", { name: slotMessages.upgradeLink }).getAttribute("href")).toBe("/app/settings/subscription");
     expect(await wizard.getByRole("button", { name: pvcMessages.createNewClone }).isDisabled()).toBe(true);
+    // The intro's links: where the clone is used, and the plans.
+    const hrefs = Object.fromEntries(await Promise.all(["Text to Speech", "Conversational AI", "Studio", "Voice Library", "Subscribe"].map(async (name) => [name, await wizard.getByRole("link", { name, exact: true }).getAttribute("href")])));
+    expect(hrefs).toEqual({ "Text to Speech": "/app/speech-synthesis/text-to-speech", "Conversational AI": "/app/conversational-ai", Studio: "/app/studio", "Voice Library": "/app/voice-library", Subscribe: "/app/settings/subscription" });
     await noOverflow(page);
     expect(errors.pageErrors).toEqual([]);
     await closeContext(context);

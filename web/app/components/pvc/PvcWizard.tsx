@@ -7,6 +7,7 @@ import { formatDateTimeFull } from "../../lib/format.js";
 import {
   AUTO_SAVE_MS,
   FINISH_MODEL_ID,
+  INTRO_LINKS,
   INTRO_POINTS,
   INTRO_TIPS,
   PVC,
@@ -216,6 +217,11 @@ function PvcIntro({ onBack, onOpen, upsell }: { onBack: () => void; onOpen: (voi
           <li key={p}>{p}</li>
         ))}
       </ol>
+      {/* Where a professional clone goes once trained, and the plans (voice-creation.md §2.4 links). */}
+      <p className="pvc-uses">
+        Use it in <Link to={INTRO_LINKS.tts}>Text to Speech</Link>, <Link to={INTRO_LINKS.agents}>Conversational AI</Link> and <Link to={INTRO_LINKS.studio}>Studio</Link>, or share it in the{" "}
+        <Link to={INTRO_LINKS.library}>Voice Library</Link>. <Link to={INTRO_LINKS.subscribe}>Subscribe</Link> for more professional voice slots.
+      </p>
       {sessions && sessions.length > 0 && (
         <section aria-labelledby="pvc-sessions">
           <h3 id="pvc-sessions">{pvcMessages.returnToSession}</h3>

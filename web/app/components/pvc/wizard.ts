@@ -57,6 +57,15 @@ export type UploadTicketView = z.infer<typeof UploadTicketWire>;
 export const FINISH_MODEL_ID = "eleven_multilingual_v2";
 
 /** The three points under the intro's title (written for Timbre). */
+/** The intro's links: where the clone is used once trained, and the plans. */
+export const INTRO_LINKS = {
+  tts: "/app/speech-synthesis/text-to-speech",
+  agents: "/app/conversational-ai",
+  studio: "/app/studio",
+  library: "/app/voice-library",
+  subscribe: "/app/settings/subscription",
+} as const;
+
 export const INTRO_POINTS = [
   "Upload or record at least 10 minutes of your voice, ideally 30 minutes to 2 hours, in one language and one speaking style.",
   "Prove the voice is yours by reading a short sentence aloud, so nobody can clone a voice without its owner.",
