@@ -126,6 +126,16 @@ for (const width of [1280, 390]) {
       expect(await data.getByRole("progressbar", { name: "Audio for training" }).getAttribute("aria-valuetext")).toBe("40 s");
       expect(await fitsWidth(page)).toBe(true);
 
+      // The same file again: the duplicate warning, skippable with Upload (the server's check is skipped too).
+      await data.locator('input[type="file"]').setInputFiles(sampleFile);
+      const warned = samples.locator('[data-problem="warning"]');
+      await expect.poll(() => warned.textContent()).toContain(pvcMessages.duplicateFile);
+      expect(stages).toEqual(["put"]);
+      await warned.getByRole("button", { name: "Upload chapter one.wav" }).click();
+      await expect.poll(() => data.getByRole("progressbar", { name: "Audio for training" }).getAttribute("aria-valuetext"), { timeout: 30_000 }).toBe("1 min 20 s");
+      expect(stages).toEqual(["put", "put"]);
+      expect(await warned.count()).toBe(0);
+
       // The clone waits under 'Return to a session'.
       await data.getByRole("button", { name: "Back", exact: true }).click();
       const intro = page.getByRole("dialog", { name: pvcMessages.introTitle });

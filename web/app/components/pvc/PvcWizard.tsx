@@ -274,10 +274,18 @@ function PvcIntro({ onBack, onOpen, upsell }: { onBack: () => void; onOpen: (voi
 interface FileItem {
   key: string;
   name: string;
+  file: File;
   stage: FileStage;
   percent: number;
+  /** The item's problem (professional-voice-clone.md §3 Local file item): a warning can be skipped with Upload. */
   error: string | null;
+  warning: { code: string } | null;
+  /** Warning codes the user chose to skip for this file. */
+  skipped: string[];
 }
+
+/** A file's identity for the duplicate check: name, last-modified time, size and type (§5 rule 3). */
+const fileSignature = (f: File) => JSON.stringify([f.name, f.lastModified, f.size, f.type]);
 
 /** PUT with upload progress (fetch reports none). */
 function putWithProgress(url: string, body: Blob, headers: Record<string, string>, onProgress: (loaded: number) => void): Promise<void> {
@@ -349,12 +357,12 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
 
   const setItem = (key: string, patch: Partial<FileItem>) => setFiles((all) => all.map((f) => (f.key === key ? { ...f, ...patch } : f)));
 
-  const uploadOne = async (file: File, key: string) => {
+  const uploadOne = async (file: File, key: string, skipped: readonly string[] = []) => {
     try {
       setItem(key, { stage: "uploading", percent: 0 });
       const started = await v1Fetch(`/v1/voices/pvc/${voiceId}/uploads`, {
         method: "POST",
-        body: JSON.stringify({ file_name: file.name, content_type: file.type || "application/octet-stream", size_bytes: file.size }),
+        body: JSON.stringify({ file_name: file.name, content_type: file.type || "application/octet-stream", size_bytes: file.size, skip_warnings: skipped }),
       });
       if (!started.ok) throw await apiCallError(started);
       const ticket = UploadTicketWire.parse(await started.json());
@@ -385,17 +393,37 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
       await reload();
       setFiles((all) => all.filter((f) => f.key !== key));
     } catch (e) {
-      setItem(key, { stage: "error", error: e instanceof Error ? e.message : pvcMessages.couldNotUpload });
+      // The server's duplicate check (same audio as a sample) is the spec's skippable warning too.
+      const warning = e instanceof ApiCallError && e.code === "duplicate_file" ? { code: "duplicate_file" } : null;
+      setItem(key, { stage: "error", error: e instanceof Error ? e.message : pvcMessages.couldNotUpload, warning });
     }
   };
 
+  /** Files sent this session, by signature: a second copy is warned about before it is sent. */
+  const sent = useRef(new Set<string>());
+
   const addFiles = (list: FileList | File[]) => {
-    const items = [...list].map((file, i) => ({ file, item: { key: `${Date.now()}-${i}-${file.name}`, name: file.name, stage: "pending" as FileStage, percent: 0, error: null } }));
-    setFiles((all) => [...all, ...items.map((x) => x.item)]);
+    const items = [...list].map((file, i) => {
+      const duplicate = sent.current.has(fileSignature(file));
+      sent.current.add(fileSignature(file));
+      const item: FileItem = duplicate
+        ? { key: `${Date.now()}-${i}-${file.name}`, name: file.name, file, stage: "error", percent: 0, error: pvcMessages.duplicateFile, warning: { code: "duplicate_file" }, skipped: [] }
+        : { key: `${Date.now()}-${i}-${file.name}`, name: file.name, file, stage: "pending", percent: 0, error: null, warning: null, skipped: [] };
+      return item;
+    });
+    setFiles((all) => [...all, ...items]);
     // One at a time, in order: each is checked against the samples before it.
     void (async () => {
-      for (const { file, item } of items) await uploadOne(file, item.key);
+      for (const item of items) if (item.stage === "pending") await uploadOne(item.file, item.key);
     })();
+  };
+
+  /** Upload on a warning: the item returns to pending and remembers the warning it skips. */
+  const uploadAnyway = (f: FileItem) => {
+    if (!f.warning) return;
+    const skipped = [...new Set([...f.skipped, f.warning.code])];
+    setItem(f.key, { stage: "pending", error: null, warning: null, skipped, percent: 0 });
+    void uploadOne(f.file, f.key, skipped);
   };
 
   const removeSample = async (sampleId: string) => {
@@ -513,11 +541,16 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
         </div>
         <ul className="pvc-samples" aria-label="Samples">
           {files.map((f) => (
-            <li key={f.key} className={`pvc-file ${f.stage}`}>
+            <li key={f.key} className={`pvc-file ${f.stage}`} data-problem={f.warning ? "warning" : f.stage === "error" ? "error" : undefined}>
               <span className="pvc-sample-name">{f.name}</span>
               <span className="pvc-sample-meta" role={f.stage === "error" ? "alert" : "status"}>
                 {f.stage === "error" ? f.error : fileStatusText(f.stage, f.percent)}
               </span>
+              {f.stage === "error" && f.warning && (
+                <button type="button" className="button button-small" aria-label={`Upload ${f.name}`} onClick={() => uploadAnyway(f)}>
+                  Upload
+                </button>
+              )}
               {f.stage === "error" && (
                 <button type="button" className="icon-button" aria-label={`Dismiss ${f.name}`} onClick={() => setFiles((all) => all.filter((x) => x.key !== f.key))}>
                   ×

@@ -19,6 +19,8 @@ export class ApiCallError extends Error {
   constructor(
     readonly status: number,
     readonly view: SpeechErrorView,
+    /** The API's own code (`detail.status`), when it sent one. */
+    readonly code: string | null = null,
   ) {
     super(view.message);
   }
@@ -64,7 +66,9 @@ export async function v1Fetch(path: string, init: RequestInit = {}): Promise<Res
 
 /** The error a failed response stands for (its body parsed by the error catalogue). */
 export async function apiCallError(res: Response): Promise<ApiCallError> {
-  return new ApiCallError(res.status, speechErrorView(res.status, await res.json().catch(() => undefined)));
+  const body: unknown = await res.json().catch(() => undefined);
+  const detail = (body as { detail?: { status?: unknown } } | undefined)?.detail;
+  return new ApiCallError(res.status, speechErrorView(res.status, body), typeof detail?.status === "string" ? detail.status : null);
 }
 
 /** A JSON call whose answer is parsed by `schema`; failures throw ApiCallError. */
