@@ -55,11 +55,15 @@ export interface VoiceProfile {
    * meaning on every engine; each engine maps them as its README tables.
    */
   engine?: EngineId;
-  /** The engine's own base voice (flite: "slt", "rms", "awb", "kal16"); absent: chosen from gender and accent. */
+  /**
+   * The engine's own base voice (flite: "slt", "rms", "awb", "kal16"; piper: the model's file name
+   * without .onnx, "#SID" after it for a speaker of a multi-speaker model); absent: chosen from
+   * gender and accent.
+   */
   engineVoice?: string;
 }
 
-export type EngineId = "espeak" | "flite";
+export type EngineId = "espeak" | "flite" | "piper";
 
 export interface VoiceSettings {
   stability: number;
