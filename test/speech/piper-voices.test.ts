@@ -145,3 +145,17 @@ describe("Piper voices from the voices folder", () => {
     expect(history.history.some((h) => h.voice_id === BOB && h.text === text)).toBe(true);
   });
 });
+
+describe("a Piper voice whose files went away after start-up", () => {
+  it("answers a clear error and charges nothing", async () => {
+    const before = (await (await apiFetch(stack, acct.apiKey, "/v1/user/subscription")).json()) as { character_count: number };
+    rmSync(join(dir, "en_US-tiny-medium.onnx"));
+    const res = await post(`/v1/text-to-speech/${SOLO}?output_format=pcm_22050`, { text: "Is anyone there?", model_id: "eleven_multilingual_v2" });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      detail: { status: "voice_unavailable", message: "The Piper voice en_US-tiny-medium is not installed on this server any more (its file was removed); the voice list is refreshed at the next start." },
+    });
+    const after = (await (await apiFetch(stack, acct.apiKey, "/v1/user/subscription")).json()) as { character_count: number };
+    expect(after.character_count).toBe(before.character_count);
+  });
+});

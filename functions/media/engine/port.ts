@@ -179,6 +179,14 @@ export interface SpeechEngine {
   languages(): Array<{ language_id: string; name: string }>;
 }
 
+/** The voice's engine cannot speak it on this server (a local voice file removed, a speaker the model lacks): the caller's 4xx. */
+export class EngineVoiceUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EngineVoiceUnavailableError";
+  }
+}
+
 export class SynthesisAbortedError extends Error {
   constructor() {
     super("synthesis aborted");

@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import { parseOutputFormat, type OutputFormat, type OutputFormatId } from "../../audio/formats.js";
 import { concatBytes } from "../../audio/bytes.js";
@@ -20,7 +20,7 @@ import { wavHeader } from "../../audio/wav.js";
 import { Resampler } from "../../audio/resample.js";
 import { WorkerPool, type PoolWorker } from "../../workers/pool.js";
 import type { Alignment, EncodedChunk, EncodedSequenceChunk, SequenceChunk, SpeechEngine, SynthesisChunk, SynthesisRequest } from "../port.js";
-import { SynthesisAbortedError } from "../port.js";
+import { EngineVoiceUnavailableError, SynthesisAbortedError } from "../port.js";
 import { splitForSynthesis } from "../sentences.js";
 import type { ChunkAlignment } from "../flite/alignment.js";
 import { compileEspeak } from "../espeak/wasm.js";
@@ -99,7 +99,9 @@ export class PiperEngine implements SpeechEngine {
   /** The voice's json, read again when its file changes. */
   private config(modelPath: string): PiperConfig {
     const jsonPath = `${modelPath}.json`;
-    if (!existsSync(modelPath) || !existsSync(jsonPath)) throw new Error(`the Piper voice ${modelPath} is not installed`);
+    if (!existsSync(modelPath) || !existsSync(jsonPath)) {
+      throw new EngineVoiceUnavailableError(`The Piper voice ${basename(modelPath, ".onnx")} is not installed on this server any more (its file was removed); the voice list is refreshed at the next start.`);
+    }
     const mtimeMs = statSync(jsonPath).mtimeMs;
     const have = this.configs.get(modelPath);
     if (have && have.mtimeMs === mtimeMs) return have.config;
@@ -113,7 +115,7 @@ export class PiperEngine implements SpeechEngine {
     const { key, sid } = parsePiperVoice(req.voice.engineVoice);
     const modelPath = join(this.opts.dir, `${key}.onnx`);
     const config = this.config(modelPath);
-    if (sid !== null && sid >= config.numSpeakers) throw new Error(`the Piper voice ${key} has no speaker ${sid}`);
+    if (sid !== null && sid >= config.numSpeakers) throw new EngineVoiceUnavailableError(`The Piper voice ${key} has no speaker ${sid}.`);
     const scales = piperScales(config, req.settings);
     const text = req.text;
     const spans = (req.phonemeSpans ?? []).filter((s) => s.start >= 0 && s.end <= text.length && s.end > s.start);
