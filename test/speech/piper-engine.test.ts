@@ -21,6 +21,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "timbre-piper-engine-"));
   writeTinyVoice(dir, "good");
   writeTinyVoice(dir, "multi", { speakerNames: ["a", "b", "c"] });
+  writeTinyVoice(dir, "timed", { durations: true });
   writeTinyVoice(dir, "nojson");
   rmSync(join(dir, "nojson.onnx.json"));
   writeTinyVoice(dir, "wrongsig", { inputName: "tokens" });
@@ -39,7 +40,7 @@ afterAll(async () => {
 describe("the voices folder", () => {
   it("loads good voices and names each broken file with its reason", () => {
     const { voices, problems } = scanPiperVoices(dir);
-    expect(voices.map((v) => v.key)).toEqual(["good", "multi"]);
+    expect(voices.map((v) => v.key)).toEqual(["good", "multi", "timed"]);
     expect(voices[1].config.speakers).toEqual([{ name: "a", id: 0 }, { name: "b", id: 1 }, { name: "c", id: 2 }]);
     const by = Object.fromEntries(problems.map((p) => [p.file.slice(dir.length + 1), p.message]));
     expect(by["nojson.onnx"]).toBe("no nojson.onnx.json beside it (Piper voices come as NAME.onnx and NAME.onnx.json)");
@@ -56,6 +57,10 @@ describe("the voices folder", () => {
     expect(piperSignatureProblems(sig, true)).toEqual([]);
     expect(piperSignatureProblems(sig, false)).toEqual(['input "sid" but the json lists one speaker']);
     expect(piperSignatureProblems(readOnnxSignature(tinyPiperModel()), true)).toEqual(['no input "sid"']);
+    // A voice patched for alignments: a second, untyped output.
+    const timed = readOnnxSignature(tinyPiperModel({ durations: true }));
+    expect(timed.outputs.map((o) => o.name)).toEqual(["output", "w_ceil"]);
+    expect(piperSignatureProblems(timed, false)).toEqual([]);
   });
 
   it("bounds and checks what the json claims", () => {
@@ -112,6 +117,18 @@ describe("the engine", () => {
     // eSpeak's IPA for "Hi." is "hˈaɪ" (4 code points), then "." : ^ _ + 5 x (id, _) + $ = 13 ids.
     expect(chunk.pcm.length).toBe(13 * SAMPLES_PER_ID);
     expect(chunk.alignment.characters.join("")).toBe("Hi.");
+  });
+
+  it("times characters from the model's durations when it gives them", async () => {
+    const text = "Hello there, my friend.";
+    const [even] = await speak(req(text, "good"));
+    const [timed] = await speak(req(text, "timed"));
+    // The same audio; the times follow the durations output (id + 1 frames in the test model), not equal shares.
+    expect(Buffer.from(timed.pcm.buffer).equals(Buffer.from(even.pcm.buffer))).toBe(true);
+    expect(timed.alignment.characters).toEqual(even.alignment.characters);
+    expect(timed.alignment.character_start_times_seconds).not.toEqual(even.alignment.character_start_times_seconds);
+    const end = timed.pcm.length / 22050;
+    expect(timed.alignment.character_end_times_seconds.at(-1)!).toBeLessThanOrEqual(end + 0.001);
   });
 
   it("speaks dictionary phonemes in place of the text", async () => {

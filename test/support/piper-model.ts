@@ -90,6 +90,11 @@ export interface TinyModelOptions {
   speakers?: boolean;
   /** Names the first input otherwise (a model with the wrong signature). */
   inputName?: string;
+  /**
+   * Adds a second output as a voice patched for alignments has (untyped, like Piper's patch):
+   * each id's "duration" in frames, here id + 1, so times follow the ids and not the audio.
+   */
+  durations?: boolean;
 }
 
 /** The model's bytes (ModelProto: ir_version 1, producer_name 2, graph 7, opset_import 8). */
@@ -142,6 +147,7 @@ export function tinyPiperModel(opts: TinyModelOptions = {}): Uint8Array {
   if (opts.speakers) {
     nodes.push(node("Cast", ["sid"], "sid_f", [{ name: "to", i: FLOAT }]), node("Mul", ["sid_f", "c_sid"], "f_s"), node("Add", ["f_c", "f_s"], "freq"));
   } else nodes.push(node("Add", ["f_c", "c_f0"], "freq"));
+  if (opts.durations) nodes.push(node("Add", ["ids_f", "c_f1"], "w_ceil"));
   nodes.push(node("Mul", ["freq", "ramp"], "phase"), node("Sin", ["phase"], "wave"), node("Add", ["c_amp", "len_zero"], "amp"), node("Mul", ["wave", "amp"], "output"));
   const inputs = [
     valueInfo(11, input, INT64, [1, "phonemes"]),
@@ -149,7 +155,7 @@ export function tinyPiperModel(opts: TinyModelOptions = {}): Uint8Array {
     valueInfo(11, "scales", FLOAT, [3]),
     ...(opts.speakers ? [valueInfo(11, "sid", INT64, [1])] : []),
   ];
-  const graph = msg(7, [...nodes, str(2, "tiny_piper"), ...inits, ...inputs, valueInfo(12, "output", FLOAT, [1, 1, 1, "time"])]);
+  const graph = msg(7, [...nodes, str(2, "tiny_piper"), ...inits, ...inputs, valueInfo(12, "output", FLOAT, [1, 1, 1, "time"]), ...(opts.durations ? [msg(12, [str(1, "w_ceil")])] : [])]);
   return concat([vint(1, 8), str(2, "timbre-tests"), graph, msg(8, [str(1, ""), vint(2, 13)])]);
 }
 

@@ -140,7 +140,8 @@ export function readOnnxSignature(bytes: Uint8Array): OnnxSignature {
 
 /**
  * Piper's signature: `input` int64 [1,N], `input_lengths` int64 [1], `scales` float [3], `sid`
- * int64 [1] for multi-speaker models; one float output [1,1,1,T]. Returns the problems found.
+ * int64 [1] for multi-speaker models; one float output [1,1,1,T], and optionally a second one with
+ * each id's duration. Returns the problems found.
  */
 export function piperSignatureProblems(sig: OnnxSignature, multiSpeaker: boolean): string[] {
   const problems: string[] = [];
@@ -159,7 +160,9 @@ export function piperSignatureProblems(sig: OnnxSignature, multiSpeaker: boolean
   }
   const extra = sig.inputs.filter((i) => !want.some(([n]) => n === i.name));
   for (const e of extra) problems.push(e.name === "sid" ? `input "sid" but the json lists one speaker` : `unexpected input "${e.name}"`);
-  if (sig.outputs.length !== 1) problems.push(`${sig.outputs.length} outputs, not 1`);
+  // A second output is the per-id durations a voice patched for alignments gives (Piper's
+  // patch_voice_with_alignment marks its w_ceil tensor as an output, without a type).
+  if (sig.outputs.length < 1 || sig.outputs.length > 2) problems.push(`${sig.outputs.length} outputs, not 1 (audio) or 2 (audio, durations)`);
   else if (sig.outputs[0].elemType !== ONNX_FLOAT) problems.push(`output "${sig.outputs[0].name}" is ${type(sig.outputs[0].elemType)}, not float32`);
   return problems;
 }

@@ -113,6 +113,7 @@ async function synthesize(job: PiperJob) {
   const phonemes = clausePhonemes(clauses, ipa).join("");
   const { ids, phonemeAt, missing } = phonemesToIds(phonemes, config.phonemeIdMap);
   let audio: Float32Array<ArrayBufferLike> = new Float32Array(0);
+  let durations: number[] | undefined;
   if (clauses.length > 0) {
     const feeds: Record<string, Ort.Tensor> = {
       input: new ort.Tensor("int64", BigInt64Array.from(ids, BigInt), [1, ids.length]),
@@ -124,9 +125,12 @@ async function synthesize(job: PiperJob) {
     const tensor = out[session.outputNames[0]];
     if (tensor.type !== "float32") throw new Error(`the model gave ${tensor.type} audio, not float32`);
     audio = tensor.data as Float32Array;
+    // A voice patched for alignments gives each id's length (in frames) as a second output.
+    const second = session.outputNames[1] ? out[session.outputNames[1]] : undefined;
+    if (second && second.data.length === ids.length) durations = Array.from(second.data as ArrayLike<number | bigint>, Number);
   }
   const pcm = audio.length ? toEnginePcm(audio, config.sampleRate) : new Int16Array(0);
-  const alignment = alignPiper(job.text, phonemes, phonemeAt, pcm.length / PIPER_OUTPUT_RATE);
+  const alignment = alignPiper(job.text, phonemes, phonemeAt, pcm.length / PIPER_OUTPUT_RATE, durations);
   return { pcm, alignment, missing: [...new Set(missing)] };
 }
 

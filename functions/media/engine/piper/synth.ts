@@ -48,24 +48,33 @@ const SPOKEN = /[\p{L}\p{M}]/u;
 const PAUSE = /[,;:.!?]/;
 
 /**
- * Character times from the ids: a model without durations gives each id an equal share of the
- * audio, so each phoneme (its id and the pad after it) becomes a timed phone, and clause
+ * Character times from the ids: each id lasts what the model says (a voice patched for alignments
+ * gives its durations) or, without durations, an equal share of the audio; each phoneme (its id and the pad after it) becomes a timed phone, and clause
  * punctuation a pause; flite's aligner (words by letters over phones, phrases at pauses) maps
  * them onto the text, as it does for flite.
  */
-export function alignPiper(text: string, phonemes: string, phonemeAt: readonly number[], duration: number): ChunkAlignment {
+export function alignPiper(text: string, phonemes: string, phonemeAt: readonly number[], duration: number, idDurations?: ArrayLike<number>): ChunkAlignment {
   const chars = Array.from(phonemes.normalize("NFD"));
-  const dt = phonemeAt.length ? duration / phonemeAt.length : 0;
+  // Where each id ends: from the model's durations when it gives them (scaled so they add up to
+  // the audio: they count frames), else an equal share each.
+  const ends = new Array<number>(phonemeAt.length);
+  const total = idDurations && idDurations.length === phonemeAt.length ? Array.from(idDurations).reduce((s, d) => s + Math.max(0, d), 0) : 0;
+  let acc = 0;
+  for (let j = 0; j < phonemeAt.length; j++) {
+    acc += total > 0 ? (Math.max(0, idDurations![j]) * duration) / total : duration / phonemeAt.length;
+    ends[j] = Math.min(duration, acc);
+  }
   const segments: Segment[] = [];
   for (let j = 0; j < phonemeAt.length; j++) {
     const at = phonemeAt[j];
     if (at < 0) continue;
     const c = chars[at];
-    const end = Math.min(duration, (j + 2) * dt);
+    // A phoneme's time is its id's and the pad's after it.
+    const end = ends[Math.min(j + 1, ends.length - 1)];
     if (SPOKEN.test(c) && !/[ˈˌːˑ]/.test(c)) segments.push({ phone: c, end });
     else if (PAUSE.test(c) && j < phonemeAt.length - 3) segments.push({ phone: "pau", end });
   }
-  if (segments.length) segments.unshift({ phone: "pau", end: 2 * dt });
+  if (segments.length) segments.unshift({ phone: "pau", end: ends[1] ?? 0 });
   segments.push({ phone: "pau", end: duration });
   return alignFlite(text, segments, duration);
 }
