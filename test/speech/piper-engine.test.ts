@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tinyPiperConfig, tinyPiperModel, writeTinyVoice, SAMPLES_PER_ID } from "../support/piper-model.js";
 import { scanPiperVoices } from "../../functions/media/engine/piper/catalog.js";
 import { PiperEngine, parsePiperVoice, piperScales } from "../../functions/media/engine/piper/engine.js";
-import { clausePhonemes, phonemesToIds, splitClauses } from "../../functions/media/engine/piper/phonemes.js";
+import { clausePhonemes, linesOf, phonemesToIds, splitClauses } from "../../functions/media/engine/piper/phonemes.js";
+import { MAX_LINE_BYTES } from "../../functions/media/engine/espeak/runtime.js";
 import { parsePiperConfig } from "../../functions/media/engine/piper/voice-config.js";
 import { piperSignatureProblems, readOnnxSignature } from "../../functions/media/engine/piper/onnx-signature.js";
 import { startPiperWorker } from "../../infra/local/piper.js";
@@ -87,6 +88,16 @@ describe("Piper's phoneme rules", () => {
     expect(phonemesToIds("hʘ", map).missing).toEqual(["ʘ"]);
   });
 
+  it("cuts a clause too long for one eSpeak line between words, escaped for SSML", () => {
+    expect(linesOf("Tom & Jerry <3")).toEqual(["Tom &amp; Jerry &lt;3"]);
+    const long = "& ".repeat(300) + "x".repeat(900);
+    const lines = linesOf(long);
+    expect(lines.length).toBeGreaterThan(2);
+    for (const l of lines) expect(new TextEncoder().encode(l).length).toBeLessThan(MAX_LINE_BYTES - 60);
+    const unescape = (s: string) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+    expect(lines.map(unescape).join("")).toBe(long);
+  });
+
   it("maps speed to length_scale and stability to the noise scales", () => {
     const c = { noiseScale: 0.667, lengthScale: 1.2, noiseW: 0.8 };
     expect(piperScales(c, { speed: 1, stability: 0.5 })).toEqual([0.667, 1.2, 0.8]);
@@ -137,6 +148,14 @@ describe("the engine", () => {
     const arpabet = await speak(req("tomato", "good", [{ start: 0, end: 6, phonemes: "T AH0 M AA1 T OW2", alphabet: "cmu-arpabet" }]));
     expect(Buffer.from(spoken[0].pcm.buffer).equals(Buffer.from(plain[0].pcm.buffer))).toBe(false);
     expect(arpabet[0].pcm.length).toBeGreaterThan(0);
+  });
+
+  it("speaks a clause longer than an eSpeak line", async () => {
+    // 359 characters, one clause, 1,319 bytes once escaped for SSML: over the 990 of a line.
+    const text = "&& ".repeat(120).trim();
+    const chunks = await speak(req(text, "good"));
+    expect(chunks.map((c) => c.alignment.characters.join("")).join("")).toBe(text);
+    expect(chunks.reduce((n, c) => n + c.pcm.length, 0)).toBeGreaterThan(120 * 4 * SAMPLES_PER_ID);
   });
 
   it("refuses a speaker the model does not have and a voice that is not installed", async () => {

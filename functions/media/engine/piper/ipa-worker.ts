@@ -11,6 +11,7 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import { runEspeak, type EspeakHost, type LineJob, type LineResult } from "../espeak/runtime.js";
 import type { EspeakBuild } from "../espeak/wasm.js";
+import { linesOf } from "./phonemes.js";
 
 export interface IpaWorkerInit {
   build: EspeakBuild;
@@ -40,7 +41,6 @@ function nextRequest(): IpaRequest | null {
   }
 }
 
-const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** eSpeak's language files by lower-case name ("en-us" -> "gmw/en-US"), read once. */
 let langIndex: Map<string, string> | null = null;
@@ -79,20 +79,22 @@ function voiceFile(voice: string, host: EspeakHost): string {
   return file;
 }
 
-let current: { req: IpaRequest; at: number; out: string[] } | null = null;
+/** The request's lines, each with the clause it belongs to. */
+let current: { req: IpaRequest; lines: Array<{ clause: number; text: string }>; at: number; out: string[][] } | null = null;
 let printed: string[] = [];
 
-function lineFor(req: IpaRequest, at: number, host: EspeakHost): LineJob {
-  return { line: `<speak><voice name="timbre">${escapeXml(req.clauses[at])}</voice></speak>`, voiceFile: voiceFile(req.voice, host) };
+function lineFor(c: NonNullable<typeof current>, host: EspeakHost): LineJob {
+  return { line: `<speak><voice name="timbre">${c.lines[c.at].text}</voice></speak>`, voiceFile: voiceFile(c.req.voice, host) };
 }
 
 function nextLine(_previous: LineResult | null, host: EspeakHost): LineJob | null {
   if (current) {
-    current.out.push(printed.join(" ").replace(/\s+/g, " ").trim());
+    current.out[current.lines[current.at].clause].push(printed.join(" "));
     printed = [];
     current.at++;
-    if (current.at < current.req.clauses.length) return lineFor(current.req, current.at, host);
-    parentPort!.postMessage({ kind: "ipa", id: current.req.id, ipa: current.out } satisfies IpaReply);
+    if (current.at < current.lines.length) return lineFor(current, host);
+    const ipa = current.out.map((parts) => parts.join(" ").replace(/\s+/g, " ").trim());
+    parentPort!.postMessage({ kind: "ipa", id: current.req.id, ipa } satisfies IpaReply);
     current = null;
   }
   for (;;) {
@@ -103,8 +105,13 @@ function nextLine(_previous: LineResult | null, host: EspeakHost): LineJob | nul
       continue;
     }
     printed = [];
-    current = { req, at: 0, out: [] };
-    return lineFor(req, 0, host);
+    const lines = req.clauses.flatMap((c, clause) => linesOf(c).map((text) => ({ clause, text })));
+    if (lines.length === 0) {
+      parentPort!.postMessage({ kind: "ipa", id: req.id, ipa: req.clauses.map(() => "") } satisfies IpaReply);
+      continue;
+    }
+    current = { req, lines, at: 0, out: req.clauses.map(() => []) };
+    return lineFor(current, host);
   }
 }
 

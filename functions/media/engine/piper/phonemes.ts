@@ -4,6 +4,7 @@
  * not end the text; phonemes are code points; ids are BOS "^", then each phoneme's ids followed
  * by the pad "_", then EOS "$". Phonemes the map lacks are dropped and counted.
  */
+import { MAX_LINE_BYTES } from "../espeak/runtime.js";
 
 export interface Clause {
   /** UTF-16 offsets into the chunk's text, end exclusive (punctuation and spaces after it included). */
@@ -24,7 +25,8 @@ export function splitClauses(text: string): Clause[] {
   const push = (end: number, mark: string) => {
     const piece = text.slice(from, end);
     const spoken = piece.replace(/[.,;:!?…"'”’)\]\s]+$/u, "");
-    if (/[\p{L}\p{N}]/u.test(spoken)) out.push({ start: from, end, text: spoken, punctuation: mark });
+    // Anything eSpeak may read aloud ("&", "%", digits, letters) makes a clause; bare punctuation does not.
+    if (/[^\s\p{P}]|[&%@#]/u.test(spoken)) out.push({ start: from, end, text: spoken, punctuation: mark });
     else if (out.length) out[out.length - 1].end = end;
     from = end;
   };
@@ -76,3 +78,35 @@ export function phonemesToIds(phonemes: string, map: ReadonlyMap<string, number[
   add(map.get("$")!, -1);
   return { ids, phonemeAt, missing };
 }
+
+const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** Bytes of escaped text per eSpeak line (its lines hold MAX_LINE_BYTES with the markup). */
+const LINE_TEXT_BYTES = MAX_LINE_BYTES - 64;
+const utf8 = new TextEncoder();
+
+/** A clause as eSpeak lines: whole when it fits, else cut between words (a word longer than a line is cut). */
+/** (Escaped for the SSML line.) */
+export function linesOf(clause: string): string[] {
+  const escaped = (s: string) => utf8.encode(escapeXml(s)).length;
+  if (escaped(clause) <= LINE_TEXT_BYTES) return [escapeXml(clause)];
+  const out: string[] = [];
+  let line = "";
+  for (const word of clause.split(/(?<=\s)/)) {
+    if (line && escaped(line + word) > LINE_TEXT_BYTES) {
+      out.push(line);
+      line = "";
+    }
+    let w = word;
+    while (escaped(w) > LINE_TEXT_BYTES) {
+      let n = Math.floor(LINE_TEXT_BYTES / 6);
+      if (/[\uD800-\uDBFF]/.test(w[n - 1])) n--;
+      out.push(w.slice(0, n));
+      w = w.slice(n);
+    }
+    line += w;
+  }
+  if (line.trim()) out.push(line);
+  return out.map(escapeXml);
+}
+
