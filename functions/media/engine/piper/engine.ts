@@ -132,10 +132,14 @@ export class PiperEngine implements SpeechEngine {
     }));
   }
 
-  /** Starts the workers, only when the folder holds a model (an install without Piper voices pays nothing). */
+  /**
+   * Starts the workers, only when the folder holds a model (an install without Piper voices pays
+   * nothing). Never fails: workers that cannot start (onnxruntime's binding missing) must not mark
+   * the other engines unready; a Piper request then fails with the reason, and tries again.
+   */
   warm(): Promise<void> {
     if (!this.started && !hasPiperModels(this.opts.dir)) return Promise.resolve();
-    return this.start();
+    return this.start().catch(() => undefined);
   }
 
   private start(): Promise<void> {
