@@ -158,6 +158,23 @@ describe("the engine", () => {
     expect(chunks.reduce((n, c) => n + c.pcm.length, 0)).toBeGreaterThan(120 * 4 * SAMPLES_PER_ID);
   });
 
+  it("does not fail its warm-up when its workers cannot start; a request then says why", async () => {
+    const broken = new PiperEngine({
+      dir,
+      size: 1,
+      start: () => {
+        throw new Error("onnxruntime binding missing");
+      },
+    });
+    try {
+      await expect(broken.warm()).resolves.toBeUndefined();
+      const it = broken.synthesize(req("Hello.", "good"))[Symbol.asyncIterator]();
+      await expect(it.next()).rejects.toThrow(/onnxruntime binding missing|piper engine/);
+    } finally {
+      await broken.close();
+    }
+  });
+
   it("refuses a speaker the model does not have and a voice that is not installed", async () => {
     await expect(speak(req("Hello.", "multi#7"))).rejects.toThrow(/no speaker 7/);
     await expect(speak(req("Hello.", "gone"))).rejects.toThrow(/The Piper voice gone is not installed on this server any more/);
