@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   HOST: z.string().default("127.0.0.1"),
   PUBLIC_URL: optionalString,
   DATA_DIR: z.string().default("./.data"),
+  /** Piper voices (NAME.onnx + NAME.onnx.json) loaded at start-up; default DATA_DIR/voices/piper. */
+  PIPER_VOICES_DIR: optionalString,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 
   DEMO_PASSWORD: optionalString.refine((v) => v === undefined || v.length >= 8, "must be at least 8 characters"),
@@ -116,6 +118,8 @@ export interface Config {
   host: string;
   publicUrl: string | undefined;
   dataDir: string;
+  /** Where the embedded server loads Piper voices from. */
+  piperVoicesDir: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   demoPassword: string | undefined;
   demoApiKey: string | undefined;
@@ -206,6 +210,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     host: e.HOST,
     publicUrl: e.PUBLIC_URL,
     dataDir: e.DATA_DIR,
+    piperVoicesDir: e.PIPER_VOICES_DIR ?? `${e.DATA_DIR.replace(/\/+$/, "")}/voices/piper`,
     logLevel: e.LOG_LEVEL,
     demoPassword: e.DEMO_PASSWORD,
     demoApiKey: e.DEMO_API_KEY,

@@ -6,7 +6,7 @@ import { createLogger, type Logger } from "./adapters/log.js";
 import { BlobStore } from "./adapters/s3.js";
 import type { WorkflowStarter } from "./adapters/workflows.js";
 import { createMailer, type Mailer } from "./adapters/mail.js";
-import type { SpeechEngine } from "../media/engine/port.js";
+import type { EngineId, SpeechEngine } from "../media/engine/port.js";
 import type { VoiceAnalyzer } from "../media/voice-analysis/port.js";
 import { createVoiceAnalyzer } from "../media/voice-analysis/analyzer.js";
 import type { VoiceConverter } from "../media/voice-conversion/port.js";
@@ -51,12 +51,15 @@ export type EngineFactory = (cfg: Config) => Promise<SpeechEngine>;
  * The embedded engines: eSpeak NG in WebAssembly plus DSP, and flite (WASI) for the profiles that
  * name it (VoiceProfile.engine), each on its own worker pool, behind one dispatching engine.
  */
-export const defaultEngineFactory: EngineFactory = async (cfg) => {
+export const defaultEngineFactory: EngineFactory = (cfg) => embeddedEngines(cfg, {});
+
+/** The same, plus engines the caller brings (the embedded server's Piper voices: infra/local/piper.ts). */
+export async function embeddedEngines(cfg: Config, extra: Partial<Record<EngineId, () => SpeechEngine>>): Promise<SpeechEngine> {
   const { EspeakEngine } = await import("../media/engine/espeak/engine.js");
   const { FliteEngine } = await import("../media/engine/flite/engine.js");
   const { DispatchingEngine } = await import("../media/engine/dispatch.js");
-  return new DispatchingEngine(new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" }), { flite: () => new FliteEngine() });
-};
+  return new DispatchingEngine(new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" }), { flite: () => new FliteEngine(), ...extra });
+}
 
 export interface ContextOptions {
   workflows: WorkflowStarter;

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { HeadBucketCommand } from "@aws-sdk/client-s3";
 import type { Config } from "../../functions/platform/config.js";
-import { createContext, type AppContext, type EngineFactory } from "../../functions/platform/context.js";
+import { createContext, embeddedEngines, type AppContext, type EngineFactory } from "../../functions/platform/context.js";
 import { createLogger, type Logger } from "../../functions/platform/adapters/log.js";
 import { createApiStreamingHandler } from "../../functions/handlers/api.js";
 import { createWebStreamingHandler } from "../../functions/handlers/web.js";
@@ -27,6 +27,7 @@ import { hasValidWebSession } from "./web-session.js";
 import { createStorageRoute, sweepTemporaryUploads, SWEEP_INTERVAL_MS } from "./storage-route.js";
 import { DISPATCH_WORKFLOW } from "../../functions/platform/events/index.js";
 import { attachLiveReading } from "./live-socket.js";
+import { loadPiperVoices, piperEngine } from "./piper.js";
 import { attachAssistant } from "./assistant-socket.js";
 import { ASSISTANT } from "../../functions/platform/contract/assistant.js";
 
@@ -137,7 +138,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   const defs = await loadDefinitions();
   phase("definitions");
   const workflows = new LocalWorkflowRunner(defs, { waitOverrideMs: opts.workflowWaitMs, singletons: [DISPATCH_WORKFLOW] });
-  const ctx = createContext(config, { workflows, dynamoHandler: emulators.dynamoHandler, s3Handler: emulators.s3Handler, sessionSecret: sessionSecret(config, dataDir), log, now: opts.now, engine: opts.engine, challengeSeed: opts.challengeSeed });
+  const ctx = createContext(config, { workflows, dynamoHandler: emulators.dynamoHandler, s3Handler: emulators.s3Handler, sessionSecret: sessionSecret(config, dataDir), log, now: opts.now, engine: opts.engine ?? ((cfg) => embeddedEngines(cfg, { piper: piperEngine(cfg) })), challengeSeed: opts.challengeSeed });
   workflows.bind(ctx);
   // The engine's workers compile and warm up on their own threads while the stores get ready.
   let engineWarm = !opts.warmEngine;
@@ -154,6 +155,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   await provision(config, ctx.aws.ddb, ctx.aws.s3, defs);
   phase("provisioned");
   await seedSystem(ctx);
+  // Piper voices from the voices folder (a broken file is logged and left out).
+  await loadPiperVoices(ctx, log);
   phase("system data");
   const demo = opts.seedDemo ? await ensureDemoAccount(ctx, { password: config.demoPassword, apiKey: config.demoApiKey }) : undefined;
   phase("demo account");

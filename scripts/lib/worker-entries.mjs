@@ -16,6 +16,10 @@ export const WORKERS = /** @type {const} */ ({
   worker: { entry: "functions/media/engine/espeak/worker.ts", lambda: true },
   // The flite engine (functions/media/engine/flite/engine.ts): the premade English voices.
   "flite-worker": { entry: "functions/media/engine/flite/flite-worker.ts", lambda: true },
+  // Local Piper voices (functions/media/engine/piper/engine.ts): started by infra/local/piper.ts,
+  // only the embedded server has a voices folder. Each has an eSpeak NG phonemizer thread.
+  "piper-worker": { entry: "functions/media/engine/piper/piper-worker.ts", lambda: false },
+  "ipa-worker": { entry: "functions/media/engine/piper/ipa-worker.ts", lambda: true },
   // Uploads decoded and analysed (functions/media/voice-analysis/pool.ts).
   "analysis-worker": { entry: "functions/media/voice-analysis/analysis-worker.ts", lambda: true },
   // Speech to speech and the isolator (functions/media/voice-conversion/pool.ts).

@@ -13,7 +13,7 @@ import { releaseSlot, takeSlot } from "./slots.js";
 import { codePointLength } from "../../platform/contract/text.js";
 import type { OutputFormat } from "../../media/audio/formats.js";
 import { wholeAudio } from "../../media/audio/encoder.js";
-import type { EngineModel, SynthesisRequest } from "../../media/engine/port.js";
+import { EngineVoiceUnavailableError, type EngineModel, type SynthesisRequest } from "../../media/engine/port.js";
 import { MappedText, type CharTimes } from "./textmap.js";
 import { normalizationReplacements, type NormalizationMode } from "./normalize.js";
 import { AlignmentTracker, concatTimes } from "./alignment.js";
@@ -276,7 +276,10 @@ async function generateHoldingSlot(
   // reaches the caller before the charge holds, and a refusal stops the synthesis.
   const stopAudio = new AbortController();
   const audio = engine.synthesizeSequenceEncoded(synthRequests, format, stopAudio.signal)[Symbol.asyncIterator]();
-  const firstAudio = audio.next();
+  // A voice its engine cannot speak here (a Piper voice's file removed) is the caller's 400, refunded like any failure.
+  const firstAudio = audio.next().catch((e: unknown) => {
+    throw e instanceof EngineVoiceUnavailableError ? new ApiError(400, "voice_unavailable", e.message) : e;
+  });
   firstAudio.catch(() => undefined);
   const dropAudio = async () => {
     stopAudio.abort();

@@ -55,11 +55,15 @@ export interface VoiceProfile {
    * meaning on every engine; each engine maps them as its README tables.
    */
   engine?: EngineId;
-  /** The engine's own base voice (flite: "slt", "rms", "awb", "kal16"); absent: chosen from gender and accent. */
+  /**
+   * The engine's own base voice (flite: "slt", "rms", "awb", "kal16"; piper: the model's file name
+   * without .onnx, "#SID" after it for a speaker of a multi-speaker model); absent: chosen from
+   * gender and accent.
+   */
   engineVoice?: string;
 }
 
-export type EngineId = "espeak" | "flite";
+export type EngineId = "espeak" | "flite" | "piper";
 
 export interface VoiceSettings {
   stability: number;
@@ -173,6 +177,14 @@ export interface SpeechEngine {
   warm(): Promise<void>;
   close(): Promise<void>;
   languages(): Array<{ language_id: string; name: string }>;
+}
+
+/** The voice's engine cannot speak it on this server (a local voice file removed, a speaker the model lacks): the caller's 4xx. */
+export class EngineVoiceUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EngineVoiceUnavailableError";
+  }
 }
 
 export class SynthesisAbortedError extends Error {

@@ -262,7 +262,9 @@ export class Voices {
     return out;
   }
 
-  async delete(ws: string, voiceId: string): Promise<boolean> {
+  /** `ws` null: a system voice (a Piper voice whose file was removed). */
+  async delete(ws: string | null, voiceId: string): Promise<boolean> {
+    if (ws === null) this.premadeCache = undefined;
     return this.main.delete(keys.voice(ws, voiceId), { expression: "attribute_exists(pk)" });
   }
 

@@ -5,6 +5,9 @@ declare module "espeak-ng" {
     readFile(path: string, opts: { encoding: "utf8" }): string;
     readFile(path: string): Uint8Array;
     analyzePath(path: string): { exists: boolean };
+    readdir(path: string): string[];
+    isDir(mode: number): boolean;
+    stat(path: string): { mode: number };
   }
   export interface EspeakModule {
     FS: EspeakFS;

@@ -73,6 +73,8 @@ export type NextLine = (previous: LineResult | null, host: EspeakHost) => LineJo
 
 export interface EspeakHost {
   readDataFile(path: string): string;
+  /** Names in a folder of the data files (without "." and ".."). */
+  listDataDir(path: string): string[];
 }
 
 /** fgets in the CLI reads at most 999 bytes; longer lines would be cut into two syntheses. */
@@ -92,6 +94,11 @@ export interface RunOptions {
    * data files is byte for byte the snapshot (throws on a difference). Costs ~33 MB per line.
    */
   checkReset?: boolean;
+  /**
+   * Phonemes instead of audio (the Piper engine): eSpeak runs quiet with `--ipa`, and every line
+   * of IPA it prints (one per clause) is passed here before the next input line is read.
+   */
+  ipa?: (line: string) => void;
 }
 
 interface EspeakExports {
@@ -207,6 +214,10 @@ export async function runEspeak(build: EspeakBuild, nextLine: NextLine, opts: Ru
       if (!fs) throw new Error("eSpeak filesystem not ready");
       return fs.readFile(ESPEAK_DATA + path, { encoding: "utf8" });
     },
+    listDataDir: (path) => {
+      if (!fs) throw new Error("eSpeak filesystem not ready");
+      return fs.readdir(ESPEAK_DATA + path).filter((n) => n !== "." && n !== "..");
+    },
   };
 
   const onSynth = (wav: number, n: number, ev: number): number => {
@@ -267,8 +278,8 @@ export async function runEspeak(build: EspeakBuild, nextLine: NextLine, opts: Ru
     // -m: SSML lines; -b 1: UTF-8; -w: synchronous output mode (the file is never opened because
     // our callback replaces the one that writes it); -v: any voice other than the slot, so every
     // line's <voice name="timbre"> loads the slot file afresh.
-    arguments: ["-m", "-b", "1", "-v", "en-us", "-w", "/tmp/unused.wav"],
-    print: () => {},
+    arguments: opts.ipa ? ["-m", "-b", "1", "-v", "en-us", "-q", "--ipa"] : ["-m", "-b", "1", "-v", "en-us", "-w", "/tmp/unused.wav"],
+    print: opts.ipa ?? (() => {}),
     printErr: (line) => {
       errors.push(line);
     },
