@@ -105,6 +105,24 @@ for (const width of [1280, 390]) {
       await data.getByRole("button", { name: pvcMessages.autoSaved }).waitFor();
       const saved = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { name: string };
       expect(saved.name).toBe("Audiobook narrator");
+      // Labels: an accent row by default, in the form's language, sent with the auto-save; a new
+      // language resets the accent.
+      const labels = data.getByRole("group", { name: "Labels" });
+      const accent = labels.getByLabel("Accent", { exact: true });
+      expect(await accent.inputValue()).toBe("");
+      expect(await labels.getByLabel("Language", { exact: true }).count()).toBe(0);
+      await expect.poll(() => accent.locator("option").count()).toBeGreaterThan(1);
+      const firstAccent = (await accent.locator("option").nth(1).getAttribute("value"))!;
+      await accent.selectOption(firstAccent);
+      const savedLabels = async () => ((await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { labels: Record<string, string> }).labels;
+      await expect.poll(savedLabels, { timeout: 15_000 }).toMatchObject({ language: "en", accent: firstAccent });
+      await data.getByLabel("Language used in audio samples").selectOption("de");
+      expect(await accent.inputValue()).toBe("");
+      await expect.poll(async () => (await savedLabels()).language, { timeout: 15_000 }).toBe("de");
+      expect((await savedLabels()).accent).toBeUndefined();
+      await data.getByLabel("Language used in audio samples").selectOption("en");
+      await expect.poll(async () => (await savedLabels()).language, { timeout: 15_000 }).toBe("en");
+
       // An empty name is not saved and says why.
       await name.fill("  ");
       expect(await data.textContent()).toContain(pvcMessages.nameRequired);

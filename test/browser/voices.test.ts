@@ -219,7 +219,7 @@ describe("the Voice Library", () => {
     await card(page, "Vinnie").getByRole("button", { name: "Add Vinnie to my voices" }).click();
     dialog = page.getByRole("dialog", { name: "Add to my voices" });
     await dialog.getByRole("button", { name: "Add voice" }).click();
-    await expect.poll(() => dialog.getByRole("alert").textContent()).toBe("Failed to add voice to my voices. Voice limit of 3 reached");
+    await expect.poll(() => dialog.getByRole("alert").textContent()).toBe(`Failed to add voice to my voices. Voice limit of 3 reached ${voiceLimitMessages.upgrade} Upgrade`);
     const toasts = page.getByRole("region", { name: "Notifications" });
     await expect.poll(() => toasts.textContent()).toContain("Error Adding Voice!");
     await page.clock.runFor(9_500);

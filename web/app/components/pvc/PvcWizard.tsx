@@ -35,6 +35,7 @@ import { RecorderDialog, RecoveryDialog } from "./RecorderDialog.js";
 import { PvcVerification } from "./PvcVerification.js";
 import { SamplePlayerBar } from "./SamplePlayerBar.js";
 import { z } from "zod";
+import { LabelsEditor, labelsFromRecord, labelsProblem, labelsToRecord, setLanguage, type Label } from "../voice-creation/LabelsEditor.js";
 
 /** The query parameter holding the clone being edited (voice-creation.md §2.4). */
 export const CREATED_VOICE_PARAM = "createdVoiceId";
@@ -284,6 +285,18 @@ interface FileItem {
   skipped: string[];
 }
 
+/**
+ * Voice Data's labels (professional-voice-clone.md §2): the voice's own, with an accent row by
+ * default; the language is the form's "Language used in audio samples" (an accent of another
+ * language is reset when it changes).
+ */
+function dataLabels(record: Record<string, string> | null | undefined, language: string): Label[] {
+  const labels = labelsFromRecord({ ...(record ?? {}), language }, language);
+  return labels.some((l) => l.type === "accent") ? labels : [labels[0], { type: "accent", value: "" }, ...labels.slice(1)];
+}
+
+const setLanguageLabel = (labels: Label[], language: string): Label[] => labels.map((l) => (l.type === "language" ? { ...l, value: language } : l));
+
 /** A file's identity for the duplicate check: name, last-modified time, size and type (§5 rule 3). */
 const fileSignature = (f: File) => JSON.stringify([f.name, f.lastModified, f.size, f.type]);
 
@@ -303,7 +316,8 @@ function putWithProgress(url: string, body: Blob, headers: Record<string, string
 function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string; onBack?: () => void; onCancel: () => void; onNext: (v: PvcVoice) => void }) {
   const [voice, setVoice] = useState<PvcVoice | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [form, setForm] = useState({ name: "", language: "en", description: "" });
+  const [form, setForm] = useState<{ name: string; language: string; description: string; labels: Label[] }>({ name: "", language: "en", description: "", labels: [] });
+  const [labelsError, setLabelsError] = useState<string | null>(null);
   const [dirty, setDirty] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [files, setFiles] = useState<FileItem[]>([]);
@@ -322,7 +336,10 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
 
   useEffect(() => {
     reload()
-      .then((v) => setForm({ name: v.name, language: v.fine_tuning?.language ?? v.labels?.language ?? "en", description: v.description ?? "" }))
+      .then((v) => {
+        const language = v.fine_tuning?.language ?? v.labels?.language ?? "en";
+        setForm({ name: v.name, language, description: v.description ?? "", labels: dataLabels(v.labels, language) });
+      })
       .catch((e: unknown) => setLoadError(e instanceof Error ? e.message : pvcMessages.couldNotSaveVoice));
   }, [reload]);
 
@@ -333,7 +350,9 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
       return false;
     }
     try {
-      await v1Json(`/v1/voices/pvc/${voiceId}`, z.object({ voice_id: z.string() }), { method: "POST", json: { name: form.name, language: form.language, description: form.description || null } });
+      // Labels go with the language they were checked against (the form's): only those with a value.
+      const labels = labelsToRecord(setLanguageLabel(form.labels, form.language).filter((l) => l.value.trim()));
+      await v1Json(`/v1/voices/pvc/${voiceId}`, z.object({ voice_id: z.string() }), { method: "POST", json: { name: form.name, language: form.language, description: form.description || null, labels } });
       setDirty(false);
       setSaveError(null);
       return true;
@@ -452,6 +471,10 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
 
   const goNext = async () => {
     setConfirming(false);
+    // Every label the user added needs a value; the accent row the form starts with may stay empty (it is not sent).
+    const lp = labelsProblem(form.labels.filter((l) => l.type !== "accent" || l.value));
+    setLabelsError(lp);
+    if (lp) return;
     setBusyNext(true);
     const saved = await save();
     if (saved) {
@@ -471,7 +494,7 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
         </label>
         <label className="field">
           <span>Language used in audio samples</span>
-          <select value={form.language} onChange={(e) => edit({ language: e.target.value })}>
+          <select value={form.language} onChange={(e) => edit({ language: e.target.value, labels: setLanguage(form.labels, e.target.value) })}>
             {PVC_LANGUAGES.map((l) => (
               <option key={l.code} value={l.code}>
                 {l.name}
@@ -484,6 +507,15 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
           <textarea rows={3} value={form.description} onChange={(e) => edit({ description: e.target.value })} aria-invalid={errors.description ? true : undefined} />
           {errors.description && <span className="field-error">{errors.description}</span>}
         </label>
+        <LabelsEditor
+          labels={form.labels}
+          languageElsewhere
+          error={labelsError}
+          onChange={(labels) => {
+            setLabelsError(null);
+            edit({ labels });
+          }}
+        />
         {saveError && (
           <p className="form-error" role="alert">
             {saveError}

@@ -39,7 +39,13 @@ export function setLanguage(labels: Label[], language: string): Label[] {
   return labels.map((l) => (l.type === "language" ? { ...l, value: language } : l.type === "accent" ? { ...l, value: "" } : l));
 }
 
-export function LabelsEditor({ labels, onChange, error }: { labels: Label[]; onChange: (l: Label[]) => void; error?: string | null }) {
+export function LabelsEditor({ labels, onChange, error, languageElsewhere = false }: {
+  labels: Label[];
+  onChange: (l: Label[]) => void;
+  error?: string | null;
+  /** The form chooses the language in a field of its own (professional clone's Voice Data): no language row here. */
+  languageElsewhere?: boolean;
+}) {
   const id = useId();
   const [langs, setLangs] = useState<Array<{ id: string; name: string; accents: Array<{ id: string; name: string }> }>>([]);
   useEffect(() => {
@@ -77,7 +83,7 @@ export function LabelsEditor({ labels, onChange, error }: { labels: Label[]; onC
     <fieldset className="labels-editor" aria-describedby={error ? `${id}-error` : undefined}>
       <legend>Labels</legend>
       <ul className="label-rows">
-        {labels.map((l, i) => (
+        {labels.map((l, i) => (languageElsewhere && l.type === "language" ? null : (
           <li key={l.type} className="label-row">
             <label htmlFor={`${id}-${l.type}`}>{TYPE_NAMES[l.type]}</label>
             <select id={`${id}-${l.type}`} value={l.value} onChange={(e) => set(i, e.target.value)} aria-invalid={!l.value || undefined}>
@@ -94,7 +100,7 @@ export function LabelsEditor({ labels, onChange, error }: { labels: Label[]; onC
               </button>
             )}
           </li>
-        ))}
+        )))}
       </ul>
       <button type="button" className="button button-small" disabled={!free.length} onClick={() => onChange([...labels, { type: free[0], value: "" }])}>
         Add label
