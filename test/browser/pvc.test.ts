@@ -8,7 +8,7 @@ import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
 import { premadeVoices } from "../../functions/media/voice-analysis/fixtures/voices.js";
 import { encodeWav } from "../../functions/media/audio/wav.js";
 import { floatToInt16 } from "../../functions/media/audio/resample.js";
-import { INTRO_POINTS, INTRO_TIPS, pvcMessages } from "../../web/app/components/pvc/wizard.js";
+import { INTRO_POINTS, INTRO_TIPS, SAMPLE_TIPS, SAMPLE_TIPS_TITLE, TRAINING_OPT_OUT_NOTICE, pvcMessages } from "../../web/app/components/pvc/wizard.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
 import { speech } from "../pvc/support.js";
 import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/media/separation/fixtures/conversation.js";
@@ -105,6 +105,11 @@ for (const width of [1280, 390]) {
       await data.getByRole("button", { name: pvcMessages.autoSaved }).waitFor();
       const saved = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { name: string };
       expect(saved.name).toBe("Audiobook narrator");
+      // The tips card beside the samples; no training-use notice (this workspace did not opt out).
+      const tips = data.getByRole("complementary", { name: SAMPLE_TIPS_TITLE });
+      for (const t of SAMPLE_TIPS) expect(await tips.textContent()).toContain(t);
+      expect(await data.getByText(TRAINING_OPT_OUT_NOTICE).count()).toBe(0);
+
       // Labels: an accent row by default, in the form's language, sent with the auto-save; a new
       // language resets the accent.
       const labels = data.getByRole("group", { name: "Labels" });
@@ -170,9 +175,12 @@ for (const width of [1280, 390]) {
 describe("a sample's settings", () => {
   it("separates the speakers of a two-speaker sample, polling while pending, and keeps the speaker chosen", async () => {
     const { acct, page, errors } = await openAs("creator", 1280);
+    // This workspace opted out of training use: Voice Data says so under the samples.
+    expect((await apiFetch(stack, acct.apiKey, "/v1/workspace", { method: "PATCH", body: JSON.stringify({ training_opt_out: true }) })).status).toBe(200);
     await page.getByRole("dialog", { name: pvcMessages.introTitle }).getByRole("button", { name: pvcMessages.createNewClone }).click();
     const data = page.getByRole("dialog", { name: "Voice Data" });
     await data.getByLabel("Voice name").waitFor();
+    await expect.poll(() => data.getByRole("note").textContent()).toBe(TRAINING_OPT_OUT_NOTICE);
     await data.locator('input[type="file"]').setInputFiles(interviewFile);
     await data.getByRole("button", { name: "Settings for interview.wav" }).click({ timeout: 30_000 });
     const settings = page.getByRole("dialog", { name: pvcMessages.settingsTitle });

@@ -11,6 +11,7 @@ import { workspaceMessages } from "../../functions/platform/contract/workspace.j
 import { joinAsMember, uniqueEmail } from "../workspace/support.js";
 import { startReceiver } from "../webhooks/receiver.js";
 import { closeBrowserStack, closeContext, hydrated, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
+import { TRAINING_OPT_OUT_LABEL } from "../../web/app/routes/app.settings.workspace/TrainingSettings.js";
 
 /** Issue 13 in a real browser: workspace administration, the permission gate, invites, sharing, webhooks, two-factor, feedback, plans. */
 let stack: EmbeddedStack;
@@ -102,6 +103,27 @@ describe("invites in the web", () => {
     const invite = page.getByRole("region", { name: "Invite people" });
     await expect.poll(() => invite.getByText(workspaceMessages.seatLimitReached(1)).count()).toBe(1);
     expect(await invite.getByRole("button", { name: "Send invites" }).isDisabled()).toBe(true);
+    await closeContext(page.context());
+  }, 60_000);
+});
+
+describe("training use in the web", () => {
+  it("an admin opts the workspace out of training use, at a phone's width; the API then says so (pvc.test.ts shows Voice Data's notice)", async () => {
+    const owner = await createTestAccount(stack, "creator");
+    const page = await pageFor(390);
+    const errors = watchErrors(page);
+    await signIn(page, owner.email, owner.password);
+    await visit(page, "/app/settings/workspace");
+    const section = page.getByRole("region", { name: "Training use" });
+    const box = section.getByRole("checkbox", { name: TRAINING_OPT_OUT_LABEL });
+    expect(await box.isChecked()).toBe(false);
+    await box.check();
+    await section.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => toast(page, "This workspace opted out of training use.").count()).toBe(1);
+    const read = async () => ((await (await apiFetch(stack, owner.apiKey, "/v1/workspace")).json()) as { training_opt_out: boolean }).training_opt_out;
+    expect(await read()).toBe(true);
+    expect(await section.getByRole("checkbox", { name: TRAINING_OPT_OUT_LABEL }).isChecked()).toBe(true);
+    expect(errors.pageErrors).toEqual([]);
     await closeContext(page.context());
   }, 60_000);
 });

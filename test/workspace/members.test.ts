@@ -205,4 +205,20 @@ describe("groups and permissions", () => {
     expect(theirs.permissions).toContain("text_to_speech");
     expect(theirs.all_members_permissions).not.toContain("text_to_speech");
   });
+
+  it("training_opt_out: admins set it, every member reads it, a member cannot change it", async () => {
+    const admin = await adminOf(stack);
+    const member = await joinAsMember(stack, admin);
+    const read = async (key: string) => ((await (await apiFetch(stack, key, "/v1/workspace")).json()) as { training_opt_out: boolean }).training_opt_out;
+    expect(await read(member.apiKey)).toBe(false);
+    const refused = await apiFetch(stack, member.apiKey, "/v1/workspace", { method: "PATCH", body: JSON.stringify({ training_opt_out: true }) });
+    expect(refused.status).toBe(403);
+    expect(await read(admin.apiKey)).toBe(false);
+    const set = await apiFetch(stack, admin.apiKey, "/v1/workspace", { method: "PATCH", body: JSON.stringify({ training_opt_out: true }) });
+    expect(set.status).toBe(200);
+    expect(await read(member.apiKey)).toBe(true);
+    // Another change leaves it as it is.
+    expect((await apiFetch(stack, admin.apiKey, "/v1/workspace", { method: "PATCH", body: JSON.stringify({ name: "Renamed" }) })).status).toBe(200);
+    expect(await read(admin.apiKey)).toBe(true);
+  });
 });

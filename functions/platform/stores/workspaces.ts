@@ -25,6 +25,11 @@ export interface WorkspaceRecord {
   storing_shared_files_on_user: boolean;
   /** Generation history is off for everyone (zero-retention mode). */
   force_logging_disabled: boolean;
+  /**
+   * The workspace opted out of training use: its professional clones' samples train that voice and
+   * nothing else (Voice Data says so under the samples). Absent on older records: false.
+   */
+  training_opt_out?: boolean;
 }
 
 export interface MemberRecord {

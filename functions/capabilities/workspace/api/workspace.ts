@@ -15,6 +15,8 @@ const PatchWorkspace = z.object({
     .record(z.boolean().nullable())
     .refine((f) => Object.keys(f).every(isFlagName), { message: `Unknown flag; known flags: ${Object.keys(FLAG_DEFAULTS).join(", ")}` })
     .optional(),
+  /** Samples train only the workspace's own voices (professional-voice-clone.md §2, the training-use notice). */
+  training_opt_out: z.boolean().optional(),
   /** Workspace-wide dictionaries, applied to every generation after the request's own. */
   pronunciation_dictionary_locators: z
     .array(PronunciationDictionaryLocator)
@@ -51,6 +53,7 @@ export function registerWorkspace(r: ApiRouter): void {
       flag_overrides: ws.flags,
       pronunciation_dictionary_locators: ws.pronunciation_dictionary_locators,
       storing_shared_files_on_user: ws.storing_shared_files_on_user,
+      training_opt_out: ws.training_opt_out === true,
       custom_model_rates: ws.custom_model_rates,
     });
   });
@@ -82,7 +85,7 @@ export function registerWorkspace(r: ApiRouter): void {
         locators.push({ pronunciation_dictionary_id: dict.dictionary_id, version_id: l.version_id ? await resolveVersion(rc.app, dict, l.version_id) : null });
       }
     }
-    await rc.app.stores.workspaces.update(caller.workspaceId, { name: input.name, flags, pronunciation_dictionary_locators: locators });
+    await rc.app.stores.workspaces.update(caller.workspaceId, { name: input.name, flags, pronunciation_dictionary_locators: locators, training_opt_out: input.training_opt_out });
     return json({ status: "ok" });
   });
 }

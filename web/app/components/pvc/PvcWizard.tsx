@@ -8,6 +8,9 @@ import {
   AUTO_SAVE_MS,
   FINISH_MODEL_ID,
   INTRO_LINKS,
+  SAMPLE_TIPS,
+  SAMPLE_TIPS_TITLE,
+  TRAINING_OPT_OUT_NOTICE,
   INTRO_POINTS,
   INTRO_TIPS,
   PVC,
@@ -318,6 +321,16 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
   const [loadError, setLoadError] = useState<string | null>(null);
   const [form, setForm] = useState<{ name: string; language: string; description: string; labels: Label[] }>({ name: "", language: "en", description: "", labels: [] });
   const [labelsError, setLabelsError] = useState<string | null>(null);
+  const [trainingOptOut, setTrainingOptOut] = useState(false);
+  useEffect(() => {
+    let live = true;
+    v1Json("/v1/workspace", z.object({ training_opt_out: z.boolean().optional() }))
+      .then((w) => live && setTrainingOptOut(w.training_opt_out === true))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
   const [dirty, setDirty] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [files, setFiles] = useState<FileItem[]>([]);
@@ -571,6 +584,14 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
             }}
           />
         </div>
+        <aside className="card pvc-sample-tips" aria-labelledby="pvc-sample-tips">
+          <h3 id="pvc-sample-tips">{SAMPLE_TIPS_TITLE}</h3>
+          <ul>
+            {SAMPLE_TIPS.map((t) => (
+              <li key={t}>{t}</li>
+            ))}
+          </ul>
+        </aside>
         <ul className="pvc-samples" aria-label="Samples">
           {files.map((f) => (
             <li key={f.key} className={`pvc-file ${f.stage}`} data-problem={f.warning ? "warning" : f.stage === "error" ? "error" : undefined}>
@@ -603,6 +624,11 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
             </li>
           ))}
         </ul>
+        {trainingOptOut && (
+          <p className="muted pvc-training-notice" role="note">
+            {TRAINING_OPT_OUT_NOTICE}
+          </p>
+        )}
         <SamplePlayerBar voiceId={voiceId} samples={samples} />
       </div>
       <div className="dialog-actions pvc-footer">

@@ -84,6 +84,19 @@ export const INTRO_TIPS = [
   "Enterprise customers can clone any voice with written permission from its owner.",
 ] as const;
 
+/** The tips card beside the samples (professional-voice-clone.md §2): what makes a sample good. */
+export const SAMPLE_TIPS_TITLE = "Tips for your samples";
+export const SAMPLE_TIPS = [
+  "One speaker, one language, one style.",
+  "No music, effects or background noise.",
+  "Steady level, no clipping.",
+  "Long files are fine: up to 3 hours each.",
+] as const;
+
+/** The training-use notice, under the samples when the workspace opted out of training use. */
+export const TRAINING_OPT_OUT_NOTICE =
+  "Your workspace has opted out of training use: these samples train this voice only and are never used to improve any other model.";
+
 /** The ring's marks: Good, Better, Best at 30 min, 1 h, 2 h of a 2.5 h ring. */
 export const RING_MARKS = [
   { label: "Good", seconds: PVC.goodSeconds },

@@ -14,6 +14,7 @@ import { getShell } from "../../lib/shell.server.js";
 import { useShell } from "../../lib/shell.js";
 import { refusal, v1, v1Form, type ActionFailure } from "../../lib/v1.server.js";
 import { workspaceAdmin, type Group, type Member } from "./workspace.server.js";
+import { TrainingSettings } from "./TrainingSettings.js";
 
 export const meta: MetaFunction = () => [{ title: "Workspace settings · Timbre" }];
 
@@ -87,6 +88,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       case "create-sa-key": {
         const r = await admin.createServiceKey(text("service_account_id"), text("name") || "Key");
         return { ok: true, intent, key: r["xi-api-key"], account: text("account_name") } satisfies ActionResult;
+      }
+      case "training": {
+        const on = form.get("training_opt_out") === "on";
+        await admin.setTrainingOptOut(on);
+        return { ok: true, intent, message: on ? "This workspace opted out of training use." : "Training use is back to the default." } satisfies ActionResult;
       }
       default:
         return data<ActionFailure>({ ok: false, intent, error: "Unknown action." }, { status: 400 });
@@ -338,7 +344,7 @@ function GroupCard({ group, everyone, members }: { group: Group; everyone: Group
 }
 
 export default function WorkspaceSettings() {
-  const { members, groups, invites, seats, outbox, serviceAccounts } = useLoaderData<typeof loader>();
+  const { members, groups, invites, seats, outbox, serviceAccounts, trainingOptOut } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const toast = useToast();
   const me = useShell()?.user.id ?? "";
@@ -518,6 +524,7 @@ export default function WorkspaceSettings() {
           ))}
         </ul>
       </section>
+      <TrainingSettings optedOut={trainingOptOut} />
     </Page>
   );
 }

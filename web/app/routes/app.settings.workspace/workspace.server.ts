@@ -23,17 +23,27 @@ export function workspaceAdmin(client: ApiClient) {
   const ok = (path: string, method: "POST" | "PATCH" | "DELETE", body?: unknown) => client.call(path, { method, body, schema: OkWire });
   return {
     async load() {
-      const [members, groups, invites, outbox, serviceAccounts] = await Promise.all([
+      const [members, groups, invites, outbox, serviceAccounts, workspace] = await Promise.all([
         client.call("/v1/workspace/members", { schema: z.array(MemberWire) }),
         client.call("/v1/workspace/groups", { schema: z.record(GroupWire) }),
         client.call("/v1/workspace/invites", { schema: InvitesWire }),
         client.call("/v1/workspace/outbox", { schema: OutboxWire }),
         client.call("/v1/service-accounts", { schema: ServiceAccountsWire }),
+        client.call("/v1/workspace", { schema: z.object({ training_opt_out: z.boolean().optional() }) }),
       ]);
-      return { members, groups: Object.values(groups), invites: invites.invites, seats: invites.seats, outbox: outbox.messages, serviceAccounts: serviceAccounts["service-accounts"] };
+      return {
+        members,
+        groups: Object.values(groups),
+        invites: invites.invites,
+        seats: invites.seats,
+        outbox: outbox.messages,
+        serviceAccounts: serviceAccounts["service-accounts"],
+        trainingOptOut: workspace.training_opt_out === true,
+      };
     },
     invite: (emails: string[], seatType: string, groupIds: string[]) =>
       client.call("/v1/workspace/invites/add-bulk", { method: "POST", body: { emails, seat_type: seatType, group_ids: groupIds }, schema: InvitedWire }),
+    setTrainingOptOut: (on: boolean) => ok("/v1/workspace", "PATCH", { training_opt_out: on }),
     revokeInvite: (email: string) => ok("/v1/workspace/invites", "DELETE", { email }),
     updateMember: (email: string, fields: { workspace_seat_type?: string; is_locked?: boolean }) => ok("/v1/workspace/members", "POST", { email, ...fields }),
     createGroup: (name: string) => client.call("/v1/workspace/groups", { method: "POST", body: { name }, schema: GroupWire }),
