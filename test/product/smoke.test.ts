@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ElevenLabsClient, ElevenLabsError } from "@elevenlabs/elevenlabs-js";
 import OpenAI from "openai";
+import { WebSocket } from "ws";
+import { ASSISTANT, type AssistantServerMessage } from "../../functions/platform/contract/assistant.js";
 import type { Browser } from "playwright-core";
 import { DEMO_KEY, startServer, type Server } from "../../scripts/lib/bench-server.js";
 import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
@@ -76,6 +78,29 @@ async function delivered(type: string, match: (data: Record<string, unknown>) =>
 }
 
 describe("the product as npm start runs it", () => {
+  it("the support assistant answers a typed question over its socket with the account's figure and speech", async () => {
+    const sub = (await (await api("/v1/user/subscription")).json()) as { character_count: number; character_limit: number };
+    const ws = new WebSocket(server.url.replace(/^http/, "ws") + ASSISTANT.path, [ASSISTANT.subprotocol, `${ASSISTANT.apiKeyPrefix}${DEMO_KEY}`]);
+    const messages: AssistantServerMessage[] = [];
+    ws.on("message", (d) => messages.push(JSON.parse(d.toString()) as AssistantServerMessage));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        ws.once("open", () => resolve());
+        ws.once("error", reject);
+      });
+      ws.send(JSON.stringify({ type: "user_text", text: "How many credits do I have left?" }));
+      await expect.poll(() => messages.some((m) => m.type === "audio_end"), { timeout: 120_000, interval: 100 }).toBe(true);
+      expect(messages.filter((m) => m.type === "error")).toEqual([]);
+      const text = messages.find((m) => m.type === "assistant_text");
+      expect(text && text.type === "assistant_text" ? text.text : "").toContain(`${(sub.character_limit - sub.character_count).toLocaleString("en-US")} credits left`);
+      const audio = messages.filter((m): m is Extract<AssistantServerMessage, { type: "audio" }> => m.type === "audio");
+      expect(audio.length).toBeGreaterThan(0);
+      expect(isMp3(Buffer.from(audio[0]!.audio, "base64"))).toBe(true);
+    } finally {
+      ws.close();
+    }
+  }, 180_000);
+
   it("speaks: text to speech (convert, stream, timestamps) and dialogue", async () => {
     const voice = premadeVoiceId("Avery");
     const text = "The product smoke suite speaks through the bundled server.";
