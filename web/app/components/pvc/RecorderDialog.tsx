@@ -19,7 +19,7 @@ import {
   highlightLength,
   isScriptLanguage,
   passagesOf,
-  pcm16Base64,
+  HeldAudio,
   pvcMessages,
   readBackup,
   recorderText,
@@ -179,13 +179,31 @@ export function RecorderDialog({ voiceId, language, onRecorded, onClose }: { voi
     const first = latest.current.passages[latest.current.passage];
     if (!first) return;
     setLive("connecting");
+    // The microphone is listened to from the first moment of the recording; what is read while
+    // the socket opens is held back and sent after the script.
+    const held = new HeldAudio((LIVE_READING.burstSeconds - 1) * LIVE_READING.sampleRate);
+    let send: ((b64: string) => void) | null = null;
     try {
+      // 16 kHz from the same microphone, a quarter second at a time.
+      const audio = new AudioContext({ sampleRate: LIVE_READING.sampleRate });
+      t.audio = audio;
+      const source = audio.createMediaStreamSource(stream);
+      const processor = audio.createScriptProcessor(4096, 1, 1);
+      processor.onaudioprocess = (e) => held.push(e.inputBuffer.getChannelData(0), send);
+      source.connect(processor);
+      processor.connect(audio.destination);
       const token = await apiToken();
       if (t.cancelled) return;
       const url = liveReadingUrl ?? `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}${LIVE_READING.path}`;
       const socket = new WebSocket(url, [LIVE_READING.subprotocol, `${LIVE_READING.bearerPrefix}${token}`]);
       t.socket = socket;
-      socket.onopen = () => socket.send(JSON.stringify({ language: latest.current.language, script: latest.current.passages[latest.current.passage] }));
+      socket.onopen = () => {
+        socket.send(JSON.stringify({ language: latest.current.language, script: latest.current.passages[latest.current.passage] }));
+        send = (b64) => {
+          if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ user_audio_chunk: b64 }));
+        };
+        held.flush(send);
+      };
       socket.onmessage = (e) => {
         const parsed = LiveServerMessageWire.safeParse(JSON.parse(String(e.data)));
         if (!parsed.success) return;
@@ -203,16 +221,6 @@ export function RecorderDialog({ voiceId, language, onRecorded, onClose }: { voi
       socket.onclose = (e) => {
         if (!t.cancelled && e.code !== 1000) setLive("failed");
       };
-      // 16 kHz from the same microphone, a quarter second at a time.
-      const audio = new AudioContext({ sampleRate: LIVE_READING.sampleRate });
-      t.audio = audio;
-      const source = audio.createMediaStreamSource(stream);
-      const processor = audio.createScriptProcessor(4096, 1, 1);
-      processor.onaudioprocess = (e) => {
-        if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ user_audio_chunk: pcm16Base64(e.inputBuffer.getChannelData(0)) }));
-      };
-      source.connect(processor);
-      processor.connect(audio.destination);
     } catch (e) {
       console.warn("live reading unavailable:", e);
       setLive("failed");

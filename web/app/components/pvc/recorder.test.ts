@@ -6,6 +6,7 @@ import { liveWordSpans } from "../../../../functions/media/alignment/online.js";
 import {
   BACKUP_KEY,
   BACKUP_MAX_CHARS,
+  HeldAudio,
   LIVE_READING,
   PVC,
   SCRIPT_LANGUAGES,
@@ -14,6 +15,7 @@ import {
   detectionSample,
   highlightLength,
   passagesOf,
+  pcm16Base64,
   pvcMessages,
   readBackup,
   scriptUrl,
@@ -107,5 +109,29 @@ describe("recording backups", () => {
     expect(kept.audio.length).toBeLessThan(100_000);
     expect(kept.partial).toBe(true);
     expect(writeBackup(storage(100), meta, "QUJD".repeat(1000))).toBe("none");
+  });
+});
+
+describe("HeldAudio", () => {
+  const chunk = (n: number, v: number) => new Float32Array(n).fill(v);
+  it("holds the audio read before the socket opens and sends it first, oldest first, then passes audio straight through", () => {
+    const held = new HeldAudio(10_000);
+    held.push(chunk(4096, 0.1), null);
+    held.push(chunk(4096, 0.2), null);
+    expect(held.heldSamples).toBe(8192);
+    const sent: string[] = [];
+    held.flush((b) => sent.push(b));
+    expect(sent).toEqual([pcm16Base64(chunk(4096, 0.1)), pcm16Base64(chunk(4096, 0.2))]);
+    held.push(chunk(4096, 0.3), (b) => sent.push(b));
+    expect(sent[2]).toBe(pcm16Base64(chunk(4096, 0.3)));
+    expect(held.heldSamples).toBe(0);
+  });
+  it("keeps only the newest audio within its bound while the socket is slow", () => {
+    const held = new HeldAudio(10_000);
+    for (let i = 1; i <= 5; i++) held.push(chunk(4096, i / 10), null);
+    expect(held.heldSamples).toBeLessThanOrEqual(10_000);
+    const sent: string[] = [];
+    held.flush((b) => sent.push(b));
+    expect(sent).toEqual([pcm16Base64(chunk(4096, 0.4)), pcm16Base64(chunk(4096, 0.5))]);
   });
 });

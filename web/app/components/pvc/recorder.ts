@@ -105,6 +105,44 @@ export function pcm16Base64(x: Float32Array): string {
 }
 
 /**
+ * Microphone audio held back while the live reading's socket opens (the token and the handshake
+ * take a moment after the countdown, and the first words are read in it): at most `maxSamples`,
+ * the newest kept, all sent once the script is. The server accepts a burst of
+ * LIVE_READING.burstSeconds ahead of real time, so the bound stays under it.
+ */
+export class HeldAudio {
+  private parts: string[] = [];
+  private lengths: number[] = [];
+  private held = 0;
+  private flushed = false;
+  constructor(private readonly maxSamples: number) {}
+  /** Sends `x` now if the socket is ready, else holds it. */
+  push(x: Float32Array, send: ((b64: string) => void) | null): void {
+    const b64 = pcm16Base64(x);
+    if (send && this.flushed) return send(b64);
+    this.parts.push(b64);
+    this.lengths.push(x.length);
+    this.held += x.length;
+    while (this.held > this.maxSamples && this.parts.length > 1) {
+      this.parts.shift();
+      this.held -= this.lengths.shift()!;
+    }
+    if (send) this.flush(send);
+  }
+  /** The socket is ready: everything held goes, oldest first; later audio goes straight through. */
+  flush(send: (b64: string) => void): void {
+    for (const b of this.parts) send(b);
+    this.parts = [];
+    this.lengths = [];
+    this.held = 0;
+    this.flushed = true;
+  }
+  get heldSamples(): number {
+    return this.held;
+  }
+}
+
+/**
  * The backup of a recording in progress (§4: every 30 s, localStorage 'pvc'). The audio is what
  * the browser's recorder produced so far (Opus in WebM or AAC in MP4, about 6 KB a second at the
  * recorder's 48 kbit/s), base64, so a backup is a playable file of the recording's beginning.
