@@ -221,30 +221,70 @@ export interface ConversionPlan {
 
 
 
-/** Mismatch of two mean envelopes when the source is warped by alpha, ignoring overall level. */
-function mismatch(src: ArrayLike<number>, tgt: ArrayLike<number>, alpha: number): number {
+/**
+ * The band a voice's recording carries: the frequency where its mean envelope falls off a cliff
+ * (more than BAND_EDGE_DROP_DB between the kilohertz below and the kilohertz above) and stays
+ * down, as a telephone line or an 8 kHz recording leaves it; the whole band when there is none.
+ * Natural speech rolls off gently, never like that.
+ */
+const BAND_EDGE_DROP_DB = 40;
+export function bandwidthHz(env: ArrayLike<number>): number {
+  const span = Math.round(1000 / df);
+  let best = WORK_RATE / 2;
+  let bestDrop = BAND_EDGE_DROP_DB * LOG_DB;
+  for (let e = Math.round(2000 / df); e + span < BINS; e++) {
+    let below = 0;
+    let above = 0;
+    for (let j = 1; j <= span; j++) {
+      below += env[e - j];
+      above += env[e + j];
+    }
+    const drop = (below - above) / span;
+    if (drop > bestDrop) {
+      bestDrop = drop;
+      best = e * df;
+    }
+  }
+  return best;
+}
+
+/** Below this share of a recording's band, its envelope is trusted for the fit and the equaliser. */
+const BAND_MARGIN = 0.9;
+
+/** Mismatch of two mean envelopes when the source is warped by alpha, ignoring overall level (bins up to topHz). */
+function mismatch(src: ArrayLike<number>, tgt: ArrayLike<number>, alpha: number, topHz = WORK_RATE / 2): number {
   let sw = 0;
   let sd = 0;
   let sdd = 0;
   for (let k = 0; k < BINS; k++) {
     const w = WEIGHTS[k];
-    if (!w) continue;
+    if (!w || k * df > topHz) continue;
     const d = tgt[k] - at(src, k / alpha);
     sw += w;
     sd += w * d;
     sdd += w * d * d;
   }
+  if (!sw) return Infinity;
   const mean = sd / sw;
   return sdd / sw - mean * mean;
 }
 
+/** The widest warp a fit may choose, in octaves either way. */
+const MAX_WARP_OCTAVES = 0.5;
+
 /** The warp that best lines up the source's mean envelope with the target's. */
 export function fitWarp(src: ArrayLike<number>, tgt: ArrayLike<number>): number {
+  const srcBand = bandwidthHz(src);
+  const tgtBand = bandwidthHz(tgt);
+  // Only where both recordings carry sound (the same bins for every warp, so the errors compare):
+  // a band edge would otherwise pull the warp to it. Up to a quarter octave down from the source's
+  // edge, so the warps that matter read sound; a wider one meets the edge, which only counts against it.
+  const topHz = Math.min(FIT_HI_HZ, BAND_MARGIN * Math.min(tgtBand, srcBand * 2 ** -0.25));
   let best = 1;
   let bestErr = Infinity;
-  for (let e = -0.5; e <= 0.5 + 1e-9; e += 0.005) {
+  for (let e = -MAX_WARP_OCTAVES; e <= MAX_WARP_OCTAVES + 1e-9; e += 0.005) {
     const alpha = 2 ** e;
-    const err = mismatch(src, tgt, alpha);
+    const err = mismatch(src, tgt, alpha, topHz);
     if (err < bestErr) {
       bestErr = err;
       best = alpha;
@@ -294,12 +334,17 @@ export function timbreAmount(similarity: number): number {
 
 /** The equaliser from the source's (warped) mean envelope to the target's, centred and bounded. */
 function equaliser(src: ArrayLike<number>, tgt: ArrayLike<number>, alpha: number, amount: number): Float32Array {
+  // Above the source's band (a telephone line, an 8 kHz file) there is no sound to shape, only its
+  // floor: nothing is boosted there, and the level is centred on what the source carries.
+  const srcBand = BAND_MARGIN * bandwidthHz(src);
+  const inBand = (k: number) => (k / alpha) * df <= srcBand;
   const diff = new Float64Array(BINS);
   for (let k = 0; k < BINS; k++) diff[k] = tgt[k] - at(src, k / alpha);
   // The level is set separately: centre the correction on the fitted band.
   let sw = 0;
   let sd = 0;
   for (let k = 0; k < BINS; k++) {
+    if (!inBand(k)) continue;
     sw += WEIGHTS[k];
     sd += WEIGHTS[k] * diff[k];
   }
@@ -307,7 +352,7 @@ function equaliser(src: ArrayLike<number>, tgt: ArrayLike<number>, alpha: number
   for (let k = 0; k < BINS; k++) diff[k] -= centre;
   const smooth = smoothLogFrequency(diff, EQ_SMOOTHING_OCTAVES);
   const eq = new Float32Array(BINS);
-  for (let k = 0; k < BINS; k++) eq[k] = amount * Math.max(-EQ_LIMIT, Math.min(EQ_LIMIT, smooth[k]));
+  for (let k = 0; k < BINS; k++) eq[k] = amount * Math.max(-EQ_LIMIT, Math.min(inBand(k) ? EQ_LIMIT : 0, smooth[k]));
   return eq;
 }
 
