@@ -110,4 +110,18 @@ describe("the support assistant on AWS (API Gateway WebSocket API stand-in)", ()
     for (const c of open) c.ws.close();
     await Promise.all(open.map((c) => c.closed));
   }, 60_000);
+
+  it("hands the call card the websocket's URL from the configuration and lets its pages connect to that origin only", async () => {
+    const url = "wss://def456.execute-api.eu-west-1.amazonaws.com/assistant";
+    const web = await startTestStack({ web: true, env: { ASSISTANT_SOCKET_URL: url } });
+    try {
+      const r = await fetch(new URL("/sign-in", web.url));
+      expect(r.status).toBe(200);
+      expect(r.headers.get("content-security-policy") ?? "").toContain("connect-src 'self' wss://def456.execute-api.eu-west-1.amazonaws.com;");
+      // The root loader's data, serialised into the page for the card.
+      expect(await r.text()).toContain(url);
+    } finally {
+      await web.close();
+    }
+  }, 60_000);
 });
