@@ -22,6 +22,8 @@ export interface WebLoadContext {
   cspNonce: string;
   /** The live reading websocket's URL when it is not on this origin (AWS), for the recorder. */
   liveReadingUrl: string | undefined;
+  /** The support assistant's websocket URL when it is not on this origin (AWS), for the call card. */
+  assistantUrl: string | undefined;
   /** How often the PVC recorder backs up a recording in progress (PVC_RECORDING_BACKUP_SECONDS). */
   recordingBackupMs: number;
 }
@@ -120,7 +122,8 @@ export function createWebStreamingHandler(ctx: AppContext, remix: RemixHandler, 
   const proof = internalProof(ctx.secrets.session);
   const defaultFlags = resolveFlags(ctx.config.featureFlags);
   const liveReadingUrl = ctx.config.liveReadingUrl;
-  const connect = liveReadingUrl ? [new URL(liveReadingUrl).origin] : [];
+  const assistantUrl = ctx.config.assistantSocketUrl;
+  const connect = [...new Set([liveReadingUrl, assistantUrl].filter((u): u is string => Boolean(u)).map((u) => new URL(u).origin))];
   return async (event, responseStream) => {
     const request = eventToFetchRequest(event);
     const nonce = randomBytes(16).toString("base64");
@@ -134,6 +137,7 @@ export function createWebStreamingHandler(ctx: AppContext, remix: RemixHandler, 
       defaultFlags,
       cspNonce: nonce,
       liveReadingUrl,
+      assistantUrl,
       recordingBackupMs: ctx.config.recordingBackupMs,
     };
     let response: Response;

@@ -49,6 +49,11 @@ const EnvSchema = z.object({
     (v) => v === undefined || /^wss:\/\/[^/]/.test(v) || /^ws:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(v),
     "must be a wss:// URL (ws:// only on loopback)",
   ),
+  /** On AWS: the support assistant's websocket (API Gateway's wss:// stage URL); unset means this origin's /v1/assistant/stream-input. */
+  ASSISTANT_SOCKET_URL: optionalString.refine(
+    (v) => v === undefined || /^wss:\/\/[^/]/.test(v) || /^ws:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(v),
+    "must be a wss:// URL (ws:// only on loopback)",
+  ),
   /**
    * How often the PVC recorder backs up a recording in progress, in seconds (the spec's 30 by
    * default; the recorder's browser test sets a few seconds, so it waits for two short backups).
@@ -132,6 +137,8 @@ export interface Config {
   apiInternalUrl: string | undefined;
   /** Where the recorder opens the live reading websocket, when not on the page's own origin (aws mode). */
   liveReadingUrl: string | undefined;
+  /** Where the call card opens the assistant's websocket, when not on the page's own origin (aws mode). */
+  assistantSocketUrl: string | undefined;
   /** The PVC recorder's backup interval, in milliseconds (the root loader gives it to the page). */
   recordingBackupMs: number;
   aws: {
@@ -219,6 +226,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     edgeSecretArn: e.EDGE_SECRET_ARN,
     apiInternalUrl: e.API_INTERNAL_URL?.replace(/\/+$/, ""),
     liveReadingUrl: e.LIVE_READING_URL,
+    assistantSocketUrl: e.ASSISTANT_SOCKET_URL,
     recordingBackupMs: e.PVC_RECORDING_BACKUP_SECONDS * 1000,
     aws: {
       region: e.AWS_REGION,

@@ -12,6 +12,7 @@ export const LAMBDA_ENTRY = {
   steps: join(ROOT, "functions", "handlers", "lambda", "steps.ts"),
   seed: join(ROOT, "functions", "handlers", "lambda", "seed.ts"),
   live: join(ROOT, "functions", "handlers", "lambda", "live.ts"),
+  assistant: join(ROOT, "functions", "handlers", "lambda", "assistant.ts"),
 } as const;
 
 /** Stands in for the Remix server build when `npm run build` has not run (see docs/decisions). */

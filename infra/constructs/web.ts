@@ -24,6 +24,8 @@ export interface TimbreWebProps {
   apiUrl: string;
   /** The live reading websocket (wss://), which the pages' recorder opens and their policy allows. */
   liveReadingUrl?: string;
+  /** The support assistant's websocket (wss://), which the pages' call card opens and their policy allows. */
+  assistantUrl?: string;
   build: WebBuild;
 }
 
@@ -50,7 +52,7 @@ export class TimbreWeb extends Construct {
       aliases: { [SERVER_BUILD_IMPORT]: build.server ?? MISSING_WEB_BUILD },
       // Remix's default entry.server probes isbot's exports behind a guard, which esbuild flags.
       quietWarnings: ["import-is-undefined"],
-      environment: { API_INTERNAL_URL: props.apiUrl, SECURE_COOKIES: "true", ...(props.liveReadingUrl ? { LIVE_READING_URL: props.liveReadingUrl } : {}) },
+      environment: { API_INTERNAL_URL: props.apiUrl, SECURE_COOKIES: "true", ...(props.liveReadingUrl ? { LIVE_READING_URL: props.liveReadingUrl } : {}), ...(props.assistantUrl ? { ASSISTANT_SOCKET_URL: props.assistantUrl } : {}) },
     }).bindSecret(props.sessionSecret, "SESSION_SECRET_ARN")
       .bindSecret(props.edgeSecret, "EDGE_SECRET_ARN");
     if (!build.server) {

@@ -6,6 +6,7 @@ import { TimbreData } from "../constructs/data.js";
 import { TimbreEdge } from "../constructs/edge.js";
 import { TimbreFunction } from "../constructs/function.js";
 import { TimbreLiveReading } from "../constructs/live.js";
+import { TimbreAssistantSocket } from "../constructs/assistant.js";
 import { findWebBuild, LAMBDA_ENTRY, type WebBuild } from "../constructs/paths.js";
 import { TimbreSeed } from "../constructs/seed.js";
 import { TimbreWeb } from "../constructs/web.js";
@@ -33,6 +34,7 @@ export class TimbreStack extends Stack {
   readonly stepFunctions = new Map<string, TimbreFunction>();
   readonly api: TimbreApi;
   readonly live: TimbreLiveReading;
+  readonly assistant: TimbreAssistantSocket;
   readonly web: TimbreWeb;
   readonly seed: TimbreSeed;
   readonly edge: TimbreEdge;
@@ -79,12 +81,15 @@ export class TimbreStack extends Stack {
     });
     // The recorder's live reading websocket: API Gateway, since Function URLs and CloudFront-to-Lambda carry no websockets.
     this.live = new TimbreLiveReading(this, "LiveReading", { data: this.data, sessionSecret: this.sessionSecret });
+    // The support assistant's call: API Gateway too, for the same reason.
+    this.assistant = new TimbreAssistantSocket(this, "Assistant", { data: this.data, sessionSecret: this.sessionSecret });
     this.web = new TimbreWeb(this, "Web", {
       data: this.data,
       sessionSecret: this.sessionSecret,
       edgeSecret: this.edgeSecret,
       apiUrl: this.api.url.url,
       liveReadingUrl: this.live.stage.url,
+      assistantUrl: this.assistant.stage.url,
       build: props.webBuild ?? findWebBuild(),
     });
     this.seed = new TimbreSeed(this, "Seed", { data: this.data });
@@ -98,6 +103,7 @@ export class TimbreStack extends Stack {
 
     new CfnOutput(this, "Url", { value: `https://${this.edge.distribution.distributionDomainName}`, description: "Timbre (web app, /v1 and /v2)" });
     new CfnOutput(this, "LiveReadingUrl", { value: this.live.stage.url, description: "The PVC recorder's live reading websocket (API Gateway)" });
+    new CfnOutput(this, "AssistantUrl", { value: this.assistant.stage.url, description: "The support assistant's websocket (API Gateway)" });
     new CfnOutput(this, "ApiFunctionUrl", { value: this.api.url.url, description: "The API function URL (direct, without CloudFront)" });
   }
 }

@@ -79,7 +79,8 @@ beforeAll(() => {
     .getStackByName("Timbre")
     .messages.filter((m) => m.level !== "info")
     .map((m) => `${m.id}: ${String(m.entry.data)}`);
-});
+  // Synthesis bundles every function with esbuild (api, web, seed, live reading, assistant, the workflow steps): over a minute on a loaded machine.
+}, 300_000);
 
 afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
 
@@ -120,8 +121,8 @@ describe("functions", () => {
   it("runs every Timbre function on Node.js 22 (arm64), logging to its own group with a finite retention", () => {
     const functions = ofType("AWS::Lambda::Function");
     const ours = functions.filter(([id]) => !isBucketDeploymentHandler(id));
-    // api, web, seed, live reading, and one per workflow
-    expect(ours).toHaveLength(4 + WORKFLOWS.length);
+    // api, web, seed, live reading, assistant, and one per workflow
+    expect(ours).toHaveLength(5 + WORKFLOWS.length);
     for (const [id, fn] of ours) {
       expect(fn.Properties.Runtime, id).toBe("nodejs22.x");
       expect(fn.Properties.Architectures, id).toEqual(["arm64"]);
@@ -249,8 +250,8 @@ describe("functions", () => {
     const readers = ofType("AWS::IAM::Policy")
       .filter(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.some((s) => list(s.Action).includes("secretsmanager:GetSecretValue")))
       .map(([, p]) => p.Properties.Roles);
-    // The API, the web, the live reading (it checks session tokens), and the webhook dispatcher (it decrypts webhook signing secrets).
-    expect(readers).toHaveLength(4);
+    // The API, the web, the live reading and the assistant (they check session tokens), and the webhook dispatcher (it decrypts webhook signing secrets).
+    expect(readers).toHaveLength(5);
     const dispatcher = stack.stepFunctions.get("webhook-dispatch")!;
     expect(readers.some((r) => refersTo(r, idOf(dispatcher.role)))).toBe(true);
     const dispatcherEnv = (resources[idOf(dispatcher.fn)].Properties.Environment as { Variables: Json }).Variables;
@@ -282,7 +283,7 @@ describe("least privilege", () => {
   });
 
   it("gives Timbre's own functions exact actions only, and no managed policies", () => {
-    const ours = [stack.api.function, stack.web.function, stack.seed.function, stack.live.function, ...stack.stepFunctions.values()];
+    const ours = [stack.api.function, stack.web.function, stack.seed.function, stack.live.function, stack.assistant.function, ...stack.stepFunctions.values()];
     for (const fn of ours) {
       for (const a of actionsOf(fn.role)) expect(a, idOf(fn.role)).not.toContain("*");
       expect(resources[idOf(fn.role)].Properties.ManagedPolicyArns).toBeUndefined();
@@ -395,8 +396,10 @@ describe("edge", () => {
 
 describe("live reading websocket", () => {
   it("is a WebSocket API whose $connect, $disconnect and $default routes invoke the live function, on an auto-deployed stage", () => {
-    const [[apiId, api], ...more] = ofType("AWS::ApiGatewayV2::Api");
-    expect(more).toEqual([]);
+    // Two websocket APIs: the live reading's and the assistant's (below).
+    expect(ofType("AWS::ApiGatewayV2::Api").map(([id]) => id).sort()).toEqual([idOf(stack.assistant.api), idOf(stack.live.api)].sort());
+    const apiId = idOf(stack.live.api);
+    const api = resources[apiId];
     expect(api.Properties.ProtocolType).toBe("WEBSOCKET");
     const fnId = idOf(stack.live.function.fn);
     const routes = ofType("AWS::ApiGatewayV2::Route").filter(([, r]) => refersTo(r.Properties.ApiId, apiId));
@@ -407,7 +410,7 @@ describe("live reading websocket", () => {
       expect(integration.IntegrationType).toBe("AWS_PROXY");
       expect(refersTo(integration.IntegrationUri, fnId)).toBe(true);
     }
-    const [[, stage]] = ofType("AWS::ApiGatewayV2::Stage");
+    const stage = resources[idOf(stack.live.stage)];
     expect(stage.Properties).toMatchObject({ StageName: "live", AutoDeploy: true });
     const invoke = ofType("AWS::Lambda::Permission").filter(([, p]) => refersTo(p.Properties.FunctionName, fnId));
     expect(invoke.length).toBeGreaterThanOrEqual(1);
@@ -437,7 +440,7 @@ describe("live reading websocket", () => {
 
     const manage = statements.filter((s) => list(s.Action).includes("execute-api:ManageConnections"));
     expect(manage).toHaveLength(1);
-    const [[apiId]] = ofType("AWS::ApiGatewayV2::Api");
+    const apiId = idOf(stack.live.api);
     expect(refersTo(manage[0].Resource, apiId)).toBe(true);
     expect(JSON.stringify(manage[0].Resource)).toContain("@connections");
   });
@@ -446,12 +449,68 @@ describe("live reading websocket", () => {
     const [[, bucket]] = ofType("AWS::S3::Bucket");
     const rules = (bucket.Properties.LifecycleConfiguration as { Rules: Array<{ Prefix?: string; ExpirationInDays?: number; Status: string }> }).Rules;
     expect(rules).toContainEqual(expect.objectContaining({ Prefix: "live/", ExpirationInDays: 1, Status: "Enabled" }));
-    const [[apiId]] = ofType("AWS::ApiGatewayV2::Api");
+    const apiId = idOf(stack.live.api);
     const env = (resources[idOf(stack.web.function.fn)].Properties.Environment as { Variables: Json }).Variables;
     expect(JSON.stringify(env.LIVE_READING_URL)).toContain("wss://");
     expect(refersTo(env.LIVE_READING_URL, apiId)).toBe(true);
     const outputs = Template.fromStack(stack).toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(refersTo(outputs.LiveReadingUrl.Value, apiId)).toBe(true);
+  });
+});
+
+describe("support assistant websocket", () => {
+  const routeFunction = (route: Resource) => {
+    const integrationId = (route.Properties.Target as { "Fn::Join": [string, unknown[]] })["Fn::Join"][1].map((p) => (p as { Ref?: string }).Ref).find(Boolean)!;
+    return resources[integrationId].Properties;
+  };
+
+  it("is its own WebSocket API whose $connect, $disconnect and $default routes invoke the assistant function, on an auto-deployed stage", () => {
+    const apiId = idOf(stack.assistant.api);
+    expect(resources[apiId].Properties.ProtocolType).toBe("WEBSOCKET");
+    const fnId = idOf(stack.assistant.function.fn);
+    const routes = ofType("AWS::ApiGatewayV2::Route").filter(([, r]) => refersTo(r.Properties.ApiId, apiId));
+    expect(routes.map(([, r]) => r.Properties.RouteKey).sort()).toEqual(["$connect", "$default", "$disconnect"]);
+    for (const [, route] of routes) {
+      const integration = routeFunction(route);
+      expect(integration.IntegrationType).toBe("AWS_PROXY");
+      expect(refersTo(integration.IntegrationUri, fnId)).toBe(true);
+      expect(refersTo(integration.IntegrationUri, idOf(stack.live.function.fn))).toBe(false);
+    }
+    expect(resources[idOf(stack.assistant.stage)].Properties).toMatchObject({ StageName: "assistant", AutoDeploy: true });
+    const invoke = ofType("AWS::Lambda::Permission").filter(([, p]) => refersTo(p.Properties.FunctionName, fnId));
+    expect(invoke.length).toBeGreaterThanOrEqual(1);
+    for (const [, p] of invoke) expect(p.Properties.Principal).toBe("apigateway.amazonaws.com");
+    const env = (resources[fnId].Properties.Environment as { Variables: Json }).Variables;
+    expect(env.SESSION_SECRET_ARN).toEqual({ Ref: idOf(stack.sessionSecret) });
+  });
+
+  it("lets the assistant read credentials and the account, touch only API key items, keep calls in the ledger, manage only its own API's connections, and nothing in the bucket", () => {
+    const statements = statementsOf(stack.assistant.function.role);
+    const table = (t: IConstruct) => statements.filter((s) => refersTo(s.Resource, idOf(t)));
+    for (const s of statements.filter((x) => list(x.Action).some((a) => a.startsWith("dynamodb:")))) {
+      expect(JSON.stringify(s.Resource)).not.toContain('"*"');
+      expect(refersTo(s.Resource, idOf(stack.data.main)) || refersTo(s.Resource, idOf(stack.data.ledger))).toBe(true);
+    }
+    for (const other of [stack.data.history, stack.data.library]) expect(table(other)).toEqual([]);
+    const main = table(stack.data.main);
+    expect(main.flatMap((s) => list(s.Action)).sort()).toEqual(["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem"]);
+    expect(main.find((s) => list(s.Action).includes("dynamodb:UpdateItem"))!.Condition).toEqual({ "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["APIKEY#*"] } });
+    expect(table(stack.data.ledger).flatMap((s) => list(s.Action))).toEqual(expect.arrayContaining(["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"]));
+    expect(statements.filter((s) => list(s.Action).some((a) => a.startsWith("s3:")))).toEqual([]);
+    const manage = statements.filter((s) => list(s.Action).includes("execute-api:ManageConnections"));
+    expect(manage).toHaveLength(1);
+    expect(refersTo(manage[0].Resource, idOf(stack.assistant.api))).toBe(true);
+    expect(refersTo(manage[0].Resource, idOf(stack.live.api))).toBe(false);
+    expect(JSON.stringify(manage[0].Resource)).toContain("@connections");
+  });
+
+  it("tells the web function where the assistant's websocket is, and outputs its URL", () => {
+    const apiId = idOf(stack.assistant.api);
+    const env = (resources[idOf(stack.web.function.fn)].Properties.Environment as { Variables: Json }).Variables;
+    expect(JSON.stringify(env.ASSISTANT_SOCKET_URL)).toContain("wss://");
+    expect(refersTo(env.ASSISTANT_SOCKET_URL, apiId)).toBe(true);
+    const outputs = Template.fromStack(stack).toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(refersTo(outputs.AssistantUrl.Value, apiId)).toBe(true);
   });
 });
 

@@ -37,6 +37,21 @@ export interface AssistantTransport {
   close(code: number, reason: string): void;
 }
 
+/** Where a call's state and tool results live when each message is its own invocation (AWS: ./aws-calls.ts). */
+export interface AssistantRemote {
+  /** Records the call as pending, sends it (`send`) and waits for the page's result, received by another invocation. */
+  tool(call: ToolCall, signal: AbortSignal, send: () => void): Promise<ToolOutcome>;
+  /** Watches for a barge-in received by another invocation while `turn` runs; returns the function that stops watching. */
+  watch(turn: number, abort: AbortController): () => void;
+}
+
+export interface AssistantState {
+  page: PageContext | null;
+  history: LlmMessage[];
+  turn: number;
+  turnTimes: number[];
+}
+
 export interface AssistantRefusal {
   status: number;
   reason: string;
@@ -48,7 +63,7 @@ export interface AssistantRefusal {
 const VOICE = premadeVoiceRecords().find((v) => v.name === "Oliver")!;
 const SPEECH_FORMAT = "mp3_22050_32";
 /** How long the session waits for the page to run a tool. */
-const TOOL_TIMEOUT_MS = 20_000;
+export const TOOL_TIMEOUT_MS = 20_000;
 
 /**
  * Who opens a call: the offered subprotocols must include `timbre-assistant` and one of them carry
@@ -116,7 +131,19 @@ export class AssistantConnection {
     private readonly ctx: AppContext,
     private readonly caller: Caller,
     private readonly transport: AssistantTransport,
+    private readonly remote?: AssistantRemote,
   ) {}
+
+  state(): AssistantState {
+    return { page: this.page, history: this.history, turn: this.turn, turnTimes: this.turnTimes };
+  }
+
+  restore(s: AssistantState): void {
+    this.page = s.page;
+    this.history = s.history;
+    this.turn = s.turn;
+    this.turnTimes = s.turnTimes;
+  }
 
   async start(): Promise<void> {
     const user = await this.caller.user();
@@ -187,8 +214,12 @@ export class AssistantConnection {
     const abort = new AbortController();
     this.turnAbort = abort;
     const turn = ++this.turn;
+    const unwatch = this.remote?.watch(turn, abort);
     // Turns run one after the other, so history and tools keep their order.
-    this.queue = this.queue.then(() => this.runTurn(turn, utterance, abort.signal)).catch(() => undefined);
+    this.queue = this.queue
+      .then(() => this.runTurn(turn, utterance, abort.signal))
+      .catch(() => undefined)
+      .finally(() => unwatch?.());
     return this.queue;
   }
 
@@ -239,6 +270,7 @@ export class AssistantConnection {
       if (target?.paid) params.paid = true;
     }
     const call: ToolCall = { id: randomUUID(), name: planned.name, params };
+    if (this.remote) return this.remote.tool(call, signal, () => this.transport.send({ type: "tool_call", turn, call }));
     return new Promise<ToolOutcome>((resolve) => {
       const done = (o: ToolOutcome) => {
         clearTimeout(timer);

@@ -18,6 +18,7 @@ import { Engagement } from "./engagement.js";
 import { ManualVerifications } from "./manualVerifications.js";
 import { ProducerTeams } from "./producerTeams.js";
 import { LiveReadings } from "./liveReadings.js";
+import { AssistantCalls } from "./assistantCalls.js";
 
 /** Every entity store, bound to the configured tables. */
 export interface Stores {
@@ -41,6 +42,7 @@ export interface Stores {
   manualVerifications: ManualVerifications;
   producerTeams: ProducerTeams;
   liveReadings: LiveReadings;
+  assistantCalls: AssistantCalls;
 }
 
 export function createStores(doc: DynamoDBDocumentClient, names: { main: string; history: string; ledger: string; library: string }): Stores {
@@ -69,5 +71,6 @@ export function createStores(doc: DynamoDBDocumentClient, names: { main: string;
     manualVerifications: new ManualVerifications(main),
     producerTeams: new ProducerTeams(main),
     liveReadings: new LiveReadings(ledger),
+    assistantCalls: new AssistantCalls(ledger),
   };
 }

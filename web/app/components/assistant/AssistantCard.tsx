@@ -1,4 +1,4 @@
-import { useLocation, useNavigate } from "@remix-run/react";
+import { useLocation, useNavigate, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ASSISTANT, SUPPORT_CALL, assistantMessages, type AssistantServerMessage } from "../../../../functions/platform/contract/assistant.js";
 import { apiToken } from "../tts/client.js";
@@ -36,6 +36,9 @@ export function AssistantCard() {
   const audio = useRef<{ queue: string[]; playing: HTMLAudioElement | null; volume: number }>({ queue: [], playing: null, volume: 1 });
   const navigate = useNavigate();
   const location = useLocation();
+  // On AWS the call runs on its own API Gateway websocket (the root loader hands its URL over).
+  const socketUrl = useRef<string | null>(null);
+  socketUrl.current = useRouteLoaderData<{ assistantUrl: string | null }>("root")?.assistantUrl ?? null;
   const path = useRef(location.pathname);
   path.current = location.pathname;
   const recognition = useRef<SpeechRecognitionLike | null>(null);
@@ -100,7 +103,7 @@ export function AssistantCard() {
       setError(assistantMessages.somethingWrong);
       return;
     }
-    const url = `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}${ASSISTANT.path}`;
+    const url = socketUrl.current ?? `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}${ASSISTANT.path}`;
     const ws = new WebSocket(url, [ASSISTANT.subprotocol, `${ASSISTANT.bearerPrefix}${token}`]);
     socket.current = ws;
     let contextTimer: ReturnType<typeof setTimeout> | undefined;
