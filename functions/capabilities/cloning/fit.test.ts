@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { VoiceAnalysis } from "../../media/voice-analysis/port.js";
-import { poolAnalyses } from "./fit.js";
+import { fliteBases, poolAnalyses, rateCalibration } from "./fit.js";
 
 const analysis = (o: Partial<VoiceAnalysis>): VoiceAnalysis => ({
   embeddingVersion: 3,
@@ -62,5 +62,33 @@ describe("pooling the analyses of several recordings for the closed-form fit", (
 
   it("refuses to pool nothing", () => {
     expect(() => poolAnalyses([{ analysis: analysis({}), weight: 0 }])).toThrow(/no recording/);
+  });
+});
+
+describe("the bases a fit may start from (issue 26)", () => {
+  const target = (f0: number, o: { language?: string; gender?: "male" | "female" } = {}) => ({ language: o.language ?? "en", gender: o.gender, seed: 1, analysis: { f0MedianHz: f0, speakingRate: 4 } });
+
+  it("offers flite's recorded speakers whose own F0 is near the target's, at the pitch setting that reaches it", () => {
+    const high = fliteBases(target(170)).map((b) => b.engineVoice);
+    expect(high).toContain("slt");
+    expect(high).not.toContain("kal16"); // 92 Hz is more than 7 semitones below 170 Hz
+    const slt = fliteBases(target(168)).find((b) => b.engineVoice === "slt")!;
+    expect(slt.pitch).toBeCloseTo(50, 6); // the speaker's own F0 is the middle of the scale
+    expect(slt.engine).toBe("flite");
+    const low = fliteBases(target(100)).map((b) => b.engineVoice);
+    expect(low).toEqual(expect.arrayContaining(["rms", "kal16", "awb"]));
+    expect(low).not.toContain("slt");
+  });
+
+  it("keeps to the user's gender label and to English, flite's only language", () => {
+    expect(fliteBases(target(130, { gender: "female" })).every((b) => b.gender === "female")).toBe(true);
+    expect(fliteBases(target(130, { language: "de" }))).toEqual([]);
+  });
+
+  it("reads pace on a flite base with that speaker's own passage factor, not eSpeak's", () => {
+    const slt = fliteBases(target(168)).find((b) => b.engineVoice === "slt")!;
+    const rms = fliteBases(target(103)).find((b) => b.engineVoice === "rms")!;
+    expect(rateCalibration("en", slt)).toBeLessThan(rateCalibration("en"));
+    expect(rateCalibration("en", rms)).toBeGreaterThan(rateCalibration("en", slt));
   });
 });

@@ -21,6 +21,7 @@
 import type { Age, Gender, VoiceProfile } from "../../media/engine/port.js";
 import type { VoiceAnalysis } from "../../media/voice-analysis/port.js";
 import { similarity } from "../../media/voice-analysis/search.js";
+import { FLITE_VOICES, type FliteVoiceName } from "../../media/engine/flite/voices.js";
 
 export interface Renderer {
   /**
@@ -28,6 +29,8 @@ export interface Renderer {
    * variation, so each render measures the profile itself), analysed.
    */
   render(profile: VoiceProfile): Promise<VoiceAnalysis>;
+  /** Whether it can speak with flite's recorded speakers (profile.engine "flite"); eSpeak's bases always. */
+  flite?: boolean;
 }
 
 /**
@@ -53,8 +56,57 @@ const PASSAGE_RATE: Record<string, number> = { en: 1.132, de: 1.101, fr: 1.018, 
 const OUTSIDE_RATE = 0.963;
 
 /** The factor a target's measured rate is divided by to give the rate to reach on the calibration passage. */
-export function rateCalibration(language: string): number {
-  return (PASSAGE_RATE[language] ?? 1.03) * OUTSIDE_RATE;
+export function rateCalibration(language: string, base?: FitBase): number {
+  const passage = base?.engine === "flite" && base.engineVoice ? FLITE_PASSAGE_RATE[base.engineVoice] : (PASSAGE_RATE[language] ?? 1.03);
+  return passage * OUTSIDE_RATE;
+}
+
+/**
+ * PASSAGE_RATE for flite's speakers, which differ from eSpeak and from each other (the analyser
+ * counts their syllable nuclei differently on the calibration passage): each at its native 175
+ * words per minute, stability 1, the mean over the three English tuning passages divided by the
+ * calibration passage (issue 26). Outside speech measures about 4% slower than the engine's own
+ * on flite's speakers too (outside flite slt, rms, kal against the engine's), so OUTSIDE_RATE
+ * applies to every base.
+ */
+const FLITE_PASSAGE_RATE: Record<FliteVoiceName, number> = { slt: 0.944, rms: 1.141, awb: 0.934, kal16: 1.166 };
+
+/**
+ * A base a fit may start from: one of eSpeak's gender/age tables, or one of flite's recorded
+ * speakers (English only; engine-neutral profile fields, functions/media/engine/flite/voices.ts).
+ */
+export interface FitBase {
+  gender: Gender;
+  age: Age;
+  pitch: number;
+  engine?: "flite";
+  engineVoice?: FliteVoiceName;
+}
+
+/** flite's pitch scale: semitones per unit away from 50 (functions/media/engine/flite/voices.ts). */
+const FLITE_SEMITONES_PER_UNIT = 0.16;
+/** A flite base is tried only when the target's F0 is within this many semitones of the speaker's own. */
+const FLITE_MAX_SEMITONES = 7;
+
+/** The pitch setting change that moves a base's median F0 by the ratio `ratio`. */
+function pitchStep(base: FitBase, ratio: number): number {
+  if (base.engine === "flite") return (12 * Math.log2(ratio)) / FLITE_SEMITONES_PER_UNIT;
+  const [lo, hi] = BASE_F0[base.gender][base.age];
+  return (99 * Math.log(ratio)) / Math.log(hi / lo);
+}
+
+/** flite's recorded speakers whose F0 is near the target's, for English targets (no labels contradicting them). */
+export function fliteBases(target: BaseTarget): FitBase[] {
+  if (target.language !== "en") return [];
+  const f0 = target.analysis.f0MedianHz ?? 120;
+  return (Object.keys(FLITE_VOICES) as FliteVoiceName[])
+    .map((name) => {
+      const v = FLITE_VOICES[name];
+      const st = 12 * Math.log2(f0 / v.f0);
+      return { st, base: { gender: v.gender, age: "middle_aged" as Age, pitch: 50 + st / FLITE_SEMITONES_PER_UNIT, engine: "flite" as const, engineVoice: name } };
+    })
+    .filter((x) => Math.abs(x.st) <= FLITE_MAX_SEMITONES && (!target.gender || x.base.gender === target.gender))
+    .map((x) => x.base);
 }
 
 export interface FitTarget {
@@ -72,7 +124,7 @@ export type BaseTarget = Omit<FitTarget, "analysis"> & { analysis: Pick<VoiceAna
 
 export interface FitReport {
   renders: number;
-  base: { gender: Gender; age: Age; similarity: number }[];
+  base: { gender: Gender; age: Age; engineVoice?: string; similarity: number }[];
   target: { f0MedianHz: number | null; rangeSemitones: number | null; speakingRate: number; formantsHz: VoiceAnalysis["formantsHz"] };
   fitted: { f0MedianHz: number | null; rangeSemitones: number | null; speakingRate: number; formantsHz: VoiceAnalysis["formantsHz"]; similarity: number };
 }
@@ -127,9 +179,10 @@ function smoothEnvelope(e: number[]): number[] {
 }
 
 /** The profile a fit starts from: a base at the pitch of the target's median F0 and its pace. */
-function startProfile(target: BaseTarget, gender: Gender, age: Age, pitch: number): VoiceProfile {
-  const targetRate = target.analysis.speakingRate / STABILITY_ALLOWANCE.rate / rateCalibration(target.language);
+function startProfile(target: BaseTarget, gender: Gender, age: Age, pitch: number, base?: FitBase): VoiceProfile {
+  const targetRate = target.analysis.speakingRate / STABILITY_ALLOWANCE.rate / rateCalibration(target.language, base);
   return {
+    ...(base?.engine ? { engine: base.engine, engineVoice: base.engineVoice } : {}),
     language: target.language,
     accent: target.accent,
     gender,
@@ -236,29 +289,30 @@ export async function fitProfile(target: FitTarget, renderer: Renderer): Promise
   const targetF0 = (t.f0MedianHz ?? 120) / STABILITY_ALLOWANCE.f0;
   const measuredSt = semitones(t);
   const targetSt = measuredSt === null ? null : Math.max(0.5, measuredSt - STABILITY_ALLOWANCE.rangeSemitones);
-  const targetRate = t.speakingRate / STABILITY_ALLOWANCE.rate / rateCalibration(target.language);
-  const start = (gender: Gender, age: Age, pitch: number) => startProfile(target, gender, age, pitch);
+  const start = (b: FitBase) => startProfile(target, b.gender, b.age, b.pitch, b);
 
-  // 1. The base: render the most plausible ones, keep the nearest.
-  const bases = candidateBases(target);
-  const tried = await Promise.all(bases.map(async (b) => ({ b, a: await render(start(b.gender, b.age, b.pitch)) })));
-  tried.sort((x, y) => similarity(y.a.embedding, t.embedding) - similarity(x.a.embedding, t.embedding));
-  const chosen = tried[0].b;
-  let profile = start(chosen.gender, chosen.age, chosen.pitch);
-  let got = tried[0].a;
+  // 1. The base: render the most plausible eSpeak bases and flite's speakers near the target's
+  // F0, keep the nearest by the embedding (ties, in the order tried: deterministic).
+  const bases: FitBase[] = [...candidateBases(target), ...(renderer.flite ? fliteBases(target) : [])];
+  const tried = await Promise.all(bases.map(async (b) => ({ b, a: await render(start(b)) })));
+  const ranked = [...tried].sort((x, y) => similarity(y.a.embedding, t.embedding) - similarity(x.a.embedding, t.embedding));
+  const chosen = ranked[0].b;
+  const targetRate = t.speakingRate / STABILITY_ALLOWANCE.rate / rateCalibration(target.language, chosen);
+  let profile = start(chosen);
+  let got = ranked[0].a;
 
   // 2. Pitch, range, rate and timbre: two rounds of corrections. The formant estimate is the
   // noisy one, so its step is damped and kept only when the voice did not move away.
-  const [lo, hi] = BASE_F0[chosen.gender][chosen.age];
   const sim = (a: VoiceAnalysis) => similarity(a.embedding, t.embedding);
   for (let round = 0; round < 2; round++) {
     const next = { ...profile };
-    if (got.f0MedianHz) next.pitch = Math.round(clamp(profile.pitch + (99 * Math.log(targetF0 / got.f0MedianHz)) / Math.log(hi / lo), 0, 99));
+    if (got.f0MedianHz) next.pitch = Math.round(clamp(profile.pitch + pitchStep(chosen, targetF0 / got.f0MedianHz), 0, 99));
     const st = semitones(got);
     if (targetSt !== null && st !== null && st > 0.1) next.pitchRange = Math.round(clamp(profile.pitchRange * (targetSt / st), 0, 100));
     if (got.speakingRate > 0 && targetRate > 0) next.rate = Math.round(clamp(profile.rate * (targetRate / got.speakingRate), 80, 450));
     const fr = formantRatio(t, got);
-    if (fr !== null) next.timbre = Math.round(clamp(profile.timbre + clamp((0.7 * (fr - 1)) / TIMBRE_FORMANT_SLOPE, -0.4, 0.4), -1, 1) * 100) / 100;
+    // flite's timbre is a spectral tilt, not a formant scale: there the envelope step does that work.
+    if (fr !== null && chosen.engine !== "flite") next.timbre = Math.round(clamp(profile.timbre + clamp((0.7 * (fr - 1)) / TIMBRE_FORMANT_SLOPE, -0.4, 0.4), -1, 1) * 100) / 100;
     const a = await render(next);
     if (next.timbre !== profile.timbre && sim(a) < sim(got) - 0.02) {
       profile = { ...next, timbre: profile.timbre };
@@ -301,7 +355,7 @@ export async function fitProfile(target: FitTarget, renderer: Renderer): Promise
     profile,
     report: {
       renders,
-      base: tried.map((x) => ({ gender: x.b.gender, age: x.b.age, similarity: Math.round(similarity(x.a.embedding, t.embedding) * 1000) / 1000 })),
+      base: tried.map((x) => ({ gender: x.b.gender, age: x.b.age, ...(x.b.engineVoice ? { engineVoice: x.b.engineVoice } : {}), similarity: Math.round(similarity(x.a.embedding, t.embedding) * 1000) / 1000 })),
       target: { f0MedianHz: t.f0MedianHz, rangeSemitones: measuredSt, speakingRate: t.speakingRate, formantsHz: t.formantsHz },
       fitted: { f0MedianHz: got.f0MedianHz, rangeSemitones: semitones(got), speakingRate: got.speakingRate, formantsHz: got.formantsHz, similarity: similarity(got.embedding, t.embedding) },
     },

@@ -17,6 +17,7 @@ const FIT_SEED = 3;
 export function engineRenderer(ctx: AppContext, language: string, signal?: AbortSignal): Renderer {
   const passage = calibrationPassage(language);
   return {
+    flite: true,
     async render(profile: VoiceProfile): Promise<VoiceAnalysis> {
       const { pcm, sampleRate } = await speakPcm16(ctx, profile, passage, { seed: FIT_SEED, settings: { stability: 1 }, signal });
       return ctx.analyzer().analyzeSamples(pcm, sampleRate, { signal });
