@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from "playwright-core";
-import { expect } from "vitest";
+import { expect, type ExpectStatic } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack } from "../support/stack.js";
 
@@ -26,26 +26,29 @@ const inflight = new WeakMap<BrowserContext, Set<Request>>();
  * background after each navigation; aborting one while it streams makes the embedded server
  * write to a dead socket, which its local response stream does not handle yet (an uncaught EPIPE).
  */
-export async function closeContext(context: BrowserContext): Promise<void> {
-  await settle(context);
+export async function closeContext(context: BrowserContext, ex: ExpectStatic = expect): Promise<void> {
+  await settle(context, ex);
   await context.close();
 }
 
-/** Waits until the profile has no request in flight (a reload or goto would abort them). */
-export async function settle(context: BrowserContext): Promise<void> {
+/**
+ * Waits until the profile has no request in flight (a reload or goto would abort them). A
+ * concurrent test passes its own `expect` (the test context's), so a failure is its own.
+ */
+export async function settle(context: BrowserContext, ex: ExpectStatic = expect): Promise<void> {
   const pending = inflight.get(context);
-  if (pending) await expect.poll(() => pending.size, { timeout: 5000 }).toBe(0);
+  if (pending) await ex.poll(() => pending.size, { timeout: 5000 }).toBe(0);
 }
 
 /** page.goto after in-flight requests finish, then waits for hydration. */
-export async function visit(page: Page, path: string): Promise<void> {
-  await settle(page.context());
+export async function visit(page: Page, path: string, ex: ExpectStatic = expect): Promise<void> {
+  await settle(page.context(), ex);
   await page.goto(path);
   await hydrated(page);
 }
 
-export async function reload(page: Page): Promise<void> {
-  await settle(page.context());
+export async function reload(page: Page, ex: ExpectStatic = expect): Promise<void> {
+  await settle(page.context(), ex);
   await page.reload();
   await hydrated(page);
 }
@@ -81,13 +84,14 @@ export async function hydrated(page: Page): Promise<void> {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
 
-export async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await visit(page, "/sign-in");
+/** Signs in on `page`; `ex`: a concurrent test's own `expect`. */
+export async function signIn(page: Page, email: string, password: string, ex: ExpectStatic = expect): Promise<void> {
+  await visit(page, "/sign-in", ex);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(/\/app(\/|$|\?)/);
-  await expect.poll(() => page.locator("main#main").isVisible()).toBe(true);
+  await ex.poll(() => page.locator("main#main").isVisible()).toBe(true);
 }
 
 /** The one stack with the web app and the one Chromium a browser test file uses. */

@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { expect, type ExpectStatic } from "vitest";
 import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
@@ -29,12 +29,12 @@ export async function cloneNeedingVerification(stack: EmbeddedStack, name: strin
   return { acct, client, voiceId };
 }
 
-/** The user signed in on `context` (a profile of its own), on the clone's Verification screen. */
-export async function openVerificationScreen(context: BrowserContext, acct: { email: string; password: string }, voiceId: string) {
+/** The user signed in on `context` (a profile of its own), on the clone's Verification screen; `ex`: a concurrent test's own `expect`. */
+export async function openVerificationScreen(context: BrowserContext, acct: { email: string; password: string }, voiceId: string, ex: ExpectStatic = expect) {
   const page = await context.newPage();
   const errors = watchErrors(page);
-  await signIn(page, acct.email, acct.password);
-  await visit(page, verifyUrl(voiceId));
+  await signIn(page, acct.email, acct.password, ex);
+  await visit(page, verifyUrl(voiceId), ex);
   const screen = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
   await screen.getByRole("link", { name: "Terms of Service" }).waitFor();
   return { page, errors, screen };
@@ -48,31 +48,31 @@ export const dialogsFitWidth = (page: Page) =>
 export const topDialogFits = (page: Page) =>
   page.locator("dialog[open]").last().evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth + 1);
 
-/** Record, Start recording: the captcha image appears (a decoded PNG); stop after `seconds`. */
-export async function readCaptcha(page: Page, seconds: number) {
+/** Record, Start recording: the captcha image appears (a decoded PNG); stop after `seconds`. `ex`: a concurrent test's own `expect`. */
+export async function readCaptcha(page: Page, seconds: number, ex: ExpectStatic = expect) {
   const dialog = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
   await dialog.getByRole("button", { name: "Record", exact: true }).click();
   await dialog.getByRole("button", { name: "Start recording" }).click();
   const image = dialog.getByRole("img", { name: pvcMessages.captchaAlt });
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 }).toBeGreaterThan(200);
-  await expect.poll(() => dialog.getByRole("timer").count(), { timeout: 8000 }).toBe(1);
+  await ex.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 }).toBeGreaterThan(200);
+  await ex.poll(() => dialog.getByRole("timer").count(), { timeout: 8000 }).toBe(1);
   await page.waitForTimeout(seconds * 1000);
   await dialog.getByRole("button", { name: "Stop" }).click();
   return dialog;
 }
 
-/** A signed-in page on the Voice Data step of a new clone named Reader (`language`: its samples' language). */
-export async function openVoiceData(browser: Browser, stack: EmbeddedStack, opts: { width: number; microphone?: boolean; language?: string }) {
+/** A signed-in page on the Voice Data step of a new clone named Reader (`language`: its samples' language); `ex`: a concurrent test's own `expect`. */
+export async function openVoiceData(browser: Browser, stack: EmbeddedStack, opts: { width: number; microphone?: boolean; language?: string }, ex: ExpectStatic = expect) {
   const acct = await createTestAccount(stack, "creator");
   const created = await apiFetch(stack, acct.apiKey, "/v1/voices/pvc", { method: "POST", body: JSON.stringify({ name: "Reader", language: opts.language ?? "en" }) });
   const { voice_id } = (await created.json()) as { voice_id: string };
   const context = await newContext(browser, stack, { width: opts.width, height: opts.width < 500 ? 844 : 900, microphone: opts.microphone });
   const page = await context.newPage();
   const errors = watchErrors(page);
-  await signIn(page, acct.email, acct.password);
-  await visit(page, `${WIZARD}&createdVoiceId=${voice_id}`);
+  await signIn(page, acct.email, acct.password, ex);
+  await visit(page, `${WIZARD}&createdVoiceId=${voice_id}`, ex);
   const data = page.getByRole("dialog", { name: "Voice Data" });
-  await expect.poll(() => data.getByLabel("Voice name").inputValue(), { timeout: 10_000 }).toBe("Reader");
+  await ex.poll(() => data.getByLabel("Voice name").inputValue(), { timeout: 10_000 }).toBe("Reader");
   return { page, data, errors, voiceId: voice_id, acct };
 }
 
@@ -90,12 +90,12 @@ export async function createServerAdmin(stack: EmbeddedStack): Promise<{ email: 
   return admin;
 }
 
-/** The administrator signed in on a profile of its own, on the administration page, at the request for `voiceName`. */
-export async function openAdminRequest(browser: Browser, stack: EmbeddedStack, admin: { email: string; password: string }, size: { width: number; height: number }, voiceName: string) {
+/** The administrator signed in on a profile of its own, on the administration page, at the request for `voiceName`; `ex`: a concurrent test's own `expect`. */
+export async function openAdminRequest(browser: Browser, stack: EmbeddedStack, admin: { email: string; password: string }, size: { width: number; height: number }, voiceName: string, ex: ExpectStatic = expect) {
   const context = await newContext(browser, stack, size);
   const page = await context.newPage();
-  await signIn(page, admin.email, admin.password);
-  await visit(page, "/app/settings/administration");
+  await signIn(page, admin.email, admin.password, ex);
+  await visit(page, "/app/settings/administration", ex);
   const request = page.getByRole("listitem", { name: `Request for ${voiceName}` });
   await request.waitFor();
   return { context, page, request };

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { PNG } from "pngjs";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch } from "../support/stack.js";
@@ -69,8 +69,10 @@ async function micFile(name: string, text: string, seed: number): Promise<string
   return file;
 }
 
-describe.each(PVC_SIZES)("the Verification screen at $width px", (size) => {
-  it("fails a wrong reading twice (failure view, attempts link, history), then passes a reading of the captcha and goes to Finish", async () => {
+// The four tests are independent (each its own account, clone, profiles, microphone files and
+// Chromium launches; the administrator's requests are named per test) and run at once on the one stack.
+describe.concurrent.each(PVC_SIZES)("the Verification screen at $width px", (size) => {
+  it("fails a wrong reading twice (failure view, attempts link, history), then passes a reading of the captcha and goes to Finish", async ({ expect }) => {
     const { acct, voiceId } = await cloneNeedingVerification(stack, `Captcha ${size.name}`, sampleWav);
     const wrong = await micFile(`wrong-${size.name}.wav`, "The little boat drifted past the lighthouse before the storm.", 3);
 
@@ -78,13 +80,13 @@ describe.each(PVC_SIZES)("the Verification screen at $width px", (size) => {
     try {
       const context = await micA.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
       context.setDefaultTimeout(10_000);
-      const { page, errors, screen: dialog } = await openVerificationScreen(context, acct, voiceId);
+      const { page, errors, screen: dialog } = await openVerificationScreen(context, acct, voiceId, expect);
       expect(await dialog.getByRole("link", { name: "Privacy Policy" }).count()).toBe(1);
       // Verify mode: Voice Data is locked, so there is no Back.
       expect(await dialog.getByRole("button", { name: "Back" }).count()).toBe(0);
 
       for (let attempt = 1; attempt <= 2; attempt++) {
-        await readCaptcha(page, 7);
+        await readCaptcha(page, 7, expect);
         const failed = dialog.getByRole("alert").filter({ hasText: pvcMessages.attemptFailed });
         await expect.poll(() => failed.count(), { timeout: 120_000 }).toBe(1);
         expect(await failed.textContent()).toContain(verificationMessages.wrongSentence);
@@ -117,8 +119,8 @@ describe.each(PVC_SIZES)("the Verification screen at $width px", (size) => {
       try {
         const context = await micB.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
         context.setDefaultTimeout(10_000);
-        const { page, errors } = await openVerificationScreen(context, acct, voiceId);
-        const dialog = await readCaptcha(page, 10);
+        const { page, errors } = await openVerificationScreen(context, acct, voiceId, expect);
+        const dialog = await readCaptcha(page, 10, expect);
         const finish = page.getByRole("dialog", { name: pvcMessages.finishTitle });
         const decided = finish.or(dialog.getByRole("alert").filter({ hasText: pvcMessages.attemptFailed }));
         await expect.poll(() => decided.count(), { timeout: 120_000 }).toBe(1);
@@ -143,11 +145,11 @@ describe.each(PVC_SIZES)("the Verification screen at $width px", (size) => {
   });
 });
 
-describe.each(PVC_SIZES)("manual verification at $width px", (size) => {
-  it("checks the documents and the text, sends the request, and an administrator approves it; the wizard then moves on", async () => {
+describe.concurrent.each(PVC_SIZES)("manual verification at $width px", (size) => {
+  it("checks the documents and the text, sends the request, and an administrator approves it; the wizard then moves on", async ({ expect }) => {
     const { acct, voiceId } = await cloneNeedingVerification(stack, `Manual ${size.name}`, sampleWav);
     const context = await newContext(browser, stack, { width: size.width, height: size.height });
-    const { page, errors, screen } = await openVerificationScreen(context, acct, voiceId);
+    const { page, errors, screen } = await openVerificationScreen(context, acct, voiceId, expect);
     await screen.getByRole("button", { name: pvcMessages.manualVerification }).click();
     const dialog = page.getByRole("dialog", { name: pvcMessages.manualVerificationTitle(`Manual ${size.name}`) });
     const send = dialog.getByRole("button", { name: "Send request" });
@@ -183,21 +185,21 @@ describe.each(PVC_SIZES)("manual verification at $width px", (size) => {
     expect(errors.pageErrors).toEqual([]);
 
     // The server's administrator opens the document and approves.
-    const { context: adminContext, page: adminPage, request } = await openAdminRequest(browser, stack, admin, size, `Manual ${size.name}`);
+    const { context: adminContext, page: adminPage, request } = await openAdminRequest(browser, stack, admin, size, `Manual ${size.name}`, expect);
     expect(await request.textContent()).toContain("the contract names me");
     const [download] = await Promise.all([adminPage.waitForEvent("download"), request.getByRole("button", { name: "passport.png" }).click()]);
     expect(download.suggestedFilename()).toBe("passport.png");
     expect(await dialogsFitWidth(adminPage)).toBe(true);
     await request.getByRole("button", { name: "Approve" }).click();
     await expect.poll(() => adminPage.getByRole("listitem", { name: `Request for Manual ${size.name}` }).count(), { timeout: 10_000 }).toBe(0);
-    await closeContext(adminContext);
+    await closeContext(adminContext, expect);
 
     // The user's wizard in verify mode goes on to Finish.
-    await visit(page, verifyUrl(voiceId));
+    await visit(page, verifyUrl(voiceId), expect);
     await page.getByRole("dialog", { name: pvcMessages.finishTitle }).waitFor();
     const v = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { voice_verification: { is_verified: boolean } };
     expect(v.voice_verification.is_verified).toBe(true);
     expect(errors.pageErrors).toEqual([]);
-    await closeContext(context);
+    await closeContext(context, expect);
   });
 });
