@@ -61,13 +61,16 @@ export class RemoteEngine implements SpeechEngine {
     const stop = new AbortController();
     const onAbort = () => stop.abort();
     signal?.addEventListener("abort", onAbort, { once: true });
-    let phase: "first byte" | "total" = "first byte";
-    const firstTimer = setTimeout(() => stop.abort(), cfg.firstByteTimeoutMs);
+    let phase: "first byte" | "total" | null = null;
+    const firstTimer = setTimeout(() => {
+      phase = "first byte";
+      stop.abort();
+    }, cfg.firstByteTimeoutMs);
     const totalTimer = setTimeout(() => {
       phase = "total";
       stop.abort();
     }, cfg.totalTimeoutMs);
-    const timedOut = () => (signal?.aborted ? null : new RemoteEngineError(504, "remote_engine_timeout", `The remote engine ${name} did not answer in time (${phase === "first byte" ? `no audio within ${cfg.firstByteTimeoutMs} ms` : `not finished within ${cfg.totalTimeoutMs} ms`}).`));
+    const timedOut = () => (signal?.aborted || !phase ? null : new RemoteEngineError(504, "remote_engine_timeout", `The remote engine ${name} did not answer in time (${phase === "first byte" ? `no audio within ${cfg.firstByteTimeoutMs} ms` : `not finished within ${cfg.totalTimeoutMs} ms`}).`));
     try {
       let res: Response;
       try {
