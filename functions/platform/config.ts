@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default("./.data"),
   /** Piper voices (NAME.onnx + NAME.onnx.json) loaded at start-up; default DATA_DIR/voices/piper. */
   PIPER_VOICES_DIR: optionalString,
+  /** Remote speech servers, a JSON array (README "Remote engines"). */
+  REMOTE_ENGINES: optionalString,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 
   DEMO_PASSWORD: optionalString.refine((v) => v === undefined || v.length >= 8, "must be at least 8 characters"),
@@ -125,6 +127,8 @@ export interface Config {
   dataDir: string;
   /** Where the embedded server loads Piper voices from. */
   piperVoicesDir: string;
+  /** REMOTE_ENGINES: remote speech servers as JSON (media/engine/remote/config.ts); "" for none. */
+  remoteEngines: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   demoPassword: string | undefined;
   demoApiKey: string | undefined;
@@ -218,6 +222,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     publicUrl: e.PUBLIC_URL,
     dataDir: e.DATA_DIR,
     piperVoicesDir: e.PIPER_VOICES_DIR ?? `${e.DATA_DIR.replace(/\/+$/, "")}/voices/piper`,
+    remoteEngines: e.REMOTE_ENGINES ?? "",
     logLevel: e.LOG_LEVEL,
     demoPassword: e.DEMO_PASSWORD,
     demoApiKey: e.DEMO_API_KEY,

@@ -58,7 +58,9 @@ export async function embeddedEngines(cfg: Config, extra: Partial<Record<EngineI
   const { EspeakEngine } = await import("../media/engine/espeak/engine.js");
   const { FliteEngine } = await import("../media/engine/flite/engine.js");
   const { DispatchingEngine } = await import("../media/engine/dispatch.js");
-  return new DispatchingEngine(new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" }), { flite: () => new FliteEngine(), ...extra });
+  const { remoteEngineCreator } = await import("../media/engine/remote/index.js");
+  const remote = remoteEngineCreator(cfg.remoteEngines);
+  return new DispatchingEngine(new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" }), { flite: () => new FliteEngine(), ...(remote ? { remote } : {}), ...extra });
 }
 
 export interface ContextOptions {

@@ -28,6 +28,7 @@ import { createStorageRoute, sweepTemporaryUploads, SWEEP_INTERVAL_MS } from "./
 import { DISPATCH_WORKFLOW } from "../../functions/platform/events/index.js";
 import { attachLiveReading } from "./live-socket.js";
 import { loadPiperVoices, piperEngine } from "./piper.js";
+import { loadRemoteVoices } from "../../functions/handlers/seed/remote.js";
 import { attachAssistant } from "./assistant-socket.js";
 import { ASSISTANT } from "../../functions/platform/contract/assistant.js";
 
@@ -157,6 +158,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   await seedSystem(ctx);
   // Piper voices from the voices folder (a broken file is logged and left out).
   await loadPiperVoices(ctx, log);
+  // Voices of the remote engines (REMOTE_ENGINES); a server down is logged and its voices kept.
+  await loadRemoteVoices(ctx, log);
   phase("system data");
   const demo = opts.seedDemo ? await ensureDemoAccount(ctx, { password: config.demoPassword, apiKey: config.demoApiKey }) : undefined;
   phase("demo account");

@@ -13,6 +13,7 @@ import { releaseSlot, takeSlot } from "./slots.js";
 import { codePointLength } from "../../platform/contract/text.js";
 import type { OutputFormat } from "../../media/audio/formats.js";
 import { wholeAudio } from "../../media/audio/encoder.js";
+import { RemoteEngineError } from "../../media/engine/remote/engine.js";
 import { EngineVoiceUnavailableError, type EngineModel, type SynthesisRequest } from "../../media/engine/port.js";
 import { MappedText, type CharTimes } from "./textmap.js";
 import { normalizationReplacements, type NormalizationMode } from "./normalize.js";
@@ -127,6 +128,13 @@ export interface GenerationDeps {
   pronunciation?: PronunciationHook;
   /** Told the parts of every finished, charged generation (the voice library's usage counters). */
   onGenerated?: (ctx: AppContext, parts: SpeechPart[]) => Promise<void>;
+}
+
+/** An engine's failure as the caller's error: a voice it cannot speak here is a 400, a remote engine's failure its 502/503/504. */
+function engineFailure(e: unknown): unknown {
+  if (e instanceof EngineVoiceUnavailableError) return new ApiError(400, "voice_unavailable", e.message);
+  if (e instanceof RemoteEngineError) return new ApiError(e.statusCode, e.code, e.message);
+  return e;
 }
 
 function engineModel(m: ModelInfo, optimizeStreamingLatency: number | null): EngineModel {
@@ -278,7 +286,7 @@ async function generateHoldingSlot(
   const audio = engine.synthesizeSequenceEncoded(synthRequests, format, stopAudio.signal)[Symbol.asyncIterator]();
   // A voice its engine cannot speak here (a Piper voice's file removed) is the caller's 400, refunded like any failure.
   const firstAudio = audio.next().catch((e: unknown) => {
-    throw e instanceof EngineVoiceUnavailableError ? new ApiError(400, "voice_unavailable", e.message) : e;
+    throw engineFailure(e);
   });
   firstAudio.catch(() => undefined);
   const dropAudio = async () => {
@@ -404,7 +412,7 @@ async function generateHoldingSlot(
         failed = true;
         if (!finished) await undo();
       }
-      throw e;
+      throw engineFailure(e);
     } finally {
       req.signal?.removeEventListener("abort", gone);
       // Stops the engine's work for a consumer that left early (or failed) before the last chunk.

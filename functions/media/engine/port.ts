@@ -63,7 +63,7 @@ export interface VoiceProfile {
   engineVoice?: string;
 }
 
-export type EngineId = "espeak" | "flite" | "piper";
+export type EngineId = "espeak" | "flite" | "piper" | "remote";
 
 export interface VoiceSettings {
   stability: number;

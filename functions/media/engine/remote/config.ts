@@ -1,0 +1,96 @@
+/**
+ * The remote engines an operator configures (REMOTE_ENGINES, a JSON array; README "Remote
+ * engines"). Parsed and checked once at start-up: a broken entry stops the server with its reason.
+ */
+export interface RemoteEngineConfig {
+  /** Short name: in voice ids, labels and error messages. */
+  id: string;
+  kind: "openai";
+  /** Base URL without /v1 (e.g. http://tts.internal:8880). */
+  url: string;
+  /** Sent as a bearer token; a secret: never returned, never logged. */
+  key?: string;
+  /** The `model` field of the requests (default "tts-1"). */
+  model: string;
+  /** Voices to list; absent: asked from GET {url}/v1/audio/voices at start-up. */
+  voices?: string[];
+  /** The first byte of audio (headers and first bytes) within this many ms (default 15000). */
+  firstByteTimeoutMs: number;
+  /** The whole answer within this many ms (default 120000). */
+  totalTimeoutMs: number;
+  /** Language of its voices (default "en"). */
+  language: string;
+}
+
+const ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+const MAX_ENGINES = 32;
+const MAX_VOICES = 500;
+
+export function parseRemoteEngines(json: string | undefined): RemoteEngineConfig[] {
+  if (!json?.trim()) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch (e) {
+    throw new Error(`REMOTE_ENGINES is not JSON: ${(e as Error).message}`);
+  }
+  if (!Array.isArray(raw)) throw new Error("REMOTE_ENGINES must be a JSON array of engines");
+  if (raw.length > MAX_ENGINES) throw new Error(`REMOTE_ENGINES has ${raw.length} engines; at most ${MAX_ENGINES}`);
+  const seen = new Set<string>();
+  return raw.map((e: Record<string, unknown>, i) => {
+    const where = `REMOTE_ENGINES[${i}]`;
+    if (!e || typeof e !== "object") throw new Error(`${where} must be an object`);
+    const id = e.id;
+    if (typeof id !== "string" || !ID.test(id)) throw new Error(`${where}.id must be 1-32 of a-z 0-9 _ - (got ${JSON.stringify(id)})`);
+    if (seen.has(id)) throw new Error(`${where}.id ${id} is used twice`);
+    seen.add(id);
+    const kind = e.kind ?? "openai";
+    if (kind !== "openai") throw new Error(`${where}.kind must be "openai" (got ${JSON.stringify(kind)})`);
+    let url: URL;
+    try {
+      url = new URL(String(e.url));
+    } catch {
+      throw new Error(`${where}.url is not a URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`${where}.url must be http or https`);
+    if (url.username || url.password) throw new Error(`${where}.url must not carry credentials: use "key"`);
+    if (e.key !== undefined && (typeof e.key !== "string" || !e.key || e.key.length > 512)) throw new Error(`${where}.key must be a string of 1-512 characters`);
+    const voices = e.voices;
+    if (voices !== undefined && (!Array.isArray(voices) || voices.length > MAX_VOICES || !voices.every((v) => typeof v === "string" && v.length > 0 && v.length <= 100)))
+      throw new Error(`${where}.voices must be up to ${MAX_VOICES} voice names (1-100 characters)`);
+    const ms = (name: string, dflt: number) => {
+      const v = e[name] ?? dflt;
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 600_000) throw new Error(`${where}.${name} must be 1..600000 ms`);
+      return v;
+    };
+    const model = e.model ?? "tts-1";
+    if (typeof model !== "string" || !model || model.length > 100) throw new Error(`${where}.model must be a string of 1-100 characters`);
+    const language = e.language ?? "en";
+    if (typeof language !== "string" || !/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/i.test(language)) throw new Error(`${where}.language must be a language code such as en or pt-br`);
+    return {
+      id,
+      kind,
+      url: url.href.replace(/\/+$/, "").replace(/\/v1$/, ""),
+      key: e.key as string | undefined,
+      model,
+      voices: voices as string[] | undefined,
+      firstByteTimeoutMs: ms("firstByteTimeoutMs", 15_000),
+      totalTimeoutMs: ms("totalTimeoutMs", 120_000),
+      language: language.toLowerCase(),
+    } satisfies RemoteEngineConfig;
+  });
+}
+
+/** The voices a server offers: `GET {url}/v1/audio/voices` (a list of names, or of objects with id/voice_id/name, bare or under "voices"/"data"). */
+export async function fetchRemoteVoices(cfg: RemoteEngineConfig, fetchImpl: typeof fetch = fetch): Promise<string[]> {
+  if (cfg.voices) return cfg.voices;
+  const res = await fetchImpl(`${cfg.url}/v1/audio/voices`, { headers: cfg.key ? { authorization: `Bearer ${cfg.key}` } : {}, signal: AbortSignal.timeout(cfg.firstByteTimeoutMs) });
+  if (!res.ok) throw new Error(`GET /v1/audio/voices answered HTTP ${res.status}`);
+  const body = (await res.json()) as unknown;
+  const list = Array.isArray(body) ? body : ((body as { voices?: unknown; data?: unknown })?.voices ?? (body as { data?: unknown })?.data);
+  if (!Array.isArray(list)) throw new Error("GET /v1/audio/voices gave no list of voices");
+  const names = list
+    .map((v: unknown) => (typeof v === "string" ? v : typeof v === "object" && v ? ((v as Record<string, unknown>).id ?? (v as Record<string, unknown>).voice_id ?? (v as Record<string, unknown>).name) : undefined))
+    .filter((v): v is string => typeof v === "string" && v.length > 0 && v.length <= 100);
+  return names.slice(0, MAX_VOICES);
+}

@@ -1,0 +1,236 @@
+/**
+ * Remote speech servers behind the engine port (kind "openai": an OpenAI-compatible server,
+ * `POST {url}/v1/audio/speech` with model/voice/input/response_format "wav"). The server's WAV is
+ * read as it streams, resampled to the product's rate and handed on as PCM chunks, so every output
+ * format, history and credits work as for the embedded engines.
+ *
+ * A voice names its server and the server's voice in `VoiceProfile.engineVoice` ("ENGINE/VOICE").
+ * Failures are `RemoteEngineError`s with the HTTP status the caller gets (502/503/504): the key is
+ * never part of a message.
+ */
+import { Resampler, floatToInt16, int16ToFloat } from "../../audio/index.js";
+import type { OutputFormat, OutputFormatId } from "../../audio/formats.js";
+import { encodeChunks, sequence } from "../encode-stream.js";
+import { EngineVoiceUnavailableError, type EncodedChunk, type EncodedSequenceChunk, type SequenceChunk, type SpeechEngine, type SynthesisChunk, type SynthesisRequest } from "../port.js";
+import type { RemoteEngineConfig } from "./config.js";
+
+export class RemoteEngineError extends Error {
+  override name = "RemoteEngineError";
+  constructor(
+    readonly statusCode: 502 | 503 | 504,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const EMPTY = { characters: [], character_start_times_seconds: [], character_end_times_seconds: [] };
+/** PCM handed on per chunk (samples at the server's rate) and the largest WAV header accepted. */
+const CHUNK_BYTES = 8192;
+const MAX_HEADER_BYTES = 4096;
+
+export function splitEngineVoice(engineVoice: string | undefined): { engine: string; voice: string } | null {
+  const i = engineVoice?.indexOf("/") ?? -1;
+  return engineVoice && i > 0 ? { engine: engineVoice.slice(0, i), voice: engineVoice.slice(i + 1) } : null;
+}
+
+/** Removes the key (should a server echo it) and bounds a server's message. */
+function scrub(text: string, key: string | undefined): string {
+  const t = key ? text.split(key).join("***") : text;
+  return t.replace(/\s+/g, " ").trim().slice(0, 200);
+}
+
+export class RemoteEngine implements SpeechEngine {
+  readonly id = "remote";
+  private readonly engines: Map<string, RemoteEngineConfig>;
+
+  constructor(
+    engines: readonly RemoteEngineConfig[],
+    readonly sampleRate: number,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {
+    this.engines = new Map(engines.map((e) => [e.id, e]));
+  }
+
+  async *synthesize(req: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
+    const ref = splitEngineVoice(req.voice.engineVoice);
+    const cfg = ref && this.engines.get(ref.engine);
+    if (!ref || !cfg) throw new EngineVoiceUnavailableError(`The remote engine of this voice (${ref?.engine ?? "none"}) is not configured on this server.`);
+    const name = cfg.id;
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let phase: "first byte" | "total" | null = null;
+    const firstTimer = setTimeout(() => {
+      phase = "first byte";
+      stop.abort();
+    }, cfg.firstByteTimeoutMs);
+    const totalTimer = setTimeout(() => {
+      phase = "total";
+      stop.abort();
+    }, cfg.totalTimeoutMs);
+    const timedOut = () => (signal?.aborted || !phase ? null : new RemoteEngineError(504, "remote_engine_timeout", `The remote engine ${name} did not answer in time (${phase === "first byte" ? `no audio within ${cfg.firstByteTimeoutMs} ms` : `not finished within ${cfg.totalTimeoutMs} ms`}).`));
+    try {
+      let res: Response;
+      try {
+        res = await this.fetchImpl(`${cfg.url}/v1/audio/speech`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "audio/wav", ...(cfg.key ? { authorization: `Bearer ${cfg.key}` } : {}) },
+          body: JSON.stringify({ model: cfg.model, voice: ref.voice, input: req.text, response_format: "wav", speed: req.settings.speed }),
+          signal: stop.signal,
+        });
+      } catch (e) {
+        throw timedOut() ?? e;
+      }
+      if (!res.ok) {
+        const body = scrub(await res.text().catch(() => ""), cfg.key);
+        const why = body ? `: ${body}` : "";
+        if (res.status === 401 || res.status === 403) throw new RemoteEngineError(502, "remote_engine_unauthorized", `The remote engine ${name} refused the server's key (HTTP ${res.status})${why}`);
+        if (res.status === 429) throw new RemoteEngineError(503, "remote_engine_busy", `The remote engine ${name} is busy or over its quota (HTTP 429); try again later${why}`);
+        throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} failed (HTTP ${res.status})${why}`);
+      }
+      if (!res.body) throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} sent no audio.`);
+      yield* this.decode(res.body, name, stop.signal, timedOut, () => clearTimeout(firstTimer));
+    } finally {
+      clearTimeout(firstTimer);
+      clearTimeout(totalTimer);
+      signal?.removeEventListener("abort", onAbort);
+      stop.abort();
+    }
+  }
+
+  /** Reads a streamed 16-bit PCM WAV (RIFF header, chunks until "data", then samples). */
+  private async *decode(body: ReadableStream<Uint8Array>, name: string, stopped: AbortSignal, timedOut: () => RemoteEngineError | null, gotBytes: () => void): AsyncIterable<SynthesisChunk> {
+    const garbage = (why: string) => new RemoteEngineError(502, "remote_engine_bad_audio", `The remote engine ${name} sent audio this server cannot read (${why}).`);
+    const reader = body.getReader();
+    let head: Uint8Array = new Uint8Array(0);
+    let rate = 0;
+    let channels = 1;
+    let resampler: Resampler | null = null;
+    let pending: Uint8Array = new Uint8Array(0);
+    let any = false;
+    const emit = (bytes: Uint8Array, last: boolean): SynthesisChunk | null => {
+      const frames = Math.floor(bytes.length / (2 * channels));
+      const view = new DataView(bytes.buffer, bytes.byteOffset, frames * 2 * channels);
+      const mono = new Int16Array(frames);
+      for (let i = 0; i < frames; i++) {
+        let s = 0;
+        for (let c = 0; c < channels; c++) s += view.getInt16((i * channels + c) * 2, true);
+        mono[i] = Math.round(s / channels);
+      }
+      let pcm: Int16Array = mono;
+      if (resampler) {
+        const out = resampler.process(int16ToFloat(mono));
+        pcm = floatToInt16(last ? concatF(out, resampler.flush()) : out);
+      }
+      return pcm.length ? { pcm, sampleRate: this.sampleRate, textOffset: 0, alignment: EMPTY } : null;
+    };
+    try {
+      for (;;) {
+        let r: ReadableStreamReadResult<Uint8Array>;
+        try {
+          r = await reader.read();
+        } catch (e) {
+          throw timedOut() ?? (stopped.aborted ? e : new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} broke off the audio stream.`));
+        }
+        if (r.done) break;
+        gotBytes();
+        if (!rate) {
+          head = concatB(head, r.value);
+          const parsed = parseWavHead(head);
+          if (parsed === "more") {
+            if (head.length > MAX_HEADER_BYTES) throw garbage("no WAV data within the first 4 KB");
+            continue;
+          }
+          if (typeof parsed === "string") throw garbage(parsed);
+          rate = parsed.sampleRate;
+          channels = parsed.channels;
+          if (rate !== this.sampleRate) resampler = new Resampler(rate, this.sampleRate);
+          pending = head.subarray(parsed.dataOffset);
+        } else pending = concatB(pending, r.value);
+        const whole = pending.length - (pending.length % (2 * channels));
+        if (whole >= CHUNK_BYTES) {
+          const c = emit(pending.subarray(0, whole), false);
+          pending = pending.slice(whole);
+          if (c) {
+            any = true;
+            yield c;
+          }
+        }
+      }
+      if (!rate) throw garbage(head.length ? "not a WAV file" : "an empty answer");
+      const c = emit(pending, true);
+      if (c) {
+        any = true;
+        yield c;
+      }
+      if (!any) throw garbage("no samples");
+    } finally {
+      reader.cancel().catch(() => undefined);
+    }
+  }
+
+  synthesizeEncoded(req: SynthesisRequest, format: OutputFormat | OutputFormatId, signal?: AbortSignal): AsyncIterable<EncodedChunk> {
+    return encodeChunks(this.synthesize(req, signal), format);
+  }
+
+  synthesizeSequence(reqs: readonly SynthesisRequest[], signal?: AbortSignal): AsyncIterable<SequenceChunk> {
+    return sequence((r, s) => this.synthesize(r, s), reqs, signal);
+  }
+
+  synthesizeSequenceEncoded(reqs: readonly SynthesisRequest[], format: OutputFormat | OutputFormatId, signal?: AbortSignal): AsyncIterable<EncodedSequenceChunk> {
+    return encodeChunks(this.synthesizeSequence(reqs, signal), format);
+  }
+
+  async warm(): Promise<void> {}
+  async close(): Promise<void> {}
+  languages(): Array<{ language_id: string; name: string }> {
+    return [];
+  }
+}
+
+function concatB(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (!a.length) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+function concatF(a: Float32Array, b: Float32Array): Float32Array {
+  const out = new Float32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** "more": not enough bytes yet; a string: why it is no WAV this engine reads. */
+export function parseWavHead(b: Uint8Array): { sampleRate: number; channels: number; dataOffset: number } | "more" | string {
+  if (b.length < 12) return "more";
+  const tag = (o: number) => String.fromCharCode(b[o], b[o + 1], b[o + 2], b[o + 3]);
+  if (tag(0) !== "RIFF" || tag(8) !== "WAVE") return "not a WAV file";
+  const v = new DataView(b.buffer, b.byteOffset, b.length);
+  let o = 12;
+  let fmt: { sampleRate: number; channels: number } | null = null;
+  for (;;) {
+    if (b.length < o + 8) return "more";
+    const id = tag(o);
+    const size = v.getUint32(o + 4, true);
+    if (id === "data") {
+      if (!fmt) return "data before its format";
+      return { ...fmt, dataOffset: o + 8 };
+    }
+    if (b.length < o + 8 + size) return o + 8 + size > MAX_HEADER_BYTES ? "a header chunk too large" : "more";
+    if (id === "fmt ") {
+      const format = v.getUint16(o + 8, true);
+      const channels = v.getUint16(o + 10, true);
+      const sampleRate = v.getUint32(o + 12, true);
+      const bits = v.getUint16(o + 22, true);
+      if ((format !== 1 && format !== 0xfffe) || bits !== 16) return `WAV format ${format} with ${bits}-bit samples; 16-bit PCM is read`;
+      if (channels < 1 || channels > 8 || sampleRate < 4000 || sampleRate > 192000) return `${channels} channels at ${sampleRate} Hz`;
+      fmt = { sampleRate, channels };
+    }
+    o += 8 + size + (size & 1);
+  }
+}

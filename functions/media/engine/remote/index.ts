@@ -1,0 +1,13 @@
+/** Remote engines for the dispatching engine (platform/context.ts): none unless REMOTE_ENGINES names some. */
+import { ESPEAK_SAMPLE_RATE } from "../espeak/wasm.js";
+import type { SpeechEngine } from "../port.js";
+import { parseRemoteEngines } from "./config.js";
+import { RemoteEngine } from "./engine.js";
+
+export { RemoteEngine, RemoteEngineError, splitEngineVoice } from "./engine.js";
+export { parseRemoteEngines, fetchRemoteVoices, type RemoteEngineConfig } from "./config.js";
+
+export function remoteEngineCreator(json: string): (() => SpeechEngine) | null {
+  const engines = parseRemoteEngines(json);
+  return engines.length ? () => new RemoteEngine(engines, ESPEAK_SAMPLE_RATE) : null;
+}

@@ -1,0 +1,170 @@
+/**
+ * Remote engines (REMOTE_ENGINES, kind "openai") against a fake OpenAI-compatible speech server
+ * this test starts on an ephemeral loopback port: its voices are listed, speak through convert and
+ * stream, and each failure (slow first byte, 401, 429, garbage, a stream broken off) is a clear
+ * 502/503/504 with the credits refunded and the key nowhere in what the caller sees.
+ */
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmbeddedStack } from "../../infra/local/stack.js";
+import { currentUsage } from "../../functions/platform/domain/credits.js";
+import { remoteVoiceId } from "../../functions/handlers/seed/remote.js";
+import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
+
+const KEY = "sk-remote-secret-4f9a1c";
+const RATE = 24000;
+let fake: Server;
+let stack: EmbeddedStack;
+const seen: Array<{ path: string; auth?: string; body: Record<string, unknown> }> = [];
+
+function wav(seconds: number): { head: Buffer; data: Buffer } {
+  const n = Math.round(seconds * RATE);
+  const data = Buffer.alloc(n * 2);
+  for (let i = 0; i < n; i++) data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / RATE)), i * 2);
+  const head = Buffer.alloc(44);
+  head.write("RIFF", 0);
+  head.writeUInt32LE(0xffffffff, 4); // streamed: sizes unknown, as streaming servers send them
+  head.write("WAVE", 8);
+  head.write("fmt ", 12);
+  head.writeUInt32LE(16, 16);
+  head.writeUInt16LE(1, 20);
+  head.writeUInt16LE(1, 22);
+  head.writeUInt32LE(RATE, 24);
+  head.writeUInt32LE(RATE * 2, 28);
+  head.writeUInt16LE(2, 32);
+  head.writeUInt16LE(16, 34);
+  head.write("data", 36);
+  head.writeUInt32LE(0xffffffff, 40);
+  return { head, data };
+}
+
+async function streamWav(res: ServerResponse, seconds: number, breakAfter?: number) {
+  const { head, data } = wav(seconds);
+  res.writeHead(200, { "content-type": "audio/wav" });
+  res.write(head);
+  const piece = 9600;
+  for (let o = 0; o < data.length; o += piece) {
+    if (breakAfter !== undefined && o >= breakAfter) {
+      res.socket?.destroy();
+      return;
+    }
+    res.write(data.subarray(o, o + piece));
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  res.end();
+}
+
+beforeAll(async () => {
+  fake = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      seen.push({ path: req.url ?? "", auth: req.headers.authorization, body });
+      if (req.url === "/v1/audio/voices") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ voices: [{ id: "alloy" }, { id: "slow" }, { id: "locked" }, { id: "busy" }, { id: "garbage" }, { id: "broken" }] }));
+        return;
+      }
+      if (req.url !== "/v1/audio/speech" || req.method !== "POST") return void res.writeHead(404).end();
+      const voice = body.voice;
+      if (voice === "alloy") void streamWav(res, 1);
+      else if (voice === "slow") setTimeout(() => void streamWav(res, 1).catch(() => undefined), 4000);
+      else if (voice === "locked") res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: `invalid key ${req.headers.authorization}` }));
+      else if (voice === "busy") res.writeHead(429, { "content-type": "application/json" }).end(JSON.stringify({ error: "rate limited" }));
+      else if (voice === "garbage") res.writeHead(200, { "content-type": "audio/wav" }).end(Buffer.from("<html>this is no audio at all, just a proxy page</html>"));
+      else if (voice === "broken") void streamWav(res, 2, 30000);
+      else res.writeHead(400).end();
+    });
+  });
+  await new Promise<void>((r) => fake.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+  stack = await startTestStack({ env: { REMOTE_ENGINES: JSON.stringify([{ id: "fake", kind: "openai", url, key: KEY, model: "kokoro", firstByteTimeoutMs: 1500 }]) } });
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.close();
+  fake?.closeAllConnections();
+  await new Promise((r) => fake?.close(r));
+});
+
+const used = async (ws: string) => (await currentUsage(stack.ctx, ws)).character_count;
+const say = (apiKey: string, voice: string, stream = false, format = "pcm_16000") =>
+  apiFetch(stack, apiKey, `/v1/text-to-speech/${remoteVoiceId("fake", voice)}${stream ? "/stream" : ""}?output_format=${format}`, {
+    method: "POST",
+    body: JSON.stringify({ text: `Hello from the remote engine, voice ${voice}.`, model_id: "eleven_multilingual_v2" }),
+  });
+
+describe("remote engine (OpenAI-compatible)", () => {
+  it("lists the server's voices with the engine named, and never the key", async () => {
+    const { apiKey } = await createTestAccount(stack);
+    const res = await apiFetch(stack, apiKey, "/v1/voices");
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(text).not.toContain(KEY);
+    const voices = (JSON.parse(text) as { voices: Array<{ voice_id: string; name: string; labels: Record<string, string> }> }).voices;
+    const alloy = voices.find((v) => v.voice_id === remoteVoiceId("fake", "alloy"));
+    expect(alloy?.labels).toMatchObject({ engine: "remote", remote_engine: "fake" });
+    expect(alloy?.name).toContain("fake");
+    expect(voices.filter((v) => v.labels.remote_engine === "fake")).toHaveLength(6);
+    expect(seen.find((s) => s.path === "/v1/audio/voices")?.auth).toBe(`Bearer ${KEY}`);
+  });
+
+  it("speaks through convert: the server's 24 kHz WAV resampled to the format asked, charged", async () => {
+    const { apiKey, workspace } = await createTestAccount(stack);
+    const before = await used(workspace.workspace_id);
+    const res = await say(apiKey, "alloy");
+    expect(res.status).toBe(200);
+    const pcm = new Int16Array((await res.arrayBuffer()).slice(0));
+    // One second at 24 kHz becomes about one second at 16 kHz (the resampler's edges aside).
+    expect(pcm.length).toBeGreaterThan(15_000);
+    expect(pcm.length).toBeLessThan(17_000);
+    expect(Math.max(...pcm.subarray(4000, 8000))).toBeGreaterThan(3000);
+    expect(await used(workspace.workspace_id)).toBeGreaterThan(before);
+    const call = seen.findLast((s) => s.path === "/v1/audio/speech")!;
+    expect(call.auth).toBe(`Bearer ${KEY}`);
+    expect(call.body).toMatchObject({ model: "kokoro", voice: "alloy", response_format: "wav" });
+    expect(String(call.body.input)).toContain("Hello from the remote engine");
+  });
+
+  it("speaks through stream as MP3", async () => {
+    const { apiKey } = await createTestAccount(stack);
+    const res = await say(apiKey, "alloy", true, "mp3_44100_128");
+    expect(res.status).toBe(200);
+    const mp3 = new Uint8Array(await res.arrayBuffer());
+    expect(mp3.length).toBeGreaterThan(8000);
+    expect(mp3[0] === 0xff || String.fromCharCode(...mp3.subarray(0, 3)) === "ID3").toBe(true);
+  });
+
+  const failures: Array<[string, number, string]> = [
+    ["slow", 504, "remote_engine_timeout"],
+    ["locked", 502, "remote_engine_unauthorized"],
+    ["busy", 503, "remote_engine_busy"],
+    ["garbage", 502, "remote_engine_bad_audio"],
+    ["broken", 502, "remote_engine_failed"],
+  ];
+  for (const [voice, status, code] of failures) {
+    it(`${voice}: ${status} ${code}, refunded, no key in the answer`, async () => {
+      const { apiKey, workspace } = await createTestAccount(stack);
+      const before = await used(workspace.workspace_id);
+      const res = await say(apiKey, voice);
+      const text = await res.text();
+      expect(res.status).toBe(status);
+      expect(JSON.parse(text)).toMatchObject({ detail: { status: code, message: expect.stringContaining("fake") } });
+      expect(text).not.toContain(KEY);
+      expect(await used(workspace.workspace_id)).toBe(before);
+    });
+  }
+
+  it("a stream broken off mid-way ends the response early and is refunded", async () => {
+    const { apiKey, workspace } = await createTestAccount(stack);
+    const before = await used(workspace.workspace_id);
+    const res = await say(apiKey, "broken", true);
+    // The first audio may already be on its way (200) when the server breaks off: the body then ends
+    // short of the two seconds the server meant to send (16 kHz PCM: 64000 bytes).
+    if (res.status === 200) expect((await res.arrayBuffer().catch(() => new ArrayBuffer(0))).byteLength).toBeLessThan(64_000);
+    else expect(res.status).toBe(502);
+    await expect.poll(() => used(workspace.workspace_id)).toBe(before);
+  });
+});
