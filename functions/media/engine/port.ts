@@ -71,6 +71,8 @@ export interface VoiceSettings {
   style: number;
   use_speaker_boost: boolean;
   speed: number;
+  /** Output gain in dB, -30..+5 (audio/gain.ts); absent is 0. Timbre's own field: ElevenLabs has none. */
+  volume?: number;
 }
 
 export const DEFAULT_VOICE_SETTINGS: VoiceSettings = {

@@ -40,7 +40,7 @@ export const DialogueBody = z.object({
     .refine((inputs) => new Set(inputs.map((i) => i.voice_id)).size <= 10, "A dialogue can use at most 10 different voices"),
   model_id: z.string().max(64).nullish(),
   language_code: languageCode,
-  settings: z.object({ stability: z.number().min(0).max(1).nullish(), similarity: z.number().min(0).max(1).nullish() }).nullish(),
+  settings: z.object({ stability: z.number().min(0).max(1).nullish(), similarity: z.number().min(0).max(1).nullish(), volume: VoiceSettingsInput.shape.volume }).nullish(),
   pronunciation_dictionary_locators: z.array(PronunciationDictionaryLocator).max(3, "You may have up to 3 pronunciation dictionary locators per request").nullish(),
   seed,
   previous_text: maxChars(100, "A maximum of 100 characters can be sent").nullish(),

@@ -221,6 +221,7 @@ async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Pr
       settings: mergeSettings(base, {
         stability: roundHalf(stability ?? base.stability),
         similarity_boost: body.settings?.similarity ?? undefined,
+        volume: body.settings?.volume ?? undefined,
       }),
     });
   }

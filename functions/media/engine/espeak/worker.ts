@@ -8,6 +8,7 @@ import { concatBytes } from "../../audio/bytes.js";
 import { createEncoder, type AudioEncoder } from "../../audio/encoder.js";
 import { parseOutputFormat } from "../../audio/formats.js";
 import { encodeSegment } from "../../audio/segment.js";
+import { applyGainDb } from "../../audio/gain.js";
 import { alignChunk } from "./alignment.js";
 import { processVoice } from "./dsp.js";
 import { planChunk, type ChunkJob, type ChunkPlan } from "./plan.js";
@@ -94,7 +95,7 @@ function encode(session: number, pcm: Int16Array, final: boolean): Uint8Array {
 
 function finish(c: Current, out: LineResult): void {
   const alignment = alignChunk(c.job.text, c.plan.line, out.events, out.pcm, ESPEAK_SAMPLE_RATE);
-  const pcm = processVoice(out.pcm, c.plan.dsp, ESPEAK_SAMPLE_RATE);
+  const pcm = applyGainDb(processVoice(out.pcm, c.plan.dsp, ESPEAK_SAMPLE_RATE), c.job.settings.volume);
   if (c.id < 0) return;
   if (c.encode && "segment" in c.encode) {
     const onHead = c.encode.head ? (head: Uint8Array) => post({ kind: "synth-head", id: c.id, audio: head }, [head.buffer as ArrayBuffer]) : undefined;

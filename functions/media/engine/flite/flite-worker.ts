@@ -7,6 +7,7 @@ import { concatBytes } from "../../audio/bytes.js";
 import { createEncoder, type AudioEncoder } from "../../audio/encoder.js";
 import { parseOutputFormat } from "../../audio/formats.js";
 import { encodeSegment } from "../../audio/segment.js";
+import { applyGainDb } from "../../audio/gain.js";
 import { processVoice } from "../espeak/dsp.js";
 import { synthesizeChunk } from "./synth.js";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol.js";
@@ -33,7 +34,7 @@ function handle(msg: ToWorker): void {
   switch (msg.kind) {
     case "synth": {
       const { pcm: raw, alignment, dsp } = synthesizeChunk(runtime, msg.job);
-      const pcm = processVoice(raw, dsp, FLITE_OUTPUT_RATE);
+      const pcm = applyGainDb(processVoice(raw, dsp, FLITE_OUTPUT_RATE), msg.job.settings.volume);
       if (msg.segment) {
         const onHead = msg.head ? (head: Uint8Array) => post({ kind: "synth-head", id: msg.id, audio: head }, [head.buffer as ArrayBuffer]) : undefined;
         const { audio, samples, formatSamples } = encodeSegment(parseOutputFormat(msg.segment), pcm, FLITE_OUTPUT_RATE, onHead);

@@ -127,6 +127,7 @@ export class PiperEngine implements SpeechEngine {
         modelPath,
         sid: config.numSpeakers > 1 ? (sid ?? 0) : null,
         scales,
+        gainDb: req.settings.volume ?? 0,
         phonemeSpans: spans.filter((s) => s.start >= c.start && s.end <= c.end).map((s) => ({ ...s, start: s.start - c.start, end: s.end - c.start })),
       },
     }));

@@ -12,6 +12,7 @@ import { concatBytes } from "../../audio/bytes.js";
 import { createEncoder, type AudioEncoder } from "../../audio/encoder.js";
 import { parseOutputFormat } from "../../audio/formats.js";
 import { encodeSegment } from "../../audio/segment.js";
+import { applyGainDb } from "../../audio/gain.js";
 import { spawnWorker } from "../../workers/pool.js";
 import type { IpaReply, IpaRequest, IpaWorkerInit } from "./ipa-worker.js";
 import { clausePhonemes, phonemesToIds, splitClauses } from "./phonemes.js";
@@ -137,7 +138,8 @@ async function synthesize(job: PiperJob) {
 async function handle(msg: ToWorker): Promise<void> {
   switch (msg.kind) {
     case "synth": {
-      const { pcm, alignment, missing } = await synthesize(msg.job);
+      const { pcm: raw, alignment, missing } = await synthesize(msg.job);
+      const pcm = applyGainDb(raw, msg.job.gainDb);
       if (msg.segment) {
         const { audio, samples, formatSamples } = encodeSegment(parseOutputFormat(msg.segment), pcm, PIPER_OUTPUT_RATE);
         post({ kind: "synth-done", id: msg.id, pcm: new Int16Array(0), samples: pcm.length, alignment, audio, audioSamples: samples, formatSamples, missing }, [audio.buffer as ArrayBuffer]);

@@ -18,6 +18,8 @@ export interface PiperJob {
   sid: number | null;
   /** noise_scale, length_scale, noise_w. */
   scales: [number, number, number];
+  /** Output gain in dB (voice_settings.volume), applied before encoding. */
+  gainDb?: number;
   phonemeSpans?: PhonemeSpan[];
 }
 
