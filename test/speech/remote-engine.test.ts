@@ -90,10 +90,10 @@ afterAll(async () => {
 });
 
 const used = async (ws: string) => (await currentUsage(stack.ctx, ws)).character_count;
-const say = (apiKey: string, voice: string, stream = false, format = "pcm_16000") =>
+const say = (apiKey: string, voice: string, stream = false, format = "pcm_16000", volume?: number) =>
   apiFetch(stack, apiKey, `/v1/text-to-speech/${remoteVoiceId("fake", voice)}${stream ? "/stream" : ""}?output_format=${format}`, {
     method: "POST",
-    body: JSON.stringify({ text: `Hello from the remote engine, voice ${voice}.`, model_id: "eleven_multilingual_v2" }),
+    body: JSON.stringify({ text: `Hello from the remote engine, voice ${voice}.`, model_id: "eleven_multilingual_v2", ...(volume === undefined ? {} : { voice_settings: { volume } }) }),
   });
 
 describe("remote engine (OpenAI-compatible)", () => {
@@ -126,6 +126,19 @@ describe("remote engine (OpenAI-compatible)", () => {
     expect(call.auth).toBe(`Bearer ${KEY}`);
     expect(call.body).toMatchObject({ model: "kokoro", voice: "alloy", response_format: "wav" });
     expect(String(call.body.input)).toContain("Hello from the remote engine");
+  });
+
+  it("applies voice_settings.volume to the remote audio as the embedded engines do", async () => {
+    const { apiKey } = await createTestAccount(stack);
+    const rms = async (volume?: number) => {
+      const res = await say(apiKey, "alloy", false, "pcm_16000", volume);
+      expect(res.status).toBe(200);
+      const pcm = new Int16Array((await res.arrayBuffer()).slice(0));
+      return Math.sqrt(pcm.reduce((a, v) => a + v * v, 0) / pcm.length);
+    };
+    const ratio = (await rms(-6)) / (await rms());
+    expect(ratio).toBeGreaterThan(0.48);
+    expect(ratio).toBeLessThan(0.52);
   });
 
   it("speaks through stream as MP3", async () => {

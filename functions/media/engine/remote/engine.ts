@@ -8,6 +8,7 @@
  * Failures are `RemoteEngineError`s with the HTTP status the caller gets (502/503/504): the key is
  * never part of a message.
  */
+import { applyGainDb } from "../../audio/gain.js";
 import { Resampler, floatToInt16, int16ToFloat } from "../../audio/index.js";
 import type { OutputFormat, OutputFormatId } from "../../audio/formats.js";
 import { encodeChunks, sequence } from "../encode-stream.js";
@@ -91,7 +92,7 @@ export class RemoteEngine implements SpeechEngine {
         throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} failed (HTTP ${res.status})${why}`);
       }
       if (!res.body) throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} sent no audio.`);
-      yield* this.decode(res.body, name, stop.signal, timedOut, () => clearTimeout(firstTimer));
+      yield* this.decode(res.body, name, stop.signal, timedOut, () => clearTimeout(firstTimer), req.settings.volume);
     } finally {
       clearTimeout(firstTimer);
       clearTimeout(totalTimer);
@@ -101,7 +102,7 @@ export class RemoteEngine implements SpeechEngine {
   }
 
   /** Reads a streamed 16-bit PCM WAV (RIFF header, chunks until "data", then samples). */
-  private async *decode(body: ReadableStream<Uint8Array>, name: string, stopped: AbortSignal, timedOut: () => RemoteEngineError | null, gotBytes: () => void): AsyncIterable<SynthesisChunk> {
+  private async *decode(body: ReadableStream<Uint8Array>, name: string, stopped: AbortSignal, timedOut: () => RemoteEngineError | null, gotBytes: () => void, volumeDb?: number): AsyncIterable<SynthesisChunk> {
     const garbage = (why: string) => new RemoteEngineError(502, "remote_engine_bad_audio", `The remote engine ${name} sent audio this server cannot read (${why}).`);
     const reader = body.getReader();
     let head: Uint8Array = new Uint8Array(0);
@@ -124,6 +125,8 @@ export class RemoteEngine implements SpeechEngine {
         const out = resampler.process(int16ToFloat(mono));
         pcm = floatToInt16(last ? concatF(out, resampler.flush()) : out);
       }
+      // voice_settings.volume, as the embedded engines apply it (functions/media/audio/gain.ts).
+      pcm = applyGainDb(pcm, volumeDb);
       return pcm.length ? { pcm, sampleRate: this.sampleRate, textOffset: 0, alignment: EMPTY } : null;
     };
     try {
