@@ -1,13 +1,12 @@
 import { Duration } from "aws-cdk-lib";
 import * as apigwv2 from "aws-cdk-lib/aws-apigatewayv2";
-import { WebSocketLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
-import * as iam from "aws-cdk-lib/aws-iam";
 import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
 import type { TimbreData } from "./data.js";
 import { ENGINE_RUNTIME_PACKAGES } from "./api.js";
 import { TimbreFunction } from "./function.js";
 import { LAMBDA_ENTRY } from "./paths.js";
+import { allowApiKeyLastUsed, lambdaWebSocket } from "./websocket.js";
 
 export interface TimbreAssistantSocketProps {
   data: TimbreData;
@@ -42,30 +41,8 @@ export class TimbreAssistantSocket extends Construct {
       .bindTable(data.main, "read")
       .bindTable(data.ledger, "write")
       .bindSecret(props.sessionSecret, "SESSION_SECRET_ARN");
-    // Signing in with an API key records when it was last used (only on API key items).
-    this.function.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ["dynamodb:UpdateItem"],
-        resources: [data.main.tableArn],
-        conditions: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["APIKEY#*"] } },
-      }),
-    );
-
-    // Not "Default": CDK leaves construct ids named Default out of logical ids, which would collide with the route.
-    const integration = (name: string) => new WebSocketLambdaIntegration(`${name}Integration`, this.function.fn);
-    this.api = new apigwv2.WebSocketApi(this, "Api", {
-      description: "Timbre support assistant",
-      connectRouteOptions: { integration: integration("Connect") },
-      disconnectRouteOptions: { integration: integration("Disconnect") },
-      defaultRouteOptions: { integration: integration("Default") },
-    });
-    this.stage = new apigwv2.WebSocketStage(this, "Stage", {
-      webSocketApi: this.api,
-      stageName: "assistant",
-      autoDeploy: true,
-      // A call sends a few messages a turn (context, text, tool results); four calls per workspace.
-      throttle: { rateLimit: 100, burstLimit: 200 },
-    });
-    this.stage.grantManagementApiAccess(this.function.fn);
+    allowApiKeyLastUsed(this.function, data);
+    // A call sends a few messages a turn (context, text, tool results); four calls per workspace.
+    ({ api: this.api, stage: this.stage } = lambdaWebSocket(this, this.function, { description: "Timbre support assistant", stageName: "assistant", throttle: { rateLimit: 100, burstLimit: 200 } }));
   }
 }

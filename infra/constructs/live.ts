@@ -1,13 +1,12 @@
 import { Duration } from "aws-cdk-lib";
 import * as apigwv2 from "aws-cdk-lib/aws-apigatewayv2";
-import { WebSocketLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
-import * as iam from "aws-cdk-lib/aws-iam";
 import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
 import type { TimbreData } from "./data.js";
 import { ENGINE_RUNTIME_PACKAGES } from "./api.js";
 import { TimbreFunction } from "./function.js";
 import { LAMBDA_ENTRY } from "./paths.js";
+import { allowApiKeyLastUsed, lambdaWebSocket } from "./websocket.js";
 import { LIVE_OBJECT_PREFIX } from "../../functions/platform/stores/liveReadings.js";
 
 
@@ -44,30 +43,8 @@ export class TimbreLiveReading extends Construct {
       .bindTable(data.ledger, "write")
       .bindBucket(data.bucket, "write", LIVE_OBJECT_PREFIX)
       .bindSecret(props.sessionSecret, "SESSION_SECRET_ARN");
-    // Signing in with an API key records when it was last used (only on API key items).
-    this.function.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ["dynamodb:UpdateItem"],
-        resources: [data.main.tableArn],
-        conditions: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["APIKEY#*"] } },
-      }),
-    );
-
-    // Not "Default": CDK leaves construct ids named Default out of logical ids, which would collide with the route.
-    const integration = (name: string) => new WebSocketLambdaIntegration(`${name}Integration`, this.function.fn);
-    this.api = new apigwv2.WebSocketApi(this, "Api", {
-      description: "Timbre live reading (PVC recorder)",
-      connectRouteOptions: { integration: integration("Connect") },
-      disconnectRouteOptions: { integration: integration("Disconnect") },
-      defaultRouteOptions: { integration: integration("Default") },
-    });
-    this.stage = new apigwv2.WebSocketStage(this, "Stage", {
-      webSocketApi: this.api,
-      stageName: "live",
-      autoDeploy: true,
-      // The recorder sends four chunks a second; two sessions per workspace.
-      throttle: { rateLimit: 500, burstLimit: 1000 },
-    });
-    this.stage.grantManagementApiAccess(this.function.fn);
+    allowApiKeyLastUsed(this.function, data);
+    // The recorder sends four chunks a second; two sessions per workspace.
+    ({ api: this.api, stage: this.stage } = lambdaWebSocket(this, this.function, { description: "Timbre live reading (PVC recorder)", stageName: "live", throttle: { rateLimit: 500, burstLimit: 1000 } }));
   }
 }
