@@ -5,8 +5,8 @@
  * restarts and installs; records of voices whose files are gone are removed.
  */
 import type { AppContext } from "../../platform/context.js";
-import { premadeVoiceId } from "../../platform/domain/premadeVoices.js";
-import { blankFineTuning, blankVerification, type VoiceRecord } from "../../platform/stores/voices.js";
+import { premadeVoiceId, systemVoiceFields } from "../../platform/domain/premadeVoices.js";
+import type { VoiceRecord } from "../../platform/stores/voices.js";
 import type { PiperVoiceFile } from "../../media/engine/piper/catalog.js";
 import { piperEngineVoice } from "../../media/engine/piper/engine.js";
 
@@ -50,19 +50,7 @@ export function piperVoiceRecords(voices: readonly PiperVoiceFile[]): VoiceRecor
           engine: "piper",
           engineVoice: piperEngineVoice(v.key, s.id),
         },
-        version: 1,
-        settings: null,
-        preview_object_key: null,
-        samples: [],
-        is_legacy: false,
-        high_quality_base_model_ids: ["eleven_multilingual_v2", "eleven_flash_v2_5", "eleven_turbo_v2_5", "eleven_v3"],
-        available_for_tiers: [],
-        fine_tuning: blankFineTuning(language),
-        verification: blankVerification(language),
-        sharing: null,
-        safety_control: null,
-        is_mixed: false,
-        engine_refs: {},
+        ...systemVoiceFields(language),
       });
     }
   }

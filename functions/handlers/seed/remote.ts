@@ -6,8 +6,8 @@
  */
 import type { AppContext } from "../../platform/context.js";
 import type { Logger } from "../../platform/adapters/log.js";
-import { premadeVoiceId } from "../../platform/domain/premadeVoices.js";
-import { blankFineTuning, blankVerification, type VoiceRecord } from "../../platform/stores/voices.js";
+import { premadeVoiceId, systemVoiceFields } from "../../platform/domain/premadeVoices.js";
+import type { VoiceRecord } from "../../platform/stores/voices.js";
 import { fetchRemoteVoices, parseRemoteEngines, splitEngineVoice, type RemoteEngineConfig } from "../../media/engine/remote/index.js";
 
 const SEED_EPOCH = 1_735_689_600;
@@ -28,19 +28,7 @@ export function remoteVoiceRecord(cfg: RemoteEngineConfig, voice: string): Voice
     labels: { language, ...(region ? { accent: region } : {}), engine: "remote", remote_engine: cfg.id, use_case: "remote" },
     created_at_unix: SEED_EPOCH,
     profile: { language: cfg.language, gender: "neutral", age: "middle_aged", pitch: 50, pitchRange: 50, rate: 170, timbre: 0, seed: 0, engine: "remote", engineVoice: `${cfg.id}/${voice}` },
-    version: 1,
-    settings: null,
-    preview_object_key: null,
-    samples: [],
-    is_legacy: false,
-    high_quality_base_model_ids: ["eleven_multilingual_v2", "eleven_flash_v2_5", "eleven_turbo_v2_5", "eleven_v3"],
-    available_for_tiers: [],
-    fine_tuning: blankFineTuning(language),
-    verification: blankVerification(language),
-    sharing: null,
-    safety_control: null,
-    is_mixed: false,
-    engine_refs: {},
+    ...systemVoiceFields(language),
   };
 }
 

@@ -107,19 +107,26 @@ export function premadeVoiceRecords(): VoiceRecord[] {
       labels: { ...spec.labels, gender },
       created_at_unix: SEED_EPOCH + i,
       profile,
-      version: 1,
-      settings: null,
-      preview_object_key: null,
-      samples: [],
-      is_legacy: false,
-      high_quality_base_model_ids: ["eleven_multilingual_v2", "eleven_flash_v2_5", "eleven_turbo_v2_5", "eleven_v3"],
-      available_for_tiers: [],
-      fine_tuning: blankFineTuning(spec.labels.language),
-      verification: blankVerification(spec.labels.language),
-      sharing: null,
-      safety_control: null,
-      is_mixed: false,
-      engine_refs: {},
+      ...systemVoiceFields(spec.labels.language),
     };
   });
+}
+
+/** The fields every voice the system provides (premade, Piper, remote) shares: unversioned, unshared, no samples. */
+export function systemVoiceFields(language: string) {
+  return {
+    version: 1,
+    settings: null,
+    preview_object_key: null,
+    samples: [],
+    is_legacy: false,
+    high_quality_base_model_ids: ["eleven_multilingual_v2", "eleven_flash_v2_5", "eleven_turbo_v2_5", "eleven_v3"],
+    available_for_tiers: [],
+    fine_tuning: blankFineTuning(language),
+    verification: blankVerification(language),
+    sharing: null,
+    safety_control: null,
+    is_mixed: false,
+    engine_refs: {},
+  } satisfies Partial<VoiceRecord>;
 }
