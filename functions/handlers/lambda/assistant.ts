@@ -1,8 +1,8 @@
 import { apiGatewayConnections } from "../../capabilities/pvc/live-connections.js";
 import type { AssistantServerMessage } from "../../platform/contract/assistant.js";
 import { createAssistantHandler } from "../assistant.js";
-import type { WebSocketEvent, WebSocketResult } from "../live.js";
 import { bootContext } from "./boot.js";
+import { onApiGatewaySocket } from "./websocket.js";
 
 /**
  * The support assistant's websocket on AWS: $connect, $disconnect and $default of its WebSocket API.
@@ -10,13 +10,4 @@ import { bootContext } from "./boot.js";
  */
 const { ctx } = await bootContext({ sessionSecret: "required" });
 
-type Handler = (event: WebSocketEvent) => Promise<WebSocketResult>;
-let handle: Handler | undefined;
-
-export const handler = (event: WebSocketEvent & { requestContext: { domainName: string; stage: string } }): Promise<WebSocketResult> => {
-  if (!handle) {
-    const { domainName, stage } = event.requestContext;
-    handle = createAssistantHandler(ctx, apiGatewayConnections<AssistantServerMessage>(`https://${domainName}/${stage}`, ctx.config.aws.region));
-  }
-  return handle(event);
-};
+export const handler = onApiGatewaySocket((endpoint) => createAssistantHandler(ctx, apiGatewayConnections<AssistantServerMessage>(endpoint, ctx.config.aws.region)));

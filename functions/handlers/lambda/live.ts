@@ -1,7 +1,7 @@
 import { apiGatewayConnections } from "../../capabilities/pvc/live-connections.js";
-import type { LiveConnections } from "../../capabilities/pvc/live-sessions.js";
-import { createLiveHandler, type WebSocketEvent, type WebSocketResult } from "../live.js";
+import { createLiveHandler } from "../live.js";
 import { bootContext } from "./boot.js";
+import { onApiGatewaySocket } from "./websocket.js";
 
 /**
  * The live reading websocket on AWS: $connect, $disconnect and $default of the WebSocket API.
@@ -9,14 +9,4 @@ import { bootContext } from "./boot.js";
  */
 const { ctx } = await bootContext({ sessionSecret: "required" });
 
-type Handler = (event: WebSocketEvent) => Promise<WebSocketResult>;
-let handle: Handler | undefined;
-
-export const handler = (event: WebSocketEvent & { requestContext: { domainName: string; stage: string } }): Promise<WebSocketResult> => {
-  if (!handle) {
-    const { domainName, stage } = event.requestContext;
-    const connections: LiveConnections = apiGatewayConnections(`https://${domainName}/${stage}`, ctx.config.aws.region);
-    handle = createLiveHandler(ctx, connections);
-  }
-  return handle(event);
-};
+export const handler = onApiGatewaySocket((endpoint) => createLiveHandler(ctx, apiGatewayConnections(endpoint, ctx.config.aws.region)));
