@@ -197,6 +197,16 @@ describe("a sample's settings", () => {
     await expect
       .poll(async () => ((await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { samples: Array<{ remove_background_noise: boolean }> }).samples[0].remove_background_noise)
       .toBe(true);
+    // The isolated preview (GET …/audio?remove_background_noise=true) plays from the dialog.
+    const preview = page.waitForResponse((r) => r.url().includes("/audio?remove_background_noise=true"));
+    const play = settings.getByRole("button", { name: "Preview with background noise removed" });
+    await play.click();
+    const answer = await preview;
+    expect(answer.status()).toBe(200);
+    const body = (await answer.json()) as { audio_base_64: string; media_type: string; duration_secs: number };
+    expect(body.media_type).toBe("audio/wav");
+    expect(body.duration_secs).toBeGreaterThan(1);
+    await expect.poll(() => play.getAttribute("aria-pressed"), { timeout: 30_000 }).toBe("true");
     expect(errors.pageErrors).toEqual([]);
     await closeContext(page.context());
   }, 180_000);

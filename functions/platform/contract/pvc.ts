@@ -128,6 +128,8 @@ export const pvcMessages = {
   scriptLoadFailed: "Could not load the script file. Try another script or upload your own script.",
   fileNotLoaded: (name: string) => `File ${name} could not be loaded.`,
   separationFailed: "Failed to separate speakers",
+  /** Not in the spec (it names the call, not its failure): the sample settings' isolated preview. */
+  isolatedPreviewFailed: "Could not prepare the preview without background noise. Please try again.",
   separationStartFailed: "Failed to start speaker separation",
   noSpeakers: "No speakers detected.",
   attemptFailed: "Voice verification attempt failed",

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
 import { z } from "zod";
 import { Dialog } from "../Dialog.js";
+import { Icon } from "../Icon.js";
 import { apiCallError, v1Fetch, v1Json } from "../tts/client.js";
 import { useShell } from "../../lib/shell.js";
 import { TrimEditor } from "./TrimEditor.js";
+import { audioUrl } from "../voice-creation/api.js";
+import { usePlayback } from "../voice-creation/usePlayback.js";
 import { PVC, formatDuration, pvcMessages, type PvcSample } from "./wizard.js";
 
 const SeparationWire = z.object({
@@ -13,6 +16,7 @@ const SeparationWire = z.object({
   message: z.string().nullish(),
 });
 type Separation = z.infer<typeof SeparationWire>;
+const IsolatedPreviewWire = z.object({ audio_base_64: z.string(), media_type: z.string() });
 
 /** Six speaker colours (§2 Sample settings): the speaker's swatch in the list. */
 export const SPEAKER_COLOURS = ["#2563eb", "#db2777", "#059669", "#d97706", "#7c3aed", "#0891b2"] as const;
@@ -28,6 +32,25 @@ export function SampleSettings({ voiceId, sample, onClose }: { voiceId: string; 
   const [denoise, setDenoise] = useState(sample.remove_background_noise === true);
   const [sep, setSep] = useState<Separation | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const playback = usePlayback();
+  /** The isolated preview (GET …/audio?remove_background_noise=true), fetched once per dialog. */
+  const [isolated, setIsolated] = useState<{ state: "idle" | "loading" } | { state: "ready"; url: string }>({ state: "idle" });
+
+  const previewIsolated = async () => {
+    if (isolated.state === "ready") return void playback.toggle("isolated", isolated.url);
+    if (isolated.state === "loading") return;
+    setIsolated({ state: "loading" });
+    try {
+      const p = await v1Json(`${base}/audio?remove_background_noise=true`, IsolatedPreviewWire);
+      const url = playback.own(audioUrl(p.audio_base_64, p.media_type));
+      setIsolated({ state: "ready", url });
+      setError(null);
+      void playback.toggle("isolated", url);
+    } catch (e) {
+      setIsolated({ state: "idle" });
+      setError(e instanceof Error && e.message ? e.message : pvcMessages.isolatedPreviewFailed);
+    }
+  };
 
   const load = useCallback(async () => {
     const s = await v1Json(`${base}/speakers`, SeparationWire);
@@ -101,6 +124,18 @@ export function SampleSettings({ voiceId, sample, onClose }: { voiceId: string; 
           />
           Remove background noise
         </label>
+        {denoise && (
+          <button
+            type="button"
+            className="button button-small"
+            aria-pressed={playback.playing === "isolated"}
+            disabled={isolated.state === "loading"}
+            onClick={() => void previewIsolated()}
+          >
+            <Icon name={playback.playing === "isolated" ? "pause" : "play"} /> Preview with background noise removed
+          </button>
+        )}
+        {denoise && isolated.state === "loading" && <p role="status">Removing background noise…</p>}
         {trimming && <TrimEditor voiceId={voiceId} sample={sample} onSave={update} />}
         <section aria-labelledby="pvc-separation">
           <h3 id="pvc-separation">Speaker separation</h3>
