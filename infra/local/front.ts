@@ -70,6 +70,9 @@ const MIME: Record<string, string> = {
   ".json": "application/json",
   ".txt": "text/plain; charset=utf-8",
   ".map": "application/json",
+  ".webm": "video/webm",
+  ".vtt": "text/vtt; charset=utf-8",
+  ".jpg": "image/jpeg",
 };
 
 const isApiPath = (p: string) => p.startsWith("/v1/") || p.startsWith("/v2/") || p === "/v1" || p === "/v2" || p.startsWith("/openai/v1/");
@@ -139,7 +142,7 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer[], sourceIp: strin
   return event;
 }
 
-function serveStatic(dir: string, pathname: string, res: ServerResponse): boolean {
+function serveStatic(dir: string, pathname: string, res: ServerResponse, range?: string): boolean {
   let rel: string;
   try {
     rel = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, "");
@@ -150,14 +153,46 @@ function serveStatic(dir: string, pathname: string, res: ServerResponse): boolea
   if (!file.startsWith(dir + sep) || !existsSync(file)) return false;
   const st = statSync(file);
   if (!st.isFile()) return false;
-  res.writeHead(200, {
+  const headers = {
     "content-type": MIME[extname(file)] ?? "application/octet-stream",
-    "content-length": st.size,
+    "accept-ranges": "bytes",
     // Remix fingerprints everything under /assets.
     "cache-control": pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "public, max-age=300",
-  });
+  };
+  // One byte range (a video element seeking asks for them); anything else gets the whole file.
+  const r = range ? byteRange(range, st.size) : undefined;
+  if (r === null) {
+    res.writeHead(416, { ...headers, "content-range": `bytes */${st.size}` });
+    res.end();
+    return true;
+  }
+  if (r) {
+    res.writeHead(206, { ...headers, "content-length": r.end - r.start + 1, "content-range": `bytes ${r.start}-${r.end}/${st.size}` });
+    createReadStream(file, { start: r.start, end: r.end }).pipe(res);
+    return true;
+  }
+  res.writeHead(200, { ...headers, "content-length": st.size });
   createReadStream(file).pipe(res);
   return true;
+}
+
+/**
+ * `Range: bytes=a-b`, `bytes=a-` or `bytes=-n` for a file of `size` bytes: the inclusive range, null
+ * when it starts past the end (416), undefined for what is not one plain range (served whole).
+ */
+export function byteRange(header: string, size: number): { start: number; end: number } | null | undefined {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === "" && m[2] === "")) return undefined;
+  if (m[1] === "") {
+    const n = Number(m[2]);
+    if (n === 0) return null;
+    return { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size) return null;
+  if (end < start) return undefined;
+  return { start, end };
 }
 
 /** An answer in the API's error shape (the web gets the same JSON: these are transport errors). */
@@ -233,7 +268,7 @@ export function createFront(opts: FrontOptions): Front {
         return await opts.storage(req, res, url, clientAddress(trust, peer, isTrustedProxy(trust, peer) ? (req.headers["x-forwarded-for"] as string | undefined) : undefined));
       }
       if ((req.method === "GET" || req.method === "HEAD") && opts.staticDir && !isApiPath(pathname) && pathname !== "/") {
-        if (serveStatic(opts.staticDir, pathname, res)) return;
+        if (serveStatic(opts.staticDir, pathname, res, req.headers.range)) return;
       }
       const isApi = isApiPath(pathname);
       const handler = isApi ? opts.api : opts.web;

@@ -1,8 +1,8 @@
-import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
 import { premadeVoices } from "../../functions/media/voice-analysis/fixtures/voices.js";
@@ -76,6 +76,46 @@ async function confirmShortAudio(page: Page) {
   await go.click();
 }
 
+/**
+ * The tips drawer's video (issue 28 §7) in the shared player (app-shell.md): it loads, lasts as
+ * long as its captions say, shows one caption per narrated line, plays, cycles 1x, 1.5x, 2x, and
+ * its controls show on hover or focus and hide once the pointer has left (2 s).
+ */
+async function checkTipsVideo(page: Page, within: Locator) {
+  const player = within.locator(".video-player");
+  const video = player.locator("video");
+  const vtt = readFileSync(join(import.meta.dirname, "..", "..", "web", "public", "media", "pvc-tips.en.vtt"), "utf8");
+  const ends = [...vtt.matchAll(/--> (\d+):(\d+):(\d+\.\d+)/g)].map((m) => Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]));
+  // The title, then every tip about recording (the enterprise one is about permission, not sound).
+  expect(ends.length).toBe(1 + INTRO_TIPS.filter((t) => !t.startsWith("Enterprise")).length);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+  expect(Math.abs((await video.evaluate((v: HTMLVideoElement) => v.duration)) - ends[ends.length - 1])).toBeLessThan(1.5);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.textTracks[0]?.cues?.length ?? 0), { timeout: 15_000 }).toBe(ends.length);
+  // Not started yet: the controls show, the play button is the way in.
+  expect(await player.getAttribute("data-controls")).toBe("shown");
+  await player.getByRole("button", { name: "Play", exact: true }).click();
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.2);
+  const rate = player.getByRole("button", { name: /^Playback speed/ });
+  for (const [label, value] of [["1.5x", 1.5], ["2x", 2], ["1x", 1]] as const) {
+    await rate.click();
+    expect(await rate.textContent()).toBe(label);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(value);
+  }
+  // The pointer leaves and nothing inside has focus: hidden once the 2 s have passed.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.mouse.move(2, 2);
+  await expect.poll(() => player.getAttribute("data-controls"), { timeout: 10_000 }).toBe("hidden");
+  // Hover shows them again; so does keyboard focus.
+  await player.hover();
+  await expect.poll(() => player.getAttribute("data-controls")).toBe("shown");
+  await page.mouse.move(2, 2);
+  await expect.poll(() => player.getAttribute("data-controls"), { timeout: 10_000 }).toBe("hidden");
+  await player.getByRole("button", { name: "Pause", exact: true }).focus();
+  await expect.poll(() => player.getAttribute("data-controls")).toBe("shown");
+  await player.getByRole("button", { name: "Pause", exact: true }).click();
+  expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+}
+
 const fitsWidth = (page: Page) => page.evaluate(() => [...document.querySelectorAll<HTMLElement>(".pvc-wizard, .pvc-wizard *")].every((e) => e.getBoundingClientRect().right <= window.innerWidth + 1));
 
 for (const width of [1280, 390]) {
@@ -89,6 +129,7 @@ for (const width of [1280, 390]) {
       await wizard.getByRole("button", { name: pvcMessages.tipsTitle }).click();
       expect(await wizard.getByRole("list", { name: pvcMessages.tipsTitle }).getByRole("listitem").count()).toBe(8);
       expect(await wizard.textContent()).toContain(INTRO_TIPS[7]);
+      await checkTipsVideo(page, wizard);
       expect(await fitsWidth(page)).toBe(true);
 
       await wizard.getByRole("button", { name: pvcMessages.createNewClone }).click();

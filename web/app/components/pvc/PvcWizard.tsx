@@ -2,6 +2,7 @@ import { Link, useSearchParams } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
 import { Dialog } from "../Dialog.js";
 import { Icon } from "../Icon.js";
+import { VideoPlayer } from "../video/VideoPlayer.js";
 import { ApiCallError, apiCallError, v1Fetch, v1Json } from "../tts/client.js";
 import { formatDateTimeFull } from "../../lib/format.js";
 import {
@@ -13,6 +14,7 @@ import {
   TRAINING_OPT_OUT_NOTICE,
   INTRO_POINTS,
   INTRO_TIPS,
+  TIPS_VIDEO,
   PVC,
   PVC_LANGUAGES,
   PvcVoiceWire,
@@ -246,11 +248,14 @@ function PvcIntro({ onBack, onOpen, upsell }: { onBack: () => void; onOpen: (voi
         {pvcMessages.tipsTitle}
       </button>
       {tips && (
-        <ol className="pvc-tips" aria-label={pvcMessages.tipsTitle}>
-          {INTRO_TIPS.map((t) => (
-            <li key={t}>{t}</li>
-          ))}
-        </ol>
+        <>
+          <VideoPlayer src={TIPS_VIDEO.src} captions={TIPS_VIDEO.captions} title={TIPS_VIDEO.title} poster={TIPS_VIDEO.poster} />
+          <ol className="pvc-tips" aria-label={pvcMessages.tipsTitle}>
+            {INTRO_TIPS.map((t) => (
+              <li key={t}>{t}</li>
+            ))}
+          </ol>
+        </>
       )}
       {error && (
         <p className="form-error" role="alert">

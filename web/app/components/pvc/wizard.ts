@@ -84,6 +84,17 @@ export const INTRO_TIPS = [
   "Enterprise customers can clone any voice with written permission from its owner.",
 ] as const;
 
+/**
+ * The tips drawer's short video (issue 28 §7): the intro's tips read by Timbre's own voice over
+ * the product's own screens, captioned. Made by `scripts/make-tips-video.ts` (ffmpeg), shipped small.
+ */
+export const TIPS_VIDEO = {
+  src: "/media/pvc-tips.webm",
+  poster: "/media/pvc-tips.jpg",
+  captions: { src: "/media/pvc-tips.en.vtt", lang: "en", label: "English" },
+  title: "Tips for a professional voice clone",
+} as const;
+
 /** The tips card beside the samples (professional-voice-clone.md §2): what makes a sample good. */
 export const SAMPLE_TIPS_TITLE = "Tips for your samples";
 export const SAMPLE_TIPS = [
