@@ -1,4 +1,5 @@
 import { parseConfig, type Config } from "../../functions/platform/config.js";
+import type { Logger } from "../../functions/platform/adapters/log.js";
 import { startEmbedded, type EmbeddedStack } from "../../infra/local/stack.js";
 import type { FrontLimits } from "../../infra/local/front.js";
 import { createAccount, createApiKey } from "../../functions/platform/domain/accounts.js";
@@ -9,7 +10,7 @@ import { createVoice } from "../../functions/capabilities/voices/records.js";
 
 /** A fresh in-memory embedded stack on a random port; close it in afterAll. */
 export async function startTestStack(
-  opts: { env?: Record<string, string>; web?: boolean; now?: () => number; previews?: boolean; frontLimits?: Partial<FrontLimits>; scheduleMs?: number; challengeSeed?: number } = {},
+  opts: { env?: Record<string, string>; web?: boolean; now?: () => number; previews?: boolean; frontLimits?: Partial<FrontLimits>; scheduleMs?: number; challengeSeed?: number; log?: Logger } = {},
 ): Promise<EmbeddedStack> {
   const config: Config = parseConfig({ PORT: "0", LOG_LEVEL: "warn", ...opts.env });
   return startEmbedded({
@@ -19,6 +20,7 @@ export async function startTestStack(
     seedDemo: false,
     workflowWaitMs: 0,
     now: opts.now,
+    log: opts.log,
     previews: opts.previews,
     frontLimits: opts.frontLimits,
     // Tests that need the webhook schedule ask for it; the others drive dispatch themselves.

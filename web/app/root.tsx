@@ -9,6 +9,7 @@ import { themeFromCookie } from "./lib/theme.js";
 import { pinnedFromCookie } from "./lib/persist.js";
 import { RouteErrorScreen } from "./components/ErrorScreen.js";
 import { useNonce } from "./lib/nonce.js";
+import { reportUncaught } from "./lib/report.js";
 import { ToastProvider } from "./components/ui/Toast.js";
 
 export const links: LinksFunction = () => [
@@ -56,6 +57,8 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  // Errors nothing caught go to the server's log too (lib/report.ts).
+  useEffect(() => reportUncaught(), []);
   return (
     <ToastProvider>
       <Outlet />

@@ -8,6 +8,9 @@ import { FEEDBACK_MAX_CHARS, submitFeedback } from "../feedback.js";
 import { checklist, checklistWire, hideChecklist } from "../onboarding.js";
 import { generateAffiliateLink } from "../affiliate.js";
 import { TIER_IDS } from "../../../platform/domain/tiers.js";
+import { INTERNAL_HEADER, isInternal } from "../../../platform/domain/internal.js";
+import { clientIp } from "../../account/api/auth.js";
+import { ClientErrorBody, countClientError, logClientError } from "../clientErrors.js";
 
 const FEEDBACK_EMPTY = "Please enter your feedback";
 
@@ -53,6 +56,21 @@ export function registerEngagement(r: ApiRouter): void {
     const caller = await rc.caller();
     await caller.requireServerAdmin();
     return json({ feedback: await rc.app.stores.engagement.feedback() });
+  });
+
+  // The web app's errors, to the server's log (Timbre's; not part of the hosted API). A signed-in
+  // user's page reports with its session; a visitor's through the web server, which vouches for
+  // the address (INTERNAL_HEADER). Counted before the body is read.
+  r.post("/v1/client-errors", async (req, rc) => {
+    const ctx = rc.app;
+    const signedIn = Boolean(req.headers["xi-api-key"] || req.headers.authorization);
+    if (!signedIn && !isInternal(ctx.secrets.session, req.headers[INTERNAL_HEADER])) throw new ApiError(401, "invalid_api_key", "Missing API key. Send it in the xi-api-key header.");
+    const caller = signedIn ? await rc.caller() : undefined;
+    const address = clientIp(ctx, req);
+    countClientError(ctx, caller ? `user:${caller.userId}` : `address:${address}`);
+    const report = jsonBody(req, ClientErrorBody);
+    logClientError(ctx, report, { userId: caller?.userId, workspaceId: caller?.workspaceId, address });
+    return json({ status: "ok" });
   });
 
   r.get("/v1/user/onboarding-checklist", async (_req, rc) => {
