@@ -57,6 +57,33 @@ describe("sharing a pronunciation dictionary", () => {
     expect((await failure(member.client.pronunciationDictionaries.get(d.id))).statusCode).toBe(404);
   });
 
+  it("lets an editor share it only while the workspace stores shared files on the user (app-shell.md §8)", async () => {
+    const admin = await adminOf(stack);
+    const editor = await joinAsMember(stack, admin);
+    const other = await joinAsMember(stack, admin);
+    const d = await admin.client.pronunciationDictionaries.createFromRules({ name: "Places", rules: [{ type: "alias", stringToReplace: "NYC", alias: "New York" }] });
+    await admin.client.workspace.resources.share(d.id, { role: "editor", resourceType: "pronunciation_dictionary", userEmail: editor.email });
+    const metadata = async () => (await (await apiFetch(stack, editor.apiKey, `/v1/workspace/resources/${d.id}?resource_type=pronunciation_dictionary`)).json()) as { can_share: boolean; permission_on_resource: string };
+
+    // The default (false): sharing needs the admin role on the dictionary.
+    expect(await metadata()).toMatchObject({ permission_on_resource: "editor", can_share: false });
+    const refused = await failure(editor.client.workspace.resources.share(d.id, { role: "viewer", resourceType: "pronunciation_dictionary", userEmail: other.email }));
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toMatchObject({ detail: { message: sharingMessages.adminRequired } });
+
+    // Only an administrator changes the setting.
+    const byMember = await apiFetch(stack, editor.apiKey, "/v1/workspace", { method: "PATCH", body: JSON.stringify({ storing_shared_files_on_user: true }) });
+    expect(byMember.status).toBe(403);
+    expect((await apiFetch(stack, admin.apiKey, "/v1/workspace", { method: "PATCH", body: JSON.stringify({ storing_shared_files_on_user: true }) })).status).toBe(200);
+    expect(((await (await apiFetch(stack, admin.apiKey, "/v1/workspace")).json()) as { storing_shared_files_on_user: boolean }).storing_shared_files_on_user).toBe(true);
+
+    expect(await metadata()).toMatchObject({ can_share: true });
+    await editor.client.workspace.resources.share(d.id, { role: "viewer", resourceType: "pronunciation_dictionary", userEmail: other.email });
+    expect((await other.client.pronunciationDictionaries.get(d.id)).permissionOnResource).toBe("viewer");
+    // A viewer still does not share.
+    expect((await failure(other.client.workspace.resources.share(d.id, { role: "viewer", resourceType: "pronunciation_dictionary", groupId: "default" }))).statusCode).toBe(403);
+  });
+
   it("reports roles by group, default access, share options, and the owner first then by role then by name", async () => {
     const admin = await adminOf(stack);
     const [ann, bob] = [await joinAsMember(stack, admin), await joinAsMember(stack, admin)];

@@ -155,6 +155,8 @@ export async function resourceMetadata(ctx: AppContext, caller: Caller, type: Sh
     default_access: defaultRole ?? "restricted",
     principals,
     permission_on_resource: r.role,
+    // Timbre's: whether the caller may change who has access (canShare).
+    can_share: await canShare(caller, type, r.role),
   };
 }
 
@@ -186,11 +188,23 @@ async function resolveTarget(ctx: AppContext, caller: Caller, r: Shareable, t: S
   return { kind: "user", id: userId };
 }
 
-/** share (role) or unshare (null) for one target, by an admin of the resource. */
+/**
+ * Who may share: the resource's owner and admins; for a dictionary, while the workspace stores
+ * shared files on the user (storing_shared_files_on_user), its editors too (app-shell.md §8:
+ * "Sharing a dictionary needs resource permission admin while the workspace does not store shared
+ * files on the user"; the spec does not say which role suffices then: Timbre takes the role that
+ * may change the dictionary anyway, never a viewer or commenter).
+ */
+export async function canShare(caller: Caller, type: ShareableType, role: string | null): Promise<boolean> {
+  if (role === "owner" || role === "admin") return true;
+  return type === "pronunciation_dictionary" && role === "editor" && (await caller.workspace()).storing_shared_files_on_user === true;
+}
+
+/** share (role) or unshare (null) for one target, by someone who may share the resource (canShare). */
 export async function setShare(ctx: AppContext, caller: Caller, type: ShareableType, id: string, target: ShareTarget, role: ResourceRole | null): Promise<void> {
   const r = await load(ctx, caller, type, id);
   if (!r.role) throw new ApiError(404, "resource_not_found", sharingMessages.notFound(type, id));
-  if (r.role !== "owner" && r.role !== "admin") throw new ApiError(403, "resource_admin_required", sharingMessages.adminRequired);
+  if (!(await canShare(caller, type, r.role))) throw new ApiError(403, "resource_admin_required", sharingMessages.adminRequired);
   const t = await resolveTarget(ctx, caller, r, target);
   if (t.kind === "group") {
     await r.save({ role_to_group_ids: shareWithGroup(r, t.id, role), user_roles: r.user_roles });

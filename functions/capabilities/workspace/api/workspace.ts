@@ -17,6 +17,8 @@ const PatchWorkspace = z.object({
     .optional(),
   /** Samples train only the workspace's own voices (professional-voice-clone.md §2, the training-use notice). */
   training_opt_out: z.boolean().optional(),
+  /** Shared files are stored on the user: editors of a dictionary may share it too (app-shell.md §8). */
+  storing_shared_files_on_user: z.boolean().optional(),
   /** Workspace-wide dictionaries, applied to every generation after the request's own. */
   pronunciation_dictionary_locators: z
     .array(PronunciationDictionaryLocator)
@@ -85,7 +87,7 @@ export function registerWorkspace(r: ApiRouter): void {
         locators.push({ pronunciation_dictionary_id: dict.dictionary_id, version_id: l.version_id ? await resolveVersion(rc.app, dict, l.version_id) : null });
       }
     }
-    await rc.app.stores.workspaces.update(caller.workspaceId, { name: input.name, flags, pronunciation_dictionary_locators: locators, training_opt_out: input.training_opt_out });
+    await rc.app.stores.workspaces.update(caller.workspaceId, { name: input.name, flags, pronunciation_dictionary_locators: locators, training_opt_out: input.training_opt_out, storing_shared_files_on_user: input.storing_shared_files_on_user });
     return json({ status: "ok" });
   });
 }

@@ -253,8 +253,8 @@ function Editor({ loaded, csrf, notice, onBack, onReload, onWorkspace }: {
             {dictionary.archived_time_unix ? "Restore" : "Archive"}
           </button>
         )}
-        {/* Sharing needs the admin role on the dictionary (app-shell.md §6). */}
-        {role === "admin" && (
+        {/* Sharing needs the admin role on the dictionary while the workspace does not store shared files on the user (app-shell.md §8). */}
+        {(role === "admin" || (role === "editor" && workspace.sharesByEditors)) && (
           <button type="button" className="button button-small" onClick={() => setSharing(true)}>
             Share
           </button>

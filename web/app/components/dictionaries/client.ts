@@ -23,6 +23,8 @@ export interface Locator {
 export interface EditorWorkspace {
   isAdmin: boolean;
   canApply: boolean;
+  /** The workspace stores shared files on the user: a dictionary's editors may share it too. */
+  sharesByEditors: boolean;
   locators: Locator[];
 }
 

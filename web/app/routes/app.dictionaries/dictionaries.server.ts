@@ -36,7 +36,7 @@ export const DictionaryVersionWire = DictionaryItemWire.extend({ version_id: z.s
 export type DictionaryVersion = z.infer<typeof DictionaryVersionWire>;
 
 const LocatorWire = z.object({ pronunciation_dictionary_id: z.string(), version_id: z.string().nullable() });
-const WorkspaceWire = z.object({ is_admin: z.boolean(), flags: z.record(z.boolean()), pronunciation_dictionary_locators: z.array(LocatorWire) });
+const WorkspaceWire = z.object({ is_admin: z.boolean(), flags: z.record(z.boolean()), pronunciation_dictionary_locators: z.array(LocatorWire), storing_shared_files_on_user: z.boolean().optional() });
 export type Locator = z.infer<typeof LocatorWire>;
 const VoicesWire = z.object({ voices: z.array(z.object({ voice_id: z.string(), name: z.string() })) });
 const ModelsWire = z.array(z.object({ model_id: z.string(), name: z.string(), can_do_text_to_speech: z.boolean() }));
@@ -49,6 +49,8 @@ export interface EditorWorkspace {
   isAdmin: boolean;
   /** Admins may apply dictionaries across the workspace (workspace-pronunciation-dictionaries flag). */
   canApply: boolean;
+  /** The workspace stores shared files on the user: a dictionary's editors may share it too. */
+  sharesByEditors: boolean;
   locators: Locator[];
 }
 
@@ -126,7 +128,7 @@ export function dictionaries(context: AppLoadContext, request: Request, auth: We
       raw(`${base}/${encodeURIComponent(id)}/text-to-speech?output_format=mp3_44100_64`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
     async workspace(): Promise<EditorWorkspace> {
       const w = await client.call("/v1/workspace", { schema: WorkspaceWire });
-      return { isAdmin: w.is_admin, canApply: w.is_admin && w.flags["workspace-pronunciation-dictionaries"] === true, locators: w.pronunciation_dictionary_locators };
+      return { isAdmin: w.is_admin, canApply: w.is_admin && w.flags["workspace-pronunciation-dictionaries"] === true, sharesByEditors: w.storing_shared_files_on_user === true, locators: w.pronunciation_dictionary_locators };
     },
     setWorkspaceLocators: (locators: Locator[]) => client.call("/v1/workspace", { method: "PATCH", body: { pronunciation_dictionary_locators: locators }, schema: OkWire }),
     voices: async () => (await client.call("/v1/voices", { schema: VoicesWire })).voices.map((v) => ({ voice_id: v.voice_id, name: v.name })),
