@@ -7,7 +7,7 @@
  *   breath  aspiration noise in the voiced band (400 Hz-6 kHz), following the speech's own
  *           envelope, at up to -3 dB under it: a lower harmonics-to-noise ratio, audibly airy.
  *   rough   irregular phonation: a seeded time warp that changes every 2.5 ms (period-to-period
- *           jitter, up to ±0.35 ms) and an amplitude flicker on the same grid (shimmer).
+ *           jitter, up to ±0.25 ms) and an amplitude flicker (±30%) on the same grid (shimmer).
  *   nasal   a nasal formant (a +9 dB peak at 250 Hz) and an anti-formant (a -12 dB dip near
  *           800 Hz), both scaled by the amount.
  *   soft    a gentler source: a steeper spectral tilt (a -18 dB shelf from 800 Hz).
@@ -32,8 +32,8 @@ export const QUALITY = {
   breathBandHz: [400, 6000] as const,
   /** Rough phonation: the warp grid, the largest delay swing at amount 1 (s), and the gain flicker. */
   roughGridS: 0.0025,
-  roughDelayS: 0.00035,
-  roughShimmer: 0.5,
+  roughDelayS: 0.00025,
+  roughShimmer: 0.3,
   nasalPeak: { hz: 250, db: 9, q: 1.4 },
   nasalDip: { hz: 800, db: -12, q: 1.2 },
   softShelf: { hz: 800, db: -18 },
