@@ -115,6 +115,7 @@ describe("Talk to El by voice (a transcription server configured)", () => {
       // What arrived: one WebM/Opus clip within the message bound, holding the question (about 2 s of speech).
       expect(stt.heard.length).toBe(before + 1);
       const clip = stt.heard.at(-1)!;
+      console.log(`${width} px: ${clip.mime}, ${clip.bytes} bytes, ${clip.seconds.toFixed(2)} s, ${clip.loudSeconds.toFixed(2)} s above -34 dBFS`);
       expect(clip.mime).toBe("audio/webm");
       expect(clip.bytes).toBeLessThanOrEqual(ASSISTANT.maxAudioBytes);
       expect(clip.loudSeconds).toBeGreaterThan(1);
