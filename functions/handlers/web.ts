@@ -24,6 +24,8 @@ export interface WebLoadContext {
   liveReadingUrl: string | undefined;
   /** The support assistant's websocket URL when it is not on this origin (AWS), for the call card. */
   assistantUrl: string | undefined;
+  /** The server transcribes recorded speech for the assistant (ASSISTANT_TRANSCRIPTION_URL): the call card offers its microphone. */
+  speechInput: boolean;
   /** How often the PVC recorder backs up a recording in progress (PVC_RECORDING_BACKUP_SECONDS). */
   recordingBackupMs: number;
 }
@@ -138,6 +140,7 @@ export function createWebStreamingHandler(ctx: AppContext, remix: RemixHandler, 
       cspNonce: nonce,
       liveReadingUrl,
       assistantUrl,
+      speechInput: ctx.config.assistant.transcription !== undefined,
       recordingBackupMs: ctx.config.recordingBackupMs,
     };
     let response: Response;

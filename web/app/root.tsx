@@ -24,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { token, setCookie } = await csrfForBrowser(request, context);
   const cookie = request.headers.get("cookie");
   // The recorder's live reading websocket: on AWS an API Gateway URL, otherwise this origin (null).
-  const payload = { csrf: token, theme: themeFromCookie(cookie), sidebarPinned: pinnedFromCookie(cookie), liveReadingUrl: context.liveReadingUrl ?? null, assistantUrl: context.assistantUrl ?? null, recordingBackupMs: context.recordingBackupMs ?? null };
+  const payload = { csrf: token, theme: themeFromCookie(cookie), sidebarPinned: pinnedFromCookie(cookie), liveReadingUrl: context.liveReadingUrl ?? null, assistantUrl: context.assistantUrl ?? null, speechInput: context.speechInput === true, recordingBackupMs: context.recordingBackupMs ?? null };
   return data(payload, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
 

@@ -103,6 +103,7 @@ export function designProfiles(traits: PromptTraits, opts: DesignOptions): Desig
       breathiness: Math.round(clamp(breath, 0, 0.7) * 100) / 100,
       roughness: Math.round(clamp(rough, 0, 0.6) * 100) / 100,
       levelDb: level,
+      ...qualityOf(traits, strength * s),
       seed: hashSeed("design-voice", opts.seed, k),
     };
     if (ref?.envelope?.length) profile.envelope = ref.envelope.map((g) => Math.round(g * (1 - s) * 10) / 10);
@@ -110,6 +111,29 @@ export function designProfiles(traits: PromptTraits, opts: DesignOptions): Desig
     if (traits.descriptives.length) labels.descriptive = traits.descriptives[0];
     return { profile, settings, labels };
   });
+}
+
+const QUALITY_KEYS = ["breath", "rough", "nasal", "soft"] as const;
+const round2 = (v: number) => Math.round(clamp(v, 0, 1) * 100) / 100;
+
+/**
+ * The quality words' shaping after synthesis (engine VoiceProfile.quality: breath noise, rough
+ * phonation, nasality, softness), at the prompt's strength; absent when the words name none.
+ */
+function qualityOf(traits: PromptTraits, strength: number): Pick<VoiceProfile, "quality"> {
+  const q: NonNullable<VoiceProfile["quality"]> = {};
+  for (const k of QUALITY_KEYS) if (traits[k] * strength >= 0.01) q[k] = round2(traits[k] * strength);
+  return Object.keys(q).length ? { quality: q } : {};
+}
+
+/** A remix adds the description's quality words to the voice's own. */
+function remixQuality(source: VoiceProfile["quality"], traits: PromptTraits, strength: number): Pick<VoiceProfile, "quality"> {
+  const q: NonNullable<VoiceProfile["quality"]> = { ...source };
+  for (const k of QUALITY_KEYS) {
+    const v = (source?.[k] ?? 0) + traits[k] * strength;
+    if (v >= 0.01) q[k] = round2(v);
+  }
+  return Object.keys(q).length ? { quality: q } : {};
 }
 
 export const DEFAULT_DESIGN_OPTIONS = {
@@ -146,6 +170,7 @@ export function remixProfiles(source: VoiceProfile, traits: PromptTraits, opts: 
       breathiness: Math.round(clamp((source.breathiness ?? 0) + 0.6 * strength * traits.breath, 0, 0.7) * 100) / 100,
       roughness: Math.round(clamp((source.roughness ?? 0) + 0.45 * strength * traits.rough, 0, 0.6) * 100) / 100,
       levelDb: source.levelDb === undefined && opts.loudness === DESIGN_DEFAULTS.loudness ? source.levelDb : levelForLoudness(opts.loudness + 0.25 * traits.loud),
+      ...remixQuality(source.quality, traits, strength),
     };
     const labels: Record<string, string> = { language: profile.language, accent: profile.accent ?? lang.accent, gender: profile.gender, age: profile.age };
     if (traits.descriptives.length) labels.descriptive = traits.descriptives[0];

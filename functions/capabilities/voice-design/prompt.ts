@@ -33,13 +33,15 @@ export interface PromptTraits {
   accent: string | null;
   gender: Gender | null;
   age: Age | null;
-  /** Summed effects, each within -1..1 (breath and rough within 0..1). */
+  /** Summed effects, each within -1..1 (breath, rough, nasal and soft within 0..1). */
   pitch: number;
   pace: number;
   energy: number;
   breath: number;
   timbre: number;
   rough: number;
+  nasal: number;
+  soft: number;
   loud: number;
   /** Descriptive tags the prompt used, in the order of contract/voices.ts DESCRIPTIVES. */
   descriptives: string[];
@@ -139,6 +141,8 @@ export function parsePrompt(prompt: string): PromptTraits {
     breath: 0,
     timbre: 0,
     rough: 0,
+    nasal: 0,
+    soft: 0,
     loud: 0,
     descriptives: [],
     unspokenLanguage: null,
@@ -240,6 +244,8 @@ export function parsePrompt(prompt: string): PromptTraits {
     traits.breath += (effect.breath ?? 0) * s;
     traits.timbre += (effect.timbre ?? 0) * s;
     traits.rough += (effect.rough ?? 0) * s;
+    traits.nasal += (effect.nasal ?? 0) * s;
+    traits.soft += (effect.soft ?? 0) * s;
     traits.loud += (effect.loud ?? 0) * s;
   }
   traits.pitch = clampUnit(traits.pitch);
@@ -249,6 +255,8 @@ export function parsePrompt(prompt: string): PromptTraits {
   traits.loud = clampUnit(traits.loud);
   traits.breath = Math.max(0, Math.min(1, traits.breath));
   traits.rough = Math.max(0, Math.min(1, traits.rough));
+  traits.nasal = Math.max(0, Math.min(1, traits.nasal));
+  traits.soft = Math.max(0, Math.min(1, traits.soft));
 
   const topOf = <K extends string>(votes: Record<K, number>): K | null => {
     const entries = Object.entries(votes) as Array<[K, number]>;

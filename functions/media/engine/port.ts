@@ -41,6 +41,12 @@ export interface VoiceProfile {
   /** 0..1, optional: creak and roughness of the voice source (irregular, rough phonation). */
   roughness?: number;
   /**
+   * Optional voice quality shaped after synthesis (voice design's quality words), each 0..1:
+   * breath noise in the voiced band, rough phonation (jitter and shimmer), nasality (a nasal
+   * formant and anti-formant) and softness (a steeper spectral tilt). Engines without it may ignore it.
+   */
+  quality?: { breath?: number; rough?: number; nasal?: number; soft?: number };
+  /**
    * Optional spectral envelope correction: dB per band of the voice-analysis LTAS bands
    * (16 log-spaced bands, 80 Hz to 7.6 kHz), applied to the output. A clone's fit sets it so
    * the engine's long-term spectrum matches the samples'; engines without it may ignore it.

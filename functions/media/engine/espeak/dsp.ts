@@ -5,6 +5,8 @@
  * processed on its own (chunks start and end in silence).
  */
 import { roundToInt16 } from "../../audio/resample.js";
+import { filter, highPass, highShelf, peaking } from "./biquad.js";
+import { applyQuality, type QualityParams } from "./quality.js";
 
 export interface DspParams {
   /** High-shelf gain above ~2 kHz, dB (negative = darker). */
@@ -15,6 +17,8 @@ export interface DspParams {
   targetRmsDb: number;
   /** dB per ENVELOPE_BANDS_HZ band (empty or absent: none), applied after the other filters. */
   envelopeDb?: readonly number[];
+  /** Voice-quality shaping (breath noise, rough phonation, nasality, softness), applied first: ./quality.ts. */
+  quality?: QualityParams;
 }
 
 /** The envelope bands: 16 log-spaced bands, 80 Hz to 7.6 kHz (the same as the voice analysis' LTAS bands). */
@@ -25,63 +29,6 @@ export const ENVELOPE_BANDS_HZ: ReadonlyArray<readonly [number, number]> = Array
 /** Each band's correction is bounded, so a bad fit can colour the voice but never blow it up. */
 export const ENVELOPE_MAX_DB = 12;
 const FIR_TAPS = 255;
-
-interface Biquad {
-  b0: number;
-  b1: number;
-  b2: number;
-  a1: number;
-  a2: number;
-}
-
-function normalised(b0: number, b1: number, b2: number, a0: number, a1: number, a2: number): Biquad {
-  return { b0: b0 / a0, b1: b1 / a0, b2: b2 / a0, a1: a1 / a0, a2: a2 / a0 };
-}
-
-// Coefficients from the well-known RBJ audio EQ formulas.
-function highShelf(fs: number, f0: number, gainDb: number): Biquad {
-  const A = 10 ** (gainDb / 40);
-  const w = (2 * Math.PI * f0) / fs;
-  const cos = Math.cos(w);
-  const alpha = (Math.sin(w) / 2) * Math.SQRT2; // shelf slope S = 1
-  const sq = 2 * Math.sqrt(A) * alpha;
-  return normalised(
-    A * (A + 1 + (A - 1) * cos + sq),
-    -2 * A * (A - 1 + (A + 1) * cos),
-    A * (A + 1 + (A - 1) * cos - sq),
-    A + 1 - (A - 1) * cos + sq,
-    2 * (A - 1 - (A + 1) * cos),
-    A + 1 - (A - 1) * cos - sq,
-  );
-}
-
-function peaking(fs: number, f0: number, gainDb: number, q: number): Biquad {
-  const A = 10 ** (gainDb / 40);
-  const w = (2 * Math.PI * f0) / fs;
-  const alpha = Math.sin(w) / (2 * q);
-  const cos = Math.cos(w);
-  return normalised(1 + alpha * A, -2 * cos, 1 - alpha * A, 1 + alpha / A, -2 * cos, 1 - alpha / A);
-}
-
-function highPass(fs: number, f0: number, q: number): Biquad {
-  const w = (2 * Math.PI * f0) / fs;
-  const alpha = Math.sin(w) / (2 * q);
-  const cos = Math.cos(w);
-  return normalised((1 + cos) / 2, -(1 + cos), (1 + cos) / 2, 1 + alpha, -2 * cos, 1 - alpha);
-}
-
-function filter(x: Float64Array, f: Biquad): void {
-  let x1 = 0, x2 = 0, y1 = 0, y2 = 0;
-  for (let i = 0; i < x.length; i++) {
-    const x0 = x[i];
-    const y0 = f.b0 * x0 + f.b1 * x1 + f.b2 * x2 - f.a1 * y1 - f.a2 * y2;
-    x2 = x1;
-    x1 = x0;
-    y2 = y1;
-    y1 = y0;
-    x[i] = y0;
-  }
-}
 
 /** Feed-forward compressor on a peak envelope: 3:1 above -24 dBFS, 5 ms attack, 60 ms release. */
 function compress(x: Float64Array, fs: number): void {
@@ -260,6 +207,7 @@ export function applyEnvelope(x: Float64Array, gainsDb: readonly number[], fs: n
 export function processVoice(pcm: Int16Array, p: DspParams, fs: number): Int16Array {
   const x = new Float64Array(pcm.length);
   for (let i = 0; i < pcm.length; i++) x[i] = pcm[i] / 32768;
+  if (p.quality) applyQuality(x, p.quality, fs);
   if (Math.abs(p.tiltDb) >= 0.05) filter(x, highShelf(fs, 2000, p.tiltDb));
   if (p.speakerBoost) {
     filter(x, highPass(fs, 70, Math.SQRT1_2));

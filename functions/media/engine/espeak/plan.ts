@@ -9,6 +9,7 @@ import { toEspeakPhonemes } from "./phonemes.js";
 import { MAX_LINE_BYTES, SLOT_VOICE } from "./runtime.js";
 import { buildVoiceFile, clamp, resolveLanguage, type VoiceShaping } from "./voices.js";
 import type { DspParams } from "./dsp.js";
+import { qualityFor } from "./quality.js";
 
 /** eSpeak's default speed; SSML rates are relative to it. */
 const BASE_WPM = 175;
@@ -99,7 +100,7 @@ export function planChunk(job: ChunkJob): ChunkPlan {
     line,
     langFile: lang.file,
     voiceFile: (contents) => buildVoiceFile(contents, job.voice, shaping),
-    dsp: dspFor(job.voice, job.settings),
+    dsp: { ...dspFor(job.voice, job.settings), quality: qualityFor(job.voice, job.seed, job.index) },
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { VoiceProfile, VoiceSettings } from "../port.js";
 import type { DspParams } from "../espeak/dsp.js";
+import { qualityFor } from "../espeak/quality.js";
 import { hashSeed, prng, signed } from "../prng.js";
 
 export type FliteVoiceName = "slt" | "rms" | "awb" | "kal16";
@@ -87,6 +88,7 @@ export function planFlite(text: string, profile: VoiceProfile, settings: VoiceSe
     speakerBoost: settings.use_speaker_boost,
     targetRmsDb: profile.levelDb ?? -18,
     envelopeDb: profile.envelope,
+    quality: qualityFor(profile, seed, index),
   };
   const args = [
     "-voice", voice.name,

@@ -2,6 +2,7 @@ import { useLocation, useNavigate, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ASSISTANT, SUPPORT_CALL, assistantMessages, type AssistantServerMessage } from "../../../../functions/platform/contract/assistant.js";
 import { apiToken } from "../tts/client.js";
+import { UtteranceRecording, micFailure } from "./microphone.js";
 import { pageElements, runTool, type ToolHost } from "./tools.js";
 
 type Status = "connecting" | "connected" | "disconnected";
@@ -19,9 +20,12 @@ interface SpeechRecognitionLike {
 /**
  * "Talk to El" (speech-generation.md §2 Support call card, §4 Support call): the entry button and,
  * during a call, a floating card with 'Calling assistant', the connection status and End call. The
- * user types (always) or speaks (the browser's speech recognition where it offers one); the
+ * user types (always) or speaks: recorded from the microphone and transcribed on the server when
+ * it has a transcription server (the root loader's `speechInput`, ./microphone.ts), else the
+ * browser's speech recognition where it offers one; with neither there is no Speak button. The
  * assistant's text shows in the card, its speech plays (lowered to 0.1 while the user speaks, and
- * stopped when the user speaks over it), and its tool calls run in the page (./tools.ts).
+ * stopped when the user speaks over it: barge-in), and its tool calls run in the page (./tools.ts).
+ * `data-assistant-audio` on <html> says whether El's speech is playing, ended, or was interrupted.
  */
 export function AssistantCard() {
   const [open, setOpen] = useState(false);
@@ -32,13 +36,17 @@ export function AssistantCard() {
   const [asking, setAsking] = useState<{ text: string; resolve: (ok: boolean) => void } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [listening, setListening] = useState(false);
+  const [recording, setRecording] = useState(false);
+  const mic = useRef<UtteranceRecording | null>(null);
   const socket = useRef<WebSocket | null>(null);
   const audio = useRef<{ queue: string[]; playing: HTMLAudioElement | null; volume: number }>({ queue: [], playing: null, volume: 1 });
   const navigate = useNavigate();
   const location = useLocation();
   // On AWS the call runs on its own API Gateway websocket (the root loader hands its URL over).
   const socketUrl = useRef<string | null>(null);
-  socketUrl.current = useRouteLoaderData<{ assistantUrl: string | null }>("root")?.assistantUrl ?? null;
+  const root = useRouteLoaderData<{ assistantUrl: string | null; speechInput?: boolean }>("root");
+  socketUrl.current = root?.assistantUrl ?? null;
+  const speechInput = root?.speechInput === true;
   const path = useRef(location.pathname);
   path.current = location.pathname;
   const recognition = useRef<SpeechRecognitionLike | null>(null);
@@ -49,10 +57,16 @@ export function AssistantCard() {
   };
   const sendContext = () => send({ type: "context", route: path.current, elements: pageElements() });
 
+  const audioState = (s: "playing" | "ended" | "interrupted") => {
+    document.documentElement.dataset.assistantAudio = s;
+  };
   const stopAudio = () => {
     const a = audio.current;
     a.queue = [];
-    a.playing?.pause();
+    if (a.playing) {
+      a.playing.pause();
+      audioState("interrupted");
+    }
     a.playing = null;
   };
   const playNext = () => {
@@ -63,8 +77,13 @@ export function AssistantCard() {
     el.setAttribute("data-assistant-audio", "");
     a.playing = el;
     const next = () => {
-      if (a.playing === el) a.playing = null;
+      if (a.playing !== el) return;
+      a.playing = null;
+      if (a.queue.length === 0) audioState("ended");
       playNext();
+    };
+    el.onplaying = () => {
+      if (a.playing === el) audioState("playing");
     };
     el.onended = next;
     el.onerror = next;
@@ -130,6 +149,9 @@ export function AssistantCard() {
     ws.onclose = () => {
       clearTimeout(contextTimer);
       if (socket.current === ws) socket.current = null;
+      mic.current?.cancel();
+      mic.current = null;
+      setRecording(false);
       stopAudio();
       setStatus("disconnected");
     };
@@ -142,10 +164,17 @@ export function AssistantCard() {
     return () => clearTimeout(t);
   }, [status, open]);
 
-  useEffect(() => () => socket.current?.close(), []);
+  useEffect(() => () => {
+    mic.current?.cancel();
+    socket.current?.close();
+  }, []);
 
   const end = () => {
     recognition.current?.stop();
+    mic.current?.cancel();
+    mic.current = null;
+    setRecording(false);
+    duck(false);
     socket.current?.close(1000, "ended");
   };
 
@@ -187,6 +216,36 @@ export function AssistantCard() {
     recognition.current = r;
     setListening(true);
     r.start();
+  };
+
+  /** Speech for the server's transcription: one utterance from the microphone, sent when the user pauses. */
+  const record = async () => {
+    if (mic.current) {
+      mic.current.stop();
+      return;
+    }
+    if (recording) return;
+    setError(null);
+    setRecording(true);
+    try {
+      mic.current = await UtteranceRecording.start({
+        onSpeech: () => {
+          duck(true);
+          bargeIn();
+        },
+        onDone: (r) => {
+          mic.current = null;
+          setRecording(false);
+          duck(false);
+          if ("error" in r) setError(r.error);
+          else send({ type: "user_audio", audio: r.utterance.audio, mime: r.utterance.mime });
+        },
+      });
+    } catch (e) {
+      mic.current = null;
+      setRecording(false);
+      setError(micFailure(e));
+    }
   };
 
   if (!open) {
@@ -254,7 +313,11 @@ export function AssistantCard() {
         <button type="submit" className="button" disabled={status !== "connected"}>
           Send
         </button>
-        {speechCtor ? (
+        {speechInput ? (
+          <button type="button" className="button" aria-pressed={recording} disabled={status !== "connected"} onClick={() => void record()}>
+            {recording ? "Stop" : "Speak"}
+          </button>
+        ) : speechCtor ? (
           <button type="button" className="button" aria-pressed={listening} disabled={status !== "connected"} onClick={listen}>
             Speak
           </button>
