@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ASSISTANT, SUPPORT_CALL, assistantMessages, type AssistantServerMessage } from "../../../../functions/platform/contract/assistant.js";
 import { apiToken } from "../tts/client.js";
 import { UtteranceRecording, micFailure } from "./microphone.js";
+import { reportError } from "../../lib/report.js";
 import { pageElements, runTool, type ToolHost } from "./tools.js";
 
 type Status = "connecting" | "connected" | "disconnected";
@@ -13,6 +14,7 @@ interface SpeechRecognitionLike {
   onresult: ((e: { results: ArrayLike<ArrayLike<{ transcript: string }>> }) => void) | null;
   onspeechstart: (() => void) | null;
   onend: (() => void) | null;
+  onerror: ((e: { error: string; message?: string }) => void) | null;
   start(): void;
   stop(): void;
 }
@@ -212,6 +214,10 @@ export function AssistantCard() {
     r.onend = () => {
       duck(false);
       setListening(false);
+    };
+    // The browser's recognition failing goes to the server's log too (issue 28 §9); saying nothing is not a failure.
+    r.onerror = (e) => {
+      if (e.error !== "no-speech" && e.error !== "aborted") reportError(`speech recognition: ${e.error}${e.message ? ` (${e.message})` : ""}`, { fatal: false, where: "assistant", kind: "speech_recognition" });
     };
     recognition.current = r;
     setListening(true);
