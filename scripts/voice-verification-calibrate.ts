@@ -19,7 +19,6 @@
 import { EspeakEngine } from "../functions/media/engine/espeak/engine.js";
 import { analyzeVoice } from "../functions/media/voice-analysis/analyze.js";
 import { sentenceCosts } from "../functions/media/voice-analysis/align.js";
-import { similarity } from "../functions/media/voice-analysis/search.js";
 import { designedVoices, speak, type NamedVoice } from "../functions/media/voice-analysis/fixtures/voices.js";
 import { PASSAGES } from "../functions/media/voice-analysis/fixtures/texts.js";
 import { equalErrorRate, summary } from "../functions/media/voice-analysis/fixtures/metrics.js";
@@ -27,7 +26,7 @@ import { denoise } from "../functions/media/audio/denoise/index.js";
 import { fitProfile } from "../functions/capabilities/cloning/fit.js";
 import { calibrationPassage } from "../functions/capabilities/cloning/passages.js";
 import { challengeLanguage, decoysFor, newChallenge } from "../functions/capabilities/voice-verification/challenge.js";
-import { SAMPLES_ONLY_THRESHOLD, SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../functions/capabilities/voice-verification/scoring.js";
+import { SAMPLES_ONLY_THRESHOLD, SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore, speakerSimilarity } from "../functions/capabilities/voice-verification/scoring.js";
 import type { VoiceProfile } from "../functions/media/engine/port.js";
 
 const N = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 24);
@@ -100,8 +99,8 @@ async function scoreSet(seed: number): Promise<Scores> {
     const sentenceEmbedding = analyzeVoice(readings[0], RATE).embedding;
     const score = (rec: Float32Array) => {
       const e = analyzeVoice(rec, RATE).embedding;
-      const toSamples = similarity(e, s.samplesEmbedding);
-      return { fitted: speakerScore(toSamples, similarity(e, sentenceEmbedding)), samplesOnly: toSamples };
+      const toSamples = speakerSimilarity(e, s.samplesEmbedding);
+      return { fitted: speakerScore(toSamples, speakerSimilarity(e, sentenceEmbedding)), samplesOnly: toSamples };
     };
     const own = await reading(s.voice.profile, text, 500 + i);
     const g = score(own);

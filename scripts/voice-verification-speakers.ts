@@ -9,6 +9,9 @@
  * samples); each reads three short test utterances, clean and with 20 dB white noise, denoised as the server does. A
  * genuine trial is a speaker's test utterance against its own enrolment, an impostor trial another same-gender
  * speaker's. The cohort is the premade voices plus the tune voices (never a held-out one).
+ *
+ * Superseded for the decision by scripts/voice-verification-speaker-space.ts (genuine variation, the speaker space the
+ * workflow uses); this script measures the plain cosine and the cohort score, which SPEAKER_THRESHOLD no longer belongs to.
  */
 import { writeFileSync } from "node:fs";
 import { EspeakEngine } from "../functions/media/engine/espeak/engine.js";

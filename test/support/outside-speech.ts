@@ -54,7 +54,9 @@ export type Degradation =
   | { kind: "telephone" }
   /** sox `pitch` (cents, formants move with it) and `tempo` (pace, pitch kept): another speaker made from one. */
   | { kind: "pitch"; cents: number }
-  | { kind: "tempo"; factor: number };
+  | { kind: "tempo"; factor: number }
+  /** Another microphone's tilt: sox `bass` -db and `treble` +db (a brighter microphone for db > 0). */
+  | { kind: "tilt"; db: number };
 
 const run = promisify(execFile);
 const CACHE = join(tmpdir(), "timbre-outside-speech");
@@ -109,6 +111,7 @@ export async function outsideSpeech(voice: OutsideVoice | string, text: string, 
     if (d.kind === "telephone") soxEffects.push("sinc", "300-3400", "rate", "8000", "rate", "16000");
     if (d.kind === "pitch") soxEffects.push("pitch", String(d.cents));
     if (d.kind === "tempo") soxEffects.push("tempo", "-s", String(d.factor));
+    if (d.kind === "tilt") soxEffects.push("bass", String(-d.db), "treble", String(d.db));
   }
   await run("sox", ["-D", raw, "-r", "16000", "-c", "1", "-b", "16", clean, "rate", "16000", ...soxEffects, "norm", "-3"]);
   let wav: Buffer = readFileSync(clean);

@@ -16,7 +16,7 @@ import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js
  * Issue 26: voice verification's sentence check on speech Timbre's engine did not make (flite and Festival voices, with
  * noise), tuned on the pool's `tune` voices and asserted here on both parts, held-out apart. The direct measure runs the
  * workflow's own check; the API flows (instant clone verification, the professional clone's captcha) run the whole
- * workflow. The speaker check's measures are in scripts/voice-verification-speakers.ts (too slow for npm test).
+ * workflow. The speaker check's are in ./speaker-outside.test.ts and scripts/voice-verification-speaker-space.ts.
  */
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
 

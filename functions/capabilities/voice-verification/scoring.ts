@@ -5,10 +5,12 @@
  * (scripts/voice-verification-outside.ts, scripts/voice-verification-speakers.ts; figures in
  * functions/media/voice-analysis/README.md).
  *
- * Same speaker (unchanged by issue 26, see the README for why): the recording's embedding is compared
- * with the voice's samples (their stored analysis) and with the engine's reading of the same sentence
- * in the voice; the score is the mean of the two cosines, against a threshold chosen on engine
- * speakers by scripts/voice-verification-calibrate.ts.
+ * Same speaker: the recording's embedding is compared with the voice's samples (their stored analysis)
+ * and with the engine's reading of the same sentence in the voice, each as a cosine in the speaker space
+ * (./speaker-space.ts: a projection that discounts what varies within one speaker), and the score is the
+ * mean of the two. The space and both thresholds were fitted and chosen on the tune part of a pool of
+ * outside speakers with genuine variation and engine speakers (scripts/voice-verification-speaker-space.ts;
+ * docs/decisions/2026-11-29-speaker-check.md).
  *
  * The sentence: the recording is aligned with the engine's readings of the sentence and of four
  * decoys, each read by several voices of different gender and pitch (READING_VOICES plus the
@@ -17,14 +19,21 @@
  */
 import type { VoiceProfile } from "../../media/engine/port.js";
 import { premadeVoiceRecords } from "../../platform/domain/premadeVoices.js";
+import { SPACE_SAMPLES_ONLY_THRESHOLD, SPACE_SPEAKER_THRESHOLD, SPEAKER_SPACE } from "./speaker-space-data.js";
+import { spaceSimilarity } from "./speaker-space.js";
 
-export const SPEAKER_THRESHOLD = 0.61;
+export const SPEAKER_THRESHOLD = SPACE_SPEAKER_THRESHOLD;
 export const SENTENCE_MARGIN_THRESHOLD = 0.05;
 /**
  * A professional clone before fine-tuning: the engine's reading is not its speaker yet, so the
  * cosine to its samples alone decides, against a threshold calibrated for that score.
  */
-export const SAMPLES_ONLY_THRESHOLD = 0.54;
+export const SAMPLES_ONLY_THRESHOLD = SPACE_SAMPLES_ONLY_THRESHOLD;
+
+/** How alike two voice embeddings are as speakers: their cosine in the fitted speaker space. */
+export function speakerSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return spaceSimilarity(SPEAKER_SPACE, a, b);
+}
 
 export function speakerScore(toSamples: number, toSentenceReading: number): number {
   return (toSamples + toSentenceReading) / 2;

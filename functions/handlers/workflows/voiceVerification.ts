@@ -6,7 +6,6 @@ import { AudioDecodeError, AudioLimitError } from "../../media/audio/decode/erro
 import { encodeWav, wavPcm16 } from "../../media/audio/wav.js";
 import { floatToInt16 } from "../../media/audio/resample.js";
 import { EMBEDDING_VERSION } from "../../media/voice-analysis/embedding.js";
-import { similarity } from "../../media/voice-analysis/search.js";
 import { VERIFICATION_RECORDING_MAX_SECONDS, verificationMessages } from "../../platform/contract/voiceCreation.js";
 import { speakPcm16 } from "../../capabilities/voice-clone/render.js";
 import { estimateProfile } from "../../capabilities/cloning/fit.js";
@@ -14,7 +13,7 @@ import type { VoiceProfile } from "../../media/engine/port.js";
 import type { VoiceAnalysis } from "../../media/voice-analysis/port.js";
 import { analyseVoice, SAMPLE_RATE } from "../../capabilities/voice-clone/samples.js";
 import { decoysFor, levenshtein } from "../../capabilities/voice-verification/challenge.js";
-import { readingVoices, SAMPLES_ONLY_THRESHOLD, SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore } from "../../capabilities/voice-verification/scoring.js";
+import { readingVoices, SAMPLES_ONLY_THRESHOLD, SENTENCE_MARGIN_THRESHOLD, SPEAKER_THRESHOLD, sentenceMargin, speakerScore, speakerSimilarity } from "../../capabilities/voice-verification/scoring.js";
 import { similarLibraryVoices } from "../../capabilities/voice-verification/alternatives.js";
 import type { StepHandlers } from "./types.js";
 import { emitEvent } from "../../platform/events/index.js";
@@ -128,8 +127,8 @@ export const voiceVerificationSteps: StepHandlers = {
       ctx.analyzer().analyzeSamples(recording, SAMPLE_RATE),
       speakPcm16(ctx, ref.profile, attempt.text).then((r) => ctx.analyzer().analyzeSamples(r.pcm, r.sampleRate)),
     ]);
-    const toSamples = samples ? similarity(rec.embedding, samples) : similarity(rec.embedding, reading.embedding);
-    const toReading = similarity(rec.embedding, reading.embedding);
+    const toSamples = speakerSimilarity(rec.embedding, samples ?? reading.embedding);
+    const toReading = speakerSimilarity(rec.embedding, reading.embedding);
     // Until a professional clone is fine-tuned the engine's reading is not its speaker, and the
     // samples alone decide, against their own calibrated threshold (functions/media/engine/README.md).
     const samplesOnly = !isFitted(voice) && samples !== null;
