@@ -80,7 +80,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => fake.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-  stack = await startTestStack({ env: { REMOTE_ENGINES: JSON.stringify([{ id: "fake", kind: "openai", url, key: KEY, model: "kokoro", firstByteTimeoutMs: 1500 }]) } });
+  stack = await startTestStack({
+    env: {
+      REMOTE_ENGINES: JSON.stringify([
+        { id: "fake", kind: "openai", url, key: KEY, model: "kokoro", firstByteTimeoutMs: 1500, breakerFailures: 100 },
+        // The same server under another name, whose breaker opens after two failures.
+        { id: "flaky", kind: "openai", url, key: KEY, breakerFailures: 2, breakerCooldownMs: 600_000 },
+      ]),
+    },
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -90,8 +98,8 @@ afterAll(async () => {
 });
 
 const used = async (ws: string) => (await currentUsage(stack.ctx, ws)).character_count;
-const say = (apiKey: string, voice: string, stream = false, format = "pcm_16000", volume?: number) =>
-  apiFetch(stack, apiKey, `/v1/text-to-speech/${remoteVoiceId("fake", voice)}${stream ? "/stream" : ""}?output_format=${format}`, {
+const say = (apiKey: string, voice: string, stream = false, format = "pcm_16000", volume?: number, engine = "fake") =>
+  apiFetch(stack, apiKey, `/v1/text-to-speech/${remoteVoiceId(engine, voice)}${stream ? "/stream" : ""}?output_format=${format}`, {
     method: "POST",
     body: JSON.stringify({ text: `Hello from the remote engine, voice ${voice}.`, model_id: "eleven_multilingual_v2", ...(volume === undefined ? {} : { voice_settings: { volume } }) }),
   });
@@ -179,5 +187,39 @@ describe("remote engine (OpenAI-compatible)", () => {
     if (res.status === 200) expect((await res.arrayBuffer().catch(() => new ArrayBuffer(0))).byteLength).toBeLessThan(64_000);
     else expect(res.status).toBe(502);
     await expect.poll(() => used(workspace.workspace_id)).toBe(before);
+  });
+
+  it("the circuit breaker opens after failures in a row: 503 with Retry-After, refunded, the server not asked; /v1/engines shows it", async () => {
+    const { apiKey, workspace } = await createTestAccount(stack);
+    const before = await used(workspace.workspace_id);
+    for (let i = 0; i < 2; i++) expect((await say(apiKey, "busy", false, "pcm_16000", undefined, "flaky")).status).toBe(503);
+    const asked = seen.length;
+    const res = await say(apiKey, "alloy", false, "pcm_16000", undefined, "flaky");
+    const text = await res.text();
+    expect(res.status).toBe(503);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(JSON.parse(text)).toMatchObject({ detail: { status: "remote_engine_unavailable", message: expect.stringContaining("flaky") } });
+    expect(seen.length).toBe(asked);
+    expect(await used(workspace.workspace_id)).toBe(before);
+    // The other engine on the same server is not affected.
+    expect((await say(apiKey, "alloy")).status).toBe(200);
+
+    const health = await apiFetch(stack, apiKey, "/v1/engines");
+    const body = await health.text();
+    expect(health.status).toBe(200);
+    expect(body).not.toContain(KEY);
+    expect(body).not.toContain("127.0.0.1");
+    const engines = (JSON.parse(body) as { engines: Array<Record<string, unknown>> }).engines;
+    expect(engines.find((e) => e.id === "flaky")).toMatchObject({ kind: "openai", state: "open", consecutive_failures: 2, last_error: "remote_engine_busy" });
+    expect(engines.find((e) => e.id === "fake")).toMatchObject({ state: "ok", consecutive_failures: 0 });
+
+    const probed = await apiFetch(stack, apiKey, "/v1/engines?probe=true");
+    expect(probed.status).toBe(200);
+    const probes = (await probed.json()) as { engines: Array<{ id: string; probe: unknown }> };
+    expect(probes.engines.map((e) => e.probe)).toEqual([
+      { ok: true, status: 200, error: null },
+      { ok: true, status: 200, error: null },
+    ]);
+    expect(await apiFetch(stack, undefined, "/v1/engines").then((r) => r.status)).toBe(401);
   });
 });

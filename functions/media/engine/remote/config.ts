@@ -20,6 +20,10 @@ export interface RemoteEngineConfig {
   totalTimeoutMs: number;
   /** Language of its voices (default "en"). */
   language: string;
+  /** Failures in a row that open the circuit breaker (default 5). */
+  breakerFailures: number;
+  /** How long an open breaker refuses before one trial request (default 30000 ms). */
+  breakerCooldownMs: number;
 }
 
 const ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -58,11 +62,12 @@ export function parseRemoteEngines(json: string | undefined): RemoteEngineConfig
     const voices = e.voices;
     if (voices !== undefined && (!Array.isArray(voices) || voices.length > MAX_VOICES || !voices.every((v) => typeof v === "string" && v.length > 0 && v.length <= 100)))
       throw new Error(`${where}.voices must be up to ${MAX_VOICES} voice names (1-100 characters)`);
-    const ms = (name: string, dflt: number) => {
+    const int = (name: string, dflt: number, max: number, unit: string) => {
       const v = e[name] ?? dflt;
-      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 600_000) throw new Error(`${where}.${name} must be 1..600000 ms`);
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) throw new Error(`${where}.${name} must be 1..${max}${unit}`);
       return v;
     };
+    const ms = (name: string, dflt: number) => int(name, dflt, 600_000, " ms");
     const model = e.model ?? "tts-1";
     if (typeof model !== "string" || !model || model.length > 100) throw new Error(`${where}.model must be a string of 1-100 characters`);
     const language = e.language ?? "en";
@@ -77,6 +82,8 @@ export function parseRemoteEngines(json: string | undefined): RemoteEngineConfig
       firstByteTimeoutMs: ms("firstByteTimeoutMs", 15_000),
       totalTimeoutMs: ms("totalTimeoutMs", 120_000),
       language: language.toLowerCase(),
+      breakerFailures: int("breakerFailures", 5, 100, ""),
+      breakerCooldownMs: int("breakerCooldownMs", 30_000, 3_600_000, " ms"),
     } satisfies RemoteEngineConfig;
   });
 }

@@ -13,6 +13,7 @@ import { Resampler, floatToInt16, int16ToFloat } from "../../audio/index.js";
 import type { OutputFormat, OutputFormatId } from "../../audio/formats.js";
 import { encodeChunks, sequence } from "../encode-stream.js";
 import { EngineVoiceUnavailableError, type EncodedChunk, type EncodedSequenceChunk, type SequenceChunk, type SpeechEngine, type SynthesisChunk, type SynthesisRequest } from "../port.js";
+import { CircuitBreaker, type BreakerSnapshot } from "./breaker.js";
 import type { RemoteEngineConfig } from "./config.js";
 
 export class RemoteEngineError extends Error {
@@ -21,9 +22,24 @@ export class RemoteEngineError extends Error {
     readonly statusCode: 502 | 503 | 504,
     readonly code: string,
     message: string,
+    /** Set when the circuit breaker refuses: the caller's Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
+}
+
+export interface RemoteEngineHealth extends BreakerSnapshot {
+  id: string;
+  kind: RemoteEngineConfig["kind"];
+  /** Present when a probe was asked for: the server's voice list answered (ok) or not. */
+  probe?: { ok: boolean; status: number | null; error: string | null };
+}
+
+export interface RemoteEngineOptions {
+  fetch?: typeof fetch;
+  /** The breakers' clock (tests move it). */
+  now?: () => number;
 }
 
 const EMPTY = { characters: [], character_start_times_seconds: [], character_end_times_seconds: [] };
@@ -45,19 +61,72 @@ function scrub(text: string, key: string | undefined): string {
 export class RemoteEngine implements SpeechEngine {
   readonly id = "remote";
   private readonly engines: Map<string, RemoteEngineConfig>;
+  private readonly breakers = new Map<string, CircuitBreaker>();
+  private readonly fetchImpl: typeof fetch;
 
   constructor(
     engines: readonly RemoteEngineConfig[],
     readonly sampleRate: number,
-    private readonly fetchImpl: typeof fetch = fetch,
+    opts: RemoteEngineOptions = {},
   ) {
     this.engines = new Map(engines.map((e) => [e.id, e]));
+    this.fetchImpl = opts.fetch ?? fetch;
+    for (const e of engines) this.breakers.set(e.id, new CircuitBreaker(e.breakerFailures, e.breakerCooldownMs, opts.now));
+  }
+
+  /**
+   * Each engine's state from its breaker (ok / failing / open, the last error's class), and with
+   * `probe` whether its voice list answers now. Never a key or a URL.
+   */
+  async health(probe = false): Promise<RemoteEngineHealth[]> {
+    return Promise.all(
+      [...this.engines.values()].map(async (cfg) => ({
+        id: cfg.id,
+        kind: cfg.kind,
+        ...this.breakers.get(cfg.id)!.snapshot(),
+        ...(probe ? { probe: await this.probe(cfg) } : {}),
+      })),
+    );
+  }
+
+  private async probe(cfg: RemoteEngineConfig): Promise<{ ok: boolean; status: number | null; error: string | null }> {
+    try {
+      const res = await this.fetchImpl(`${cfg.url}/v1/audio/voices`, { headers: cfg.key ? { authorization: `Bearer ${cfg.key}` } : {}, signal: AbortSignal.timeout(cfg.firstByteTimeoutMs) });
+      await res.body?.cancel().catch(() => undefined);
+      // A server without a voice list is still up: a 404 there is an answer.
+      const ok = res.ok || res.status === 404;
+      return { ok, status: res.status, error: ok ? null : res.status === 401 || res.status === 403 ? "remote_engine_unauthorized" : "remote_engine_failed" };
+    } catch (e) {
+      return { ok: false, status: null, error: (e as Error).name === "TimeoutError" ? "remote_engine_timeout" : "remote_engine_unreachable" };
+    }
   }
 
   async *synthesize(req: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
     const ref = splitEngineVoice(req.voice.engineVoice);
     const cfg = ref && this.engines.get(ref.engine);
     if (!ref || !cfg) throw new EngineVoiceUnavailableError(`The remote engine of this voice (${ref?.engine ?? "none"}) is not configured on this server.`);
+    const breaker = this.breakers.get(cfg.id)!;
+    const admitted = breaker.admit();
+    if ("retryAfterSeconds" in admitted) {
+      throw new RemoteEngineError(503, "remote_engine_unavailable", `The remote engine ${cfg.id} failed ${cfg.breakerFailures} times in a row; it is not asked again for ${admitted.retryAfterSeconds} s.`, admitted.retryAfterSeconds);
+    }
+    let verdict: "ok" | "failed" | null = null;
+    try {
+      yield* this.run(cfg, ref.voice, req, signal);
+      verdict = "ok";
+    } catch (e) {
+      if (!signal?.aborted && e instanceof RemoteEngineError) {
+        verdict = "failed";
+        breaker.failed(e.code);
+      }
+      throw e;
+    } finally {
+      if (verdict === "ok") breaker.succeeded();
+      else if (verdict === null) breaker.abandoned();
+    }
+  }
+
+  private async *run(cfg: RemoteEngineConfig, voice: string, req: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
     const name = cfg.id;
     const stop = new AbortController();
     const onAbort = () => stop.abort();
@@ -78,11 +147,12 @@ export class RemoteEngine implements SpeechEngine {
         res = await this.fetchImpl(`${cfg.url}/v1/audio/speech`, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "audio/wav", ...(cfg.key ? { authorization: `Bearer ${cfg.key}` } : {}) },
-          body: JSON.stringify({ model: cfg.model, voice: ref.voice, input: req.text, response_format: "wav", speed: req.settings.speed }),
+          body: JSON.stringify({ model: cfg.model, voice, input: req.text, response_format: "wav", speed: req.settings.speed }),
           signal: stop.signal,
         });
       } catch (e) {
-        throw timedOut() ?? e;
+        if (signal?.aborted) throw e;
+        throw timedOut() ?? new RemoteEngineError(502, "remote_engine_unreachable", `The remote engine ${name} could not be reached.`);
       }
       if (!res.ok) {
         const body = scrub(await res.text().catch(() => ""), cfg.key);
