@@ -16,7 +16,7 @@ const KEY = "sk-remote-secret-4f9a1c";
 const RATE = 24000;
 let fake: Server;
 let stack: EmbeddedStack;
-const seen: Array<{ path: string; auth?: string; body: Record<string, unknown> }> = [];
+const seen: Array<{ path: string; auth?: string; xi?: string; body: Record<string, unknown> }> = [];
 
 function wav(seconds: number): { head: Buffer; data: Buffer } {
   const n = Math.round(seconds * RATE);
@@ -61,7 +61,26 @@ beforeAll(async () => {
     req.on("data", (c) => (raw += c));
     req.on("end", () => {
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-      seen.push({ path: req.url ?? "", auth: req.headers.authorization, body });
+      seen.push({ path: req.url ?? "", auth: req.headers.authorization, xi: req.headers["xi-api-key"] as string | undefined, body });
+      // An ElevenLabs-compatible server (kind "elevenlabs"): its key in xi-api-key, raw PCM at the rate asked for.
+      if (req.url?.startsWith("/v1/voices") || req.url?.startsWith("/v1/text-to-speech/")) {
+        if (req.headers["xi-api-key"] !== KEY) return void res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ detail: { status: "invalid_api_key", message: "Invalid API key" } }));
+        if (req.url === "/v1/voices") {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify({ voices: [{ voice_id: "el-v1", name: "Rachel", category: "premade", labels: {} }, { voice_id: "el-mp3", name: "Mumbler" }] }));
+          return;
+        }
+        const m = /^\/v1\/text-to-speech\/([^/?]+)\/stream\?output_format=pcm_(\d+)$/.exec(req.url);
+        if (!m || req.method !== "POST") return void res.writeHead(404).end();
+        if (m[1] === "el-mp3") return void res.writeHead(200, { "content-type": "audio/mpeg" }).end(Buffer.concat([Buffer.from("ID3"), Buffer.alloc(2000)]));
+        const rate = Number(m[2]);
+        const pcm = Buffer.alloc(rate * 2);
+        for (let i = 0; i < rate; i++) pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / rate)), i * 2);
+        res.writeHead(200, { "content-type": "audio/pcm" });
+        res.write(pcm.subarray(0, 10001)); // a piece ending mid-sample
+        setTimeout(() => res.end(pcm.subarray(10001)), 20);
+        return;
+      }
       if (req.url === "/v1/audio/voices") {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ voices: [{ id: "alloy" }, { id: "slow" }, { id: "locked" }, { id: "busy" }, { id: "garbage" }, { id: "broken" }] }));
@@ -86,6 +105,7 @@ beforeAll(async () => {
         { id: "fake", kind: "openai", url, key: KEY, model: "kokoro", firstByteTimeoutMs: 1500, breakerFailures: 100 },
         // The same server under another name, whose breaker opens after two failures.
         { id: "flaky", kind: "openai", url, key: KEY, breakerFailures: 2, breakerCooldownMs: 600_000 },
+        { id: "eleven", kind: "elevenlabs", url: `${url}/v1`, key: KEY },
       ]),
     },
   });
@@ -216,10 +236,59 @@ describe("remote engine (OpenAI-compatible)", () => {
     const probed = await apiFetch(stack, apiKey, "/v1/engines?probe=true");
     expect(probed.status).toBe(200);
     const probes = (await probed.json()) as { engines: Array<{ id: string; probe: unknown }> };
-    expect(probes.engines.map((e) => e.probe)).toEqual([
-      { ok: true, status: 200, error: null },
-      { ok: true, status: 200, error: null },
-    ]);
+    expect(Object.fromEntries(probes.engines.map((e) => [e.id, e.probe]))).toEqual({
+      fake: { ok: true, status: 200, error: null },
+      flaky: { ok: true, status: 200, error: null },
+      eleven: { ok: true, status: 200, error: null },
+    });
     expect(await apiFetch(stack, undefined, "/v1/engines").then((r) => r.status)).toBe(401);
   });
 });
+
+describe("remote engine (ElevenLabs-compatible)", () => {
+  it("lists the server's voices by their names, asked with xi-api-key", async () => {
+    const { apiKey } = await createTestAccount(stack);
+    const voices = ((await (await apiFetch(stack, apiKey, "/v1/voices")).json()) as { voices: Array<{ voice_id: string; name: string; labels: Record<string, string>; description: string }> }).voices;
+    const rachel = voices.find((v) => v.voice_id === remoteVoiceId("eleven", "el-v1"));
+    expect(rachel).toMatchObject({ name: "Rachel (eleven)", labels: { engine: "remote", remote_engine: "eleven" } });
+    expect(rachel?.description).toContain("ElevenLabs-compatible");
+    expect(voices.filter((v) => v.labels.remote_engine === "eleven")).toHaveLength(2);
+    const listed = seen.find((s) => s.path === "/v1/voices")!;
+    expect(listed).toMatchObject({ xi: KEY, auth: undefined });
+  });
+
+  it("speaks through convert: /stream asked for raw PCM, the settings passed on, charged", async () => {
+    const { apiKey, workspace } = await createTestAccount(stack);
+    const before = await used(workspace.workspace_id);
+    const res = await apiFetch(stack, apiKey, `/v1/text-to-speech/${remoteVoiceId("eleven", "el-v1")}?output_format=pcm_16000`, {
+      method: "POST",
+      body: JSON.stringify({ text: "Hello through another server.", voice_settings: { stability: 0.3, similarity_boost: 0.9, speed: 1.1, volume: -6 } }),
+    });
+    expect(res.status).toBe(200);
+    const pcm = new Int16Array((await res.arrayBuffer()).slice(0));
+    // One second of the server's audio at 16 kHz.
+    expect(pcm.length).toBeGreaterThan(15_000);
+    expect(pcm.length).toBeLessThan(17_000);
+    // 8000 at -6 dB.
+    expect(Math.max(...pcm.subarray(4000, 8000))).toBeGreaterThan(3500);
+    expect(Math.max(...pcm.subarray(4000, 8000))).toBeLessThan(4500);
+    expect(await used(workspace.workspace_id)).toBeGreaterThan(before);
+    const call = seen.findLast((s) => s.path.startsWith("/v1/text-to-speech/el-v1"))!;
+    expect(call.path).toBe("/v1/text-to-speech/el-v1/stream?output_format=pcm_22050");
+    expect(call).toMatchObject({ xi: KEY, auth: undefined });
+    expect(call.body).toMatchObject({ text: expect.stringContaining("another server"), model_id: "eleven_multilingual_v2", voice_settings: { stability: 0.3, similarity_boost: 0.9, speed: 1.1 } });
+    expect(call.body.voice_settings).not.toHaveProperty("volume");
+  });
+
+  it("an answer that is no raw PCM (an MP3 file) is a 502 remote_engine_bad_audio, refunded", async () => {
+    const { apiKey, workspace } = await createTestAccount(stack);
+    const before = await used(workspace.workspace_id);
+    const res = await apiFetch(stack, apiKey, `/v1/text-to-speech/${remoteVoiceId("eleven", "el-mp3")}`, { method: "POST", body: JSON.stringify({ text: "Hello." }) });
+    const text = await res.text();
+    expect(res.status).toBe(502);
+    expect(JSON.parse(text)).toMatchObject({ detail: { status: "remote_engine_bad_audio", message: expect.stringContaining("MP3") } });
+    expect(text).not.toContain(KEY);
+    expect(await used(workspace.workspace_id)).toBe(before);
+  });
+});
+

@@ -14,7 +14,7 @@ import type { OutputFormat, OutputFormatId } from "../../audio/formats.js";
 import { encodeChunks, sequence } from "../encode-stream.js";
 import { EngineVoiceUnavailableError, type EncodedChunk, type EncodedSequenceChunk, type SequenceChunk, type SpeechEngine, type SynthesisChunk, type SynthesisRequest } from "../port.js";
 import { CircuitBreaker, type BreakerSnapshot } from "./breaker.js";
-import type { RemoteEngineConfig } from "./config.js";
+import { keyHeaders, voicesPath, type RemoteEngineConfig } from "./config.js";
 
 export class RemoteEngineError extends Error {
   override name = "RemoteEngineError";
@@ -91,7 +91,7 @@ export class RemoteEngine implements SpeechEngine {
 
   private async probe(cfg: RemoteEngineConfig): Promise<{ ok: boolean; status: number | null; error: string | null }> {
     try {
-      const res = await this.fetchImpl(`${cfg.url}/v1/audio/voices`, { headers: cfg.key ? { authorization: `Bearer ${cfg.key}` } : {}, signal: AbortSignal.timeout(cfg.firstByteTimeoutMs) });
+      const res = await this.fetchImpl(`${cfg.url}${voicesPath(cfg.kind)}`, { headers: keyHeaders(cfg), signal: AbortSignal.timeout(cfg.firstByteTimeoutMs) });
       await res.body?.cancel().catch(() => undefined);
       // A server without a voice list is still up: a 404 there is an answer.
       const ok = res.ok || res.status === 404;
@@ -144,12 +144,8 @@ export class RemoteEngine implements SpeechEngine {
     try {
       let res: Response;
       try {
-        res = await this.fetchImpl(`${cfg.url}/v1/audio/speech`, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "audio/wav", ...(cfg.key ? { authorization: `Bearer ${cfg.key}` } : {}) },
-          body: JSON.stringify({ model: cfg.model, voice, input: req.text, response_format: "wav", speed: req.settings.speed }),
-          signal: stop.signal,
-        });
+        const { url, accept, body } = this.request(cfg, voice, req);
+        res = await this.fetchImpl(url, { method: "POST", headers: { "content-type": "application/json", accept, ...keyHeaders(cfg) }, body, signal: stop.signal, redirect: "error" });
       } catch (e) {
         if (signal?.aborted) throw e;
         throw timedOut() ?? new RemoteEngineError(502, "remote_engine_unreachable", `The remote engine ${name} could not be reached.`);
@@ -162,7 +158,14 @@ export class RemoteEngine implements SpeechEngine {
         throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} failed (HTTP ${res.status})${why}`);
       }
       if (!res.body) throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} sent no audio.`);
-      yield* this.decode(res.body, name, stop.signal, timedOut, () => clearTimeout(firstTimer), req.settings.volume);
+      const type = (res.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+      if (/^(application\/json|text\/)/.test(type)) {
+        await res.body.cancel().catch(() => undefined);
+        throw new RemoteEngineError(502, "remote_engine_bad_audio", `The remote engine ${name} sent audio this server cannot read (${type}, not audio).`);
+      }
+      // elevenlabs: raw 16-bit mono PCM at the rate asked for; openai: a WAV.
+      const raw = cfg.kind === "elevenlabs" ? ELEVENLABS_PCM_RATE : 0;
+      yield* this.decode(res.body, name, stop.signal, timedOut, () => clearTimeout(firstTimer), req.settings.volume, raw);
     } finally {
       clearTimeout(firstTimer);
       clearTimeout(totalTimer);
@@ -171,14 +174,32 @@ export class RemoteEngine implements SpeechEngine {
     }
   }
 
-  /** Reads a streamed 16-bit PCM WAV (RIFF header, chunks until "data", then samples). */
-  private async *decode(body: ReadableStream<Uint8Array>, name: string, stopped: AbortSignal, timedOut: () => RemoteEngineError | null, gotBytes: () => void, volumeDb?: number): AsyncIterable<SynthesisChunk> {
+  /** The speech request of each kind. */
+  private request(cfg: RemoteEngineConfig, voice: string, req: SynthesisRequest): { url: string; accept: string; body: string } {
+    if (cfg.kind === "elevenlabs") {
+      const { stability, similarity_boost, style, use_speaker_boost, speed } = req.settings;
+      return {
+        url: `${cfg.url}/v1/text-to-speech/${encodeURIComponent(voice)}/stream?output_format=pcm_${ELEVENLABS_PCM_RATE}`,
+        accept: "audio/pcm, application/octet-stream",
+        // volume stays here: it is applied to the audio that comes back, as for every engine.
+        body: JSON.stringify({ text: req.text, model_id: cfg.model, voice_settings: { stability, similarity_boost, style, use_speaker_boost, speed }, ...(req.languageCode ? { language_code: req.languageCode } : {}) }),
+      };
+    }
+    return { url: `${cfg.url}/v1/audio/speech`, accept: "audio/wav", body: JSON.stringify({ model: cfg.model, voice, input: req.text, response_format: "wav", speed: req.settings.speed }) };
+  }
+
+  /**
+   * Reads a streamed 16-bit PCM WAV (RIFF header, chunks until "data", then samples), or with
+   * `rawRate` headerless 16-bit mono PCM at that rate.
+   */
+  private async *decode(body: ReadableStream<Uint8Array>, name: string, stopped: AbortSignal, timedOut: () => RemoteEngineError | null, gotBytes: () => void, volumeDb?: number, rawRate = 0): AsyncIterable<SynthesisChunk> {
     const garbage = (why: string) => new RemoteEngineError(502, "remote_engine_bad_audio", `The remote engine ${name} sent audio this server cannot read (${why}).`);
     const reader = body.getReader();
     let head: Uint8Array = new Uint8Array(0);
-    let rate = 0;
+    let rate = rawRate;
     let channels = 1;
-    let resampler: Resampler | null = null;
+    let resampler: Resampler | null = rate && rate !== this.sampleRate ? new Resampler(rate, this.sampleRate) : null;
+    let checkedRaw = !rawRate;
     let pending: Uint8Array = new Uint8Array(0);
     let any = false;
     const emit = (bytes: Uint8Array, last: boolean): SynthesisChunk | null => {
@@ -222,6 +243,11 @@ export class RemoteEngine implements SpeechEngine {
           if (rate !== this.sampleRate) resampler = new Resampler(rate, this.sampleRate);
           pending = head.subarray(parsed.dataOffset);
         } else pending = concatB(pending, r.value);
+        if (!checkedRaw && pending.length >= 4) {
+          checkedRaw = true;
+          const what = containerOf(pending);
+          if (what) throw garbage(`${what}, not raw 16-bit PCM`);
+        }
         const whole = pending.length - (pending.length % (2 * channels));
         if (whole >= CHUNK_BYTES) {
           const c = emit(pending.subarray(0, whole), false);
@@ -233,6 +259,7 @@ export class RemoteEngine implements SpeechEngine {
         }
       }
       if (!rate) throw garbage(head.length ? "not a WAV file" : "an empty answer");
+      if (!checkedRaw && containerOf(pending)) throw garbage(`${containerOf(pending)}, not raw 16-bit PCM`);
       const c = emit(pending, true);
       if (c) {
         any = true;
@@ -261,6 +288,21 @@ export class RemoteEngine implements SpeechEngine {
   languages(): Array<{ language_id: string; name: string }> {
     return [];
   }
+}
+
+/** The rate elevenlabs-kind servers are asked for (pcm_22050: one of the API's formats, the product's own rate). */
+export const ELEVENLABS_PCM_RATE = 22050;
+
+/** What the first bytes of an answer say it is when it is no raw PCM (a file format, a page, JSON), else null. */
+function containerOf(b: Uint8Array): string | null {
+  const s = String.fromCharCode(...b.subarray(0, 4));
+  if (s === "RIFF") return "a WAV file";
+  if (s === "OggS") return "an Ogg file";
+  if (s === "fLaC") return "a FLAC file";
+  if (s.startsWith("ID3")) return "an MP3 file";
+  // Four printable characters opening like JSON or HTML: two loud samples are unlikely to.
+  if (/^[{[<][\x20-\x7e]{3}$/.test(s)) return "a text page";
+  return null;
 }
 
 function concatB(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -5,7 +5,7 @@ import { parseRemoteEngines } from "./config.js";
 import { RemoteEngine, type RemoteEngineOptions } from "./engine.js";
 
 export { RemoteEngine, RemoteEngineError, splitEngineVoice, type RemoteEngineHealth, type RemoteEngineOptions } from "./engine.js";
-export { parseRemoteEngines, fetchRemoteVoices, type RemoteEngineConfig } from "./config.js";
+export { parseRemoteEngines, fetchRemoteVoices, keyHeaders, type RemoteEngineConfig, type RemoteEngineKind, type RemoteVoice } from "./config.js";
 
 export function remoteEngineCreator(json: string, opts: RemoteEngineOptions = {}): (() => SpeechEngine) | null {
   const engines = parseRemoteEngines(json);
