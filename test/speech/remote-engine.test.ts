@@ -101,6 +101,8 @@ beforeAll(async () => {
   const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
   stack = await startTestStack({
     env: {
+      // The fake server is on loopback: allowed as for a webhook receiver on this machine.
+      WEBHOOK_ALLOW_LOCAL_TARGETS: "true",
       REMOTE_ENGINES: JSON.stringify([
         { id: "fake", kind: "openai", url, key: KEY, model: "kokoro", firstByteTimeoutMs: 1500, breakerFailures: 100 },
         // The same server under another name, whose breaker opens after two failures.

@@ -8,6 +8,7 @@ import type { AppContext } from "../../platform/context.js";
 import type { Logger } from "../../platform/adapters/log.js";
 import { premadeVoiceId, systemVoiceFields } from "../../platform/domain/premadeVoices.js";
 import type { VoiceRecord } from "../../platform/stores/voices.js";
+import { checkedFetch } from "../../platform/net/fetch.js";
 import { fetchRemoteVoices, parseRemoteEngines, splitEngineVoice, type RemoteEngineConfig, type RemoteVoice } from "../../media/engine/remote/index.js";
 
 const SEED_EPOCH = 1_735_689_600;
@@ -36,7 +37,7 @@ export function remoteVoiceRecord(cfg: RemoteEngineConfig, remote: RemoteVoice |
 }
 
 /** Writes the configured engines' voices and removes the others; never throws (a server down must not stop the product). */
-export async function loadRemoteVoices(ctx: AppContext, log: Logger, fetchImpl: typeof fetch = fetch): Promise<number> {
+export async function loadRemoteVoices(ctx: AppContext, log: Logger, fetchImpl: typeof fetch = checkedFetch(ctx.config.webhooks)): Promise<number> {
   let engines: RemoteEngineConfig[];
   try {
     engines = parseRemoteEngines(ctx.config.remoteEngines);

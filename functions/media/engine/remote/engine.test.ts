@@ -187,6 +187,18 @@ describe("remote engine circuit breaker", () => {
     expect((await down.health())[0]).toMatchObject({ state: "failing", last_error: "remote_engine_unreachable" });
   });
 
+  it("a fetch that refuses the engine's address (the platform's checked fetch) is a 502 remote_engine_address_refused", async () => {
+    const refusing = (async () => {
+      throw Object.assign(new Error("127.0.0.1 is a loopback address"), { name: "AddressRefused", addressClass: "loopback" });
+    }) as unknown as typeof fetch;
+    const e = new RemoteEngine(parseRemoteEngines(JSON.stringify([{ id: "fake", url }])), 16000, { fetch: refusing, now: () => clock });
+    const err = await speak(e);
+    expect(err).toMatchObject({ statusCode: 502, code: "remote_engine_address_refused" });
+    expect((err as Error).message).toMatch(/fake is at an address this server may not connect to \(loopback\)/);
+    expect(calls).toBe(0);
+    expect((await e.health(true))[0]).toMatchObject({ last_error: "remote_engine_address_refused", probe: { ok: false, error: "remote_engine_address_refused" } });
+  });
+
   it("the breaker's settings are checked at start", () => {
     expect(() => parseRemoteEngines(JSON.stringify([{ id: "x", url, breakerFailures: 0 }]))).toThrow(/breakerFailures must be 1..100/);
     expect(() => parseRemoteEngines(JSON.stringify([{ id: "x", url, breakerCooldownMs: "soon" }]))).toThrow(/breakerCooldownMs/);

@@ -97,7 +97,8 @@ export class RemoteEngine implements SpeechEngine {
       const ok = res.ok || res.status === 404;
       return { ok, status: res.status, error: ok ? null : res.status === 401 || res.status === 403 ? "remote_engine_unauthorized" : "remote_engine_failed" };
     } catch (e) {
-      return { ok: false, status: null, error: (e as Error).name === "TimeoutError" ? "remote_engine_timeout" : "remote_engine_unreachable" };
+      const n = (e as Error).name;
+      return { ok: false, status: null, error: n === "TimeoutError" ? "remote_engine_timeout" : n === "AddressRefused" ? "remote_engine_address_refused" : "remote_engine_unreachable" };
     }
   }
 
@@ -148,6 +149,8 @@ export class RemoteEngine implements SpeechEngine {
         res = await this.fetchImpl(url, { method: "POST", headers: { "content-type": "application/json", accept, ...keyHeaders(cfg) }, body, signal: stop.signal, redirect: "error" });
       } catch (e) {
         if (signal?.aborted) throw e;
+        // The fetch the platform gives refuses hosts that resolve to addresses it may not reach.
+        if ((e as Error).name === "AddressRefused") throw new RemoteEngineError(502, "remote_engine_address_refused", `The remote engine ${name} is at an address this server may not connect to (${(e as { addressClass?: string }).addressClass ?? "refused"}).`);
         throw timedOut() ?? new RemoteEngineError(502, "remote_engine_unreachable", `The remote engine ${name} could not be reached.`);
       }
       if (!res.ok) {
