@@ -5,6 +5,7 @@
  * 502/503/504 with the credits refunded and the key nowhere in what the caller sees.
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
+import OpenAI from "openai";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
@@ -291,6 +292,61 @@ describe("remote engine (ElevenLabs-compatible)", () => {
     expect(JSON.parse(text)).toMatchObject({ detail: { status: "remote_engine_bad_audio", message: expect.stringContaining("MP3") } });
     expect(text).not.toContain(KEY);
     expect(await used(workspace.workspace_id)).toBe(before);
+  });
+});
+
+describe("remote voices through /openai/v1 (the openai package, unchanged)", () => {
+  const client = (apiKey: string) => new OpenAI({ apiKey, baseURL: `${stack.url}/openai/v1`, maxRetries: 0 });
+
+  it("lists remote voices and speaks one by id and by name: charged, in the history", async () => {
+    const { apiKey, workspace } = await createTestAccount(stack);
+    const openai = client(apiKey);
+    const listed = (await (await apiFetch(stack, undefined, "/openai/v1/audio/voices", { headers: { authorization: `Bearer ${apiKey}` } })).json()) as { voices: Array<{ id: string; name: string }> };
+    expect(listed.voices).toContainEqual(expect.objectContaining({ id: remoteVoiceId("fake", "alloy"), name: "alloy (fake)" }));
+    expect(listed.voices).toContainEqual(expect.objectContaining({ id: remoteVoiceId("eleven", "el-v1"), name: "Rachel (eleven)" }));
+
+    const before = await used(workspace.workspace_id);
+    const byId = await openai.audio.speech.create({ model: "tts-1", voice: remoteVoiceId("fake", "alloy"), input: "Spoken by the remote server through OpenAI's API.", response_format: "pcm" });
+    const pcm = new Int16Array((await byId.arrayBuffer()).slice(0));
+    // One second of the fake's 24 kHz audio, as OpenAI's pcm (24 kHz) after the product's 22.05 kHz.
+    expect(pcm.length).toBeGreaterThan(22_000);
+    expect(pcm.length).toBeLessThan(26_000);
+    expect(Math.max(...pcm.subarray(4000, 8000))).toBeGreaterThan(3000);
+    const call = seen.findLast((x) => x.path === "/v1/audio/speech")!;
+    expect(call.body).toMatchObject({ voice: "alloy", input: "Spoken by the remote server through OpenAI's API." });
+    expect(await used(workspace.workspace_id)).toBeGreaterThan(before);
+
+    const byName = await openai.audio.speech.create({ model: "tts-1", voice: "Rachel (eleven)", input: "And by name, on the other kind.", response_format: "mp3" });
+    const mp3 = new Uint8Array(await byName.arrayBuffer());
+    expect(mp3.length).toBeGreaterThan(4000);
+    expect(seen.findLast((x) => x.path.startsWith("/v1/text-to-speech/"))?.body).toMatchObject({ text: "And by name, on the other kind." });
+
+    const history = (await (await apiFetch(stack, apiKey, "/v1/history")).json()) as { history: Array<{ voice_id: string; text: string }> };
+    expect(history.history.map((h) => h.voice_id)).toEqual(expect.arrayContaining([remoteVoiceId("fake", "alloy"), remoteVoiceId("eleven", "el-v1")]));
+  });
+
+  it("a remote failure is OpenAI's error shape with Timbre's code, refunded; remote voices do not blend", async () => {
+    const { apiKey, workspace } = await createTestAccount(stack);
+    const before = await used(workspace.workspace_id);
+    const res = await apiFetch(stack, undefined, "/openai/v1/audio/speech", {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify({ model: "tts-1", voice: remoteVoiceId("fake", "locked"), input: "This one fails.", response_format: "mp3" }),
+    });
+    const text = await res.text();
+    expect(res.status).toBe(502);
+    expect(JSON.parse(text)).toMatchObject({ error: { type: "server_error", code: "remote_engine_unauthorized", message: expect.stringContaining("fake") } });
+    expect(text).not.toContain(KEY);
+    expect(await used(workspace.workspace_id)).toBe(before);
+
+    const blend = await client(apiKey)
+      .audio.speech.create({ model: "tts-1", voice: `${remoteVoiceId("fake", "alloy")}(2)+${remoteVoiceId("fake", "busy")}(1)`, input: "Blend." })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(blend).toBeInstanceOf(OpenAI.APIError);
+    expect(blend).toMatchObject({ status: 400, code: "voice_blend_mismatch" });
   });
 });
 
