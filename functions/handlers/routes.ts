@@ -26,11 +26,13 @@ import { registerUsage } from "../capabilities/usage/api/usage.js";
 import { registerAccount } from "../capabilities/account/api/account.js";
 import { registerEngagement } from "../capabilities/engagement/api/engagement.js";
 import { registerOpenAI } from "../capabilities/openai/api/openai.js";
+import { registerEngines } from "../capabilities/engines/api/engines.js";
 
 /** Every /v1 and /v2 route, and OpenAI's speech API under /openai/v1. */
 export function registerRoutes(r: ApiRouter): void {
   registerAuth(r);
   registerModels(r);
+  registerEngines(r);
   registerLanding(r);
   registerUser(r);
   registerApiKeys(r);

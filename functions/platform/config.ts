@@ -1,3 +1,5 @@
+import { parseRemoteEngines, type RemoteEngineConfig } from "../media/engine/remote/config.js";
+import { literalHostRefused, type TargetPolicy } from "./net/addresses.js";
 import { z } from "zod";
 import { parseTrustProxy, TrustProxyError, type TrustProxy } from "./http/client-address.js";
 
@@ -192,6 +194,27 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/**
+ * REMOTE_ENGINES stops the start with its reason when an entry is broken or names a loopback,
+ * private or link-local address the webhook target settings do not allow (the same rule as webhook
+ * targets; host names are checked again after DNS resolution at each request: platform/net/fetch.ts).
+ */
+function checkRemoteEngines(json: string | undefined, p: TargetPolicy): void {
+  let engines: RemoteEngineConfig[];
+  try {
+    engines = parseRemoteEngines(json);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
+  }
+  for (const r of engines) {
+    const refused = literalHostRefused(new URL(r.url), p);
+    if (refused)
+      throw new ConfigError(
+        `Invalid configuration: REMOTE_ENGINES: the engine "${r.id}" points to a ${refused} address (${new URL(r.url).hostname}). Remote engines may reach loopback addresses only with WEBHOOK_ALLOW_LOCAL_TARGETS=true, private and link-local ones only with WEBHOOK_ALLOW_PRIVATE=true.`,
+      );
+  }
+}
+
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -215,6 +238,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw err;
   }
   const localstack = e.TIMBRE_MODE === "localstack" ? e.LOCALSTACK_ENDPOINT : undefined;
+  const targets = { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, allowLoopback: e.WEBHOOK_ALLOW_PRIVATE || e.WEBHOOK_ALLOW_LOCAL_TARGETS, allowHttp: e.TIMBRE_MODE !== "aws" };
+  checkRemoteEngines(e.REMOTE_ENGINES, targets);
   return {
     mode: e.TIMBRE_MODE,
     port: e.PORT,
@@ -265,9 +290,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     serverAdminEmails: e.SERVER_ADMIN_EMAILS.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean),
     webhooks: {
-      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
-      allowLoopback: e.WEBHOOK_ALLOW_PRIVATE || e.WEBHOOK_ALLOW_LOCAL_TARGETS,
-      allowHttp: e.TIMBRE_MODE !== "aws",
+      ...targets,
       retryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS,
     },
     engineEncoding: e.ENGINE_ENCODING,

@@ -59,7 +59,9 @@ export async function embeddedEngines(cfg: Config, extra: Partial<Record<EngineI
   const { FliteEngine } = await import("../media/engine/flite/engine.js");
   const { DispatchingEngine } = await import("../media/engine/dispatch.js");
   const { remoteEngineCreator } = await import("../media/engine/remote/index.js");
-  const remote = remoteEngineCreator(cfg.remoteEngines);
+  const { checkedFetch } = await import("./net/fetch.js");
+  // Each request resolves the engine's host and connects only to an address the target rules allow.
+  const remote = remoteEngineCreator(cfg.remoteEngines, { fetch: checkedFetch(cfg.webhooks) });
   return new DispatchingEngine(new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" }), { flite: () => new FliteEngine(), ...(remote ? { remote } : {}), ...extra });
 }
 

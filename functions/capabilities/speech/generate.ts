@@ -133,7 +133,7 @@ export interface GenerationDeps {
 /** An engine's failure as the caller's error: a voice it cannot speak here is a 400, a remote engine's failure its 502/503/504. */
 function engineFailure(e: unknown): unknown {
   if (e instanceof EngineVoiceUnavailableError) return new ApiError(400, "voice_unavailable", e.message);
-  if (e instanceof RemoteEngineError) return new ApiError(e.statusCode, e.code, e.message);
+  if (e instanceof RemoteEngineError) return new ApiError(e.statusCode, e.code, e.message, e.retryAfterSeconds ? { "retry-after": String(e.retryAfterSeconds) } : {});
   return e;
 }
 

@@ -8,7 +8,8 @@ import type { AppContext } from "../../platform/context.js";
 import type { Logger } from "../../platform/adapters/log.js";
 import { premadeVoiceId, systemVoiceFields } from "../../platform/domain/premadeVoices.js";
 import type { VoiceRecord } from "../../platform/stores/voices.js";
-import { fetchRemoteVoices, parseRemoteEngines, splitEngineVoice, type RemoteEngineConfig } from "../../media/engine/remote/index.js";
+import { checkedFetch } from "../../platform/net/fetch.js";
+import { fetchRemoteVoices, parseRemoteEngines, splitEngineVoice, type RemoteEngineConfig, type RemoteVoice } from "../../media/engine/remote/index.js";
 
 const SEED_EPOCH = 1_735_689_600;
 
@@ -16,14 +17,17 @@ export function remoteVoiceId(engine: string, voice: string): string {
   return premadeVoiceId(`remote:${engine}/${voice}`);
 }
 
-export function remoteVoiceRecord(cfg: RemoteEngineConfig, voice: string): VoiceRecord {
+const KIND_NAMES = { openai: "OpenAI-compatible", elevenlabs: "ElevenLabs-compatible" } as const;
+
+export function remoteVoiceRecord(cfg: RemoteEngineConfig, remote: RemoteVoice | string): VoiceRecord {
+  const { id: voice, name } = typeof remote === "string" ? { id: remote, name: remote } : remote;
   const [language, region] = cfg.language.split("-");
   return {
     voice_id: remoteVoiceId(cfg.id, voice),
     workspace_id: null,
     owner_user_id: null,
-    name: `${voice} (${cfg.id})`.slice(0, 100),
-    description: `A voice of the remote engine ${cfg.id} (OpenAI-compatible server).`,
+    name: `${name} (${cfg.id})`.slice(0, 100),
+    description: `A voice of the remote engine ${cfg.id} (${KIND_NAMES[cfg.kind]} server).`,
     category: "premade",
     labels: { language, ...(region ? { accent: region } : {}), engine: "remote", remote_engine: cfg.id, use_case: "remote" },
     created_at_unix: SEED_EPOCH,
@@ -33,7 +37,7 @@ export function remoteVoiceRecord(cfg: RemoteEngineConfig, voice: string): Voice
 }
 
 /** Writes the configured engines' voices and removes the others; never throws (a server down must not stop the product). */
-export async function loadRemoteVoices(ctx: AppContext, log: Logger, fetchImpl: typeof fetch = fetch): Promise<number> {
+export async function loadRemoteVoices(ctx: AppContext, log: Logger, fetchImpl: typeof fetch = checkedFetch(ctx.config.webhooks)): Promise<number> {
   let engines: RemoteEngineConfig[];
   try {
     engines = parseRemoteEngines(ctx.config.remoteEngines);
@@ -46,7 +50,7 @@ export async function loadRemoteVoices(ctx: AppContext, log: Logger, fetchImpl: 
   const unreachable = new Set<string>();
   for (const cfg of engines) {
     try {
-      for (const v of await fetchRemoteVoices(cfg, fetchImpl)) wanted.set(remoteVoiceId(cfg.id, v), remoteVoiceRecord(cfg, v));
+      for (const v of await fetchRemoteVoices(cfg, fetchImpl)) wanted.set(remoteVoiceId(cfg.id, v.id), remoteVoiceRecord(cfg, v));
     } catch (e) {
       unreachable.add(cfg.id);
       log.error(`remote engine ${cfg.id}: voices not listed`, { engine: cfg.id, reason: (e as Error).message });
@@ -59,7 +63,7 @@ export async function loadRemoteVoices(ctx: AppContext, log: Logger, fetchImpl: 
   const have = new Map(existing.map((v) => [v.voice_id, v]));
   for (const r of wanted.values()) {
     const old = have.get(r.voice_id);
-    if (old && JSON.stringify(old.profile) === JSON.stringify(r.profile) && JSON.stringify(old.labels) === JSON.stringify(r.labels)) continue;
+    if (old && old.name === r.name && JSON.stringify(old.profile) === JSON.stringify(r.profile) && JSON.stringify(old.labels) === JSON.stringify(r.labels)) continue;
     await ctx.stores.voices.put({ ...r, preview_object_key: old?.preview_object_key ?? null });
   }
   if (engines.length) log.info("remote engines", { engines: engines.map((e) => e.id), voices: wanted.size });

@@ -44,5 +44,7 @@ export const openaiMessages = {
     `The voice '${v}' is not a valid blend. Write voices joined with '+', each optionally weighted: 'a(2)+b(1)'; at most ${OPENAI_MAX_BLEND_VOICES} voices, weights above 0 and up to ${OPENAI_MAX_BLEND_WEIGHT}.`,
   blendMixedLanguages: (names: string[], field: string, values: string[]) =>
     `The voices ${names.join(", ")} cannot be blended: their ${field} differs (${values.join(", ")}). Blend voices of the same ${field}.`,
+  blendRemote: (names: string[]) =>
+    `The voices ${names.join(", ")} cannot be blended: a remote engine's voice is spoken by its server, which this server cannot mix. Use one of them alone.`,
   missingKey: "You didn't provide an API key. Send it as 'Authorization: Bearer <your Timbre API key>'.",
 };

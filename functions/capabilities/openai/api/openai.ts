@@ -116,6 +116,8 @@ class VoiceResolver {
       assertVoiceUsable(v, this.model);
       found.push({ voice: v, weight: t.weight, rate: (await libraryTerms(this.ctx, this.caller, v)).rate });
     }
+    // A remote engine's voice is a name on another server: there is no profile here to average.
+    if (found.some((f) => f.voice.profile.engine === "remote")) throw invalidRequest(openaiMessages.blendRemote(found.map((f) => f.voice.name)), "voice", "voice_blend_mismatch");
     const conflict = blendConflict(found.map((f) => f.voice.profile));
     if (conflict) throw invalidRequest(openaiMessages.blendMixedLanguages(found.map((f) => f.voice.name), conflict.field, conflict.values), "voice", "voice_blend_mismatch");
     const heaviest = found.reduce((a, b) => (b.weight > a.weight ? b : a));
@@ -237,7 +239,18 @@ async function speech(req: ApiRequest, rc: RouteContext): Promise<ApiResponse> {
     for await (const a of audio()) chunks.push(a);
     return bytes(chunks[0] ?? new Uint8Array(0), formatId.flac ? "audio/flac" : gen.contentType, headers);
   }
-  return stream(audio(), gen.contentType, headers);
+  // The first audio before the status goes out: an engine that fails before any (a remote server's
+  // 401, 429, timeout) is answered with its error, not a 200 with an empty body.
+  const chunks = audio();
+  const first = await chunks.next();
+  return stream(
+    (async function* () {
+      if (!first.done) yield first.value;
+      yield* chunks;
+    })(),
+    gen.contentType,
+    headers,
+  );
 }
 
 const CREATED = 1_735_689_600; // 2025-01-01, the premade catalogue's epoch: stable across installs

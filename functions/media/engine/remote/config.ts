@@ -5,14 +5,19 @@
 export interface RemoteEngineConfig {
   /** Short name: in voice ids, labels and error messages. */
   id: string;
-  kind: "openai";
+  /**
+   * "openai": an OpenAI-compatible speech server (POST /v1/audio/speech, voices from
+   * GET /v1/audio/voices); "elevenlabs": an ElevenLabs-compatible one, another Timbre or the hosted
+   * API (POST /v1/text-to-speech/{voice_id}/stream, voices from GET /v1/voices).
+   */
+  kind: RemoteEngineKind;
   /** Base URL without /v1 (e.g. http://tts.internal:8880). */
   url: string;
-  /** Sent as a bearer token; a secret: never returned, never logged. */
+  /** Sent as a bearer token (openai) or as xi-api-key (elevenlabs); a secret: never returned, never logged. */
   key?: string;
-  /** The `model` field of the requests (default "tts-1"). */
+  /** The model of the requests (default "tts-1"; elevenlabs: "eleven_multilingual_v2"). */
   model: string;
-  /** Voices to list; absent: asked from GET {url}/v1/audio/voices at start-up. */
+  /** Voices to list (names; elevenlabs: voice ids); absent: asked from the server at start-up. */
   voices?: string[];
   /** The first byte of audio (headers and first bytes) within this many ms (default 15000). */
   firstByteTimeoutMs: number;
@@ -20,7 +25,14 @@ export interface RemoteEngineConfig {
   totalTimeoutMs: number;
   /** Language of its voices (default "en"). */
   language: string;
+  /** Failures in a row that open the circuit breaker (default 5). */
+  breakerFailures: number;
+  /** How long an open breaker refuses before one trial request (default 30000 ms). */
+  breakerCooldownMs: number;
 }
+
+export type RemoteEngineKind = "openai" | "elevenlabs";
+const KINDS: readonly RemoteEngineKind[] = ["openai", "elevenlabs"];
 
 const ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 const MAX_ENGINES = 32;
@@ -44,8 +56,8 @@ export function parseRemoteEngines(json: string | undefined): RemoteEngineConfig
     if (typeof id !== "string" || !ID.test(id)) throw new Error(`${where}.id must be 1-32 of a-z 0-9 _ - (got ${JSON.stringify(id)})`);
     if (seen.has(id)) throw new Error(`${where}.id ${id} is used twice`);
     seen.add(id);
-    const kind = e.kind ?? "openai";
-    if (kind !== "openai") throw new Error(`${where}.kind must be "openai" (got ${JSON.stringify(kind)})`);
+    const kind = (e.kind ?? "openai") as RemoteEngineKind;
+    if (!KINDS.includes(kind)) throw new Error(`${where}.kind must be "openai" or "elevenlabs" (got ${JSON.stringify(kind)})`);
     let url: URL;
     try {
       url = new URL(String(e.url));
@@ -58,12 +70,13 @@ export function parseRemoteEngines(json: string | undefined): RemoteEngineConfig
     const voices = e.voices;
     if (voices !== undefined && (!Array.isArray(voices) || voices.length > MAX_VOICES || !voices.every((v) => typeof v === "string" && v.length > 0 && v.length <= 100)))
       throw new Error(`${where}.voices must be up to ${MAX_VOICES} voice names (1-100 characters)`);
-    const ms = (name: string, dflt: number) => {
+    const int = (name: string, dflt: number, max: number, unit: string) => {
       const v = e[name] ?? dflt;
-      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 600_000) throw new Error(`${where}.${name} must be 1..600000 ms`);
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) throw new Error(`${where}.${name} must be 1..${max}${unit}`);
       return v;
     };
-    const model = e.model ?? "tts-1";
+    const ms = (name: string, dflt: number) => int(name, dflt, 600_000, " ms");
+    const model = e.model ?? (kind === "elevenlabs" ? "eleven_multilingual_v2" : "tts-1");
     if (typeof model !== "string" || !model || model.length > 100) throw new Error(`${where}.model must be a string of 1-100 characters`);
     const language = e.language ?? "en";
     if (typeof language !== "string" || !/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/i.test(language)) throw new Error(`${where}.language must be a language code such as en or pt-br`);
@@ -77,20 +90,52 @@ export function parseRemoteEngines(json: string | undefined): RemoteEngineConfig
       firstByteTimeoutMs: ms("firstByteTimeoutMs", 15_000),
       totalTimeoutMs: ms("totalTimeoutMs", 120_000),
       language: language.toLowerCase(),
+      breakerFailures: int("breakerFailures", 5, 100, ""),
+      breakerCooldownMs: int("breakerCooldownMs", 30_000, 3_600_000, " ms"),
     } satisfies RemoteEngineConfig;
   });
 }
 
-/** The voices a server offers: `GET {url}/v1/audio/voices` (a list of names, or of objects with id/voice_id/name, bare or under "voices"/"data"). */
-export async function fetchRemoteVoices(cfg: RemoteEngineConfig, fetchImpl: typeof fetch = fetch): Promise<string[]> {
-  if (cfg.voices) return cfg.voices;
-  const res = await fetchImpl(`${cfg.url}/v1/audio/voices`, { headers: cfg.key ? { authorization: `Bearer ${cfg.key}` } : {}, signal: AbortSignal.timeout(cfg.firstByteTimeoutMs) });
-  if (!res.ok) throw new Error(`GET /v1/audio/voices answered HTTP ${res.status}`);
+/** The headers that carry an engine's key: a bearer token (openai) or xi-api-key (elevenlabs). */
+export function keyHeaders(cfg: Pick<RemoteEngineConfig, "kind" | "key">): Record<string, string> {
+  if (!cfg.key) return {};
+  return cfg.kind === "elevenlabs" ? { "xi-api-key": cfg.key } : { authorization: `Bearer ${cfg.key}` };
+}
+
+/** Where a server lists its voices. */
+export const voicesPath = (kind: RemoteEngineKind) => (kind === "elevenlabs" ? "/v1/voices" : "/v1/audio/voices");
+
+/** A voice a remote server offers: the id it is asked by, the name it is shown with. */
+export interface RemoteVoice {
+  id: string;
+  name: string;
+}
+
+const text = (v: unknown) => (typeof v === "string" && v.length > 0 && v.length <= 100 ? v : undefined);
+
+/**
+ * The voices a server offers. openai: `GET {url}/v1/audio/voices` (a list of names, or of objects
+ * with id/voice_id/name, bare or under "voices"/"data"); elevenlabs: `GET {url}/v1/voices`
+ * (`{voices: [{voice_id, name}]}`).
+ */
+export async function fetchRemoteVoices(cfg: RemoteEngineConfig, fetchImpl: typeof fetch = fetch): Promise<RemoteVoice[]> {
+  if (cfg.voices) return cfg.voices.map((v) => ({ id: v, name: v }));
+  const path = voicesPath(cfg.kind);
+  const res = await fetchImpl(`${cfg.url}${path}`, { headers: keyHeaders(cfg), signal: AbortSignal.timeout(cfg.firstByteTimeoutMs) });
+  if (!res.ok) throw new Error(`GET ${path} answered HTTP ${res.status}`);
   const body = (await res.json()) as unknown;
   const list = Array.isArray(body) ? body : ((body as { voices?: unknown; data?: unknown })?.voices ?? (body as { data?: unknown })?.data);
-  if (!Array.isArray(list)) throw new Error("GET /v1/audio/voices gave no list of voices");
-  const names = list
-    .map((v: unknown) => (typeof v === "string" ? v : typeof v === "object" && v ? ((v as Record<string, unknown>).id ?? (v as Record<string, unknown>).voice_id ?? (v as Record<string, unknown>).name) : undefined))
-    .filter((v): v is string => typeof v === "string" && v.length > 0 && v.length <= 100);
-  return names.slice(0, MAX_VOICES);
+  if (!Array.isArray(list)) throw new Error(`GET ${path} gave no list of voices`);
+  const voices: RemoteVoice[] = [];
+  for (const v of list.slice(0, MAX_VOICES) as unknown[]) {
+    if (typeof v === "string") {
+      if (text(v)) voices.push({ id: v, name: v });
+      continue;
+    }
+    if (!v || typeof v !== "object") continue;
+    const o = v as Record<string, unknown>;
+    const id = cfg.kind === "elevenlabs" ? text(o.voice_id) : (text(o.id) ?? text(o.voice_id) ?? text(o.name));
+    if (id) voices.push({ id, name: text(o.name) ?? id });
+  }
+  return voices;
 }

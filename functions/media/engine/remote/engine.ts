@@ -13,7 +13,8 @@ import { Resampler, floatToInt16, int16ToFloat } from "../../audio/index.js";
 import type { OutputFormat, OutputFormatId } from "../../audio/formats.js";
 import { encodeChunks, sequence } from "../encode-stream.js";
 import { EngineVoiceUnavailableError, type EncodedChunk, type EncodedSequenceChunk, type SequenceChunk, type SpeechEngine, type SynthesisChunk, type SynthesisRequest } from "../port.js";
-import type { RemoteEngineConfig } from "./config.js";
+import { CircuitBreaker, type BreakerSnapshot } from "./breaker.js";
+import { keyHeaders, voicesPath, type RemoteEngineConfig } from "./config.js";
 
 export class RemoteEngineError extends Error {
   override name = "RemoteEngineError";
@@ -21,9 +22,24 @@ export class RemoteEngineError extends Error {
     readonly statusCode: 502 | 503 | 504,
     readonly code: string,
     message: string,
+    /** Set when the circuit breaker refuses: the caller's Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
+}
+
+export interface RemoteEngineHealth extends BreakerSnapshot {
+  id: string;
+  kind: RemoteEngineConfig["kind"];
+  /** Present when a probe was asked for: the server's voice list answered (ok) or not. */
+  probe?: { ok: boolean; status: number | null; error: string | null };
+}
+
+export interface RemoteEngineOptions {
+  fetch?: typeof fetch;
+  /** The breakers' clock (tests move it). */
+  now?: () => number;
 }
 
 const EMPTY = { characters: [], character_start_times_seconds: [], character_end_times_seconds: [] };
@@ -45,19 +61,73 @@ function scrub(text: string, key: string | undefined): string {
 export class RemoteEngine implements SpeechEngine {
   readonly id = "remote";
   private readonly engines: Map<string, RemoteEngineConfig>;
+  private readonly breakers = new Map<string, CircuitBreaker>();
+  private readonly fetchImpl: typeof fetch;
 
   constructor(
     engines: readonly RemoteEngineConfig[],
     readonly sampleRate: number,
-    private readonly fetchImpl: typeof fetch = fetch,
+    opts: RemoteEngineOptions = {},
   ) {
     this.engines = new Map(engines.map((e) => [e.id, e]));
+    this.fetchImpl = opts.fetch ?? fetch;
+    for (const e of engines) this.breakers.set(e.id, new CircuitBreaker(e.breakerFailures, e.breakerCooldownMs, opts.now));
+  }
+
+  /**
+   * Each engine's state from its breaker (ok / failing / open, the last error's class), and with
+   * `probe` whether its voice list answers now. Never a key or a URL.
+   */
+  async health(probe = false): Promise<RemoteEngineHealth[]> {
+    return Promise.all(
+      [...this.engines.values()].map(async (cfg) => ({
+        id: cfg.id,
+        kind: cfg.kind,
+        ...this.breakers.get(cfg.id)!.snapshot(),
+        ...(probe ? { probe: await this.probe(cfg) } : {}),
+      })),
+    );
+  }
+
+  private async probe(cfg: RemoteEngineConfig): Promise<{ ok: boolean; status: number | null; error: string | null }> {
+    try {
+      const res = await this.fetchImpl(`${cfg.url}${voicesPath(cfg.kind)}`, { headers: keyHeaders(cfg), signal: AbortSignal.timeout(cfg.firstByteTimeoutMs) });
+      await res.body?.cancel().catch(() => undefined);
+      // A server without a voice list is still up: a 404 there is an answer.
+      const ok = res.ok || res.status === 404;
+      return { ok, status: res.status, error: ok ? null : res.status === 401 || res.status === 403 ? "remote_engine_unauthorized" : "remote_engine_failed" };
+    } catch (e) {
+      const n = (e as Error).name;
+      return { ok: false, status: null, error: n === "TimeoutError" ? "remote_engine_timeout" : n === "AddressRefused" ? "remote_engine_address_refused" : "remote_engine_unreachable" };
+    }
   }
 
   async *synthesize(req: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
     const ref = splitEngineVoice(req.voice.engineVoice);
     const cfg = ref && this.engines.get(ref.engine);
     if (!ref || !cfg) throw new EngineVoiceUnavailableError(`The remote engine of this voice (${ref?.engine ?? "none"}) is not configured on this server.`);
+    const breaker = this.breakers.get(cfg.id)!;
+    const admitted = breaker.admit();
+    if ("retryAfterSeconds" in admitted) {
+      throw new RemoteEngineError(503, "remote_engine_unavailable", `The remote engine ${cfg.id} failed ${cfg.breakerFailures} times in a row; it is not asked again for ${admitted.retryAfterSeconds} s.`, admitted.retryAfterSeconds);
+    }
+    let verdict: "ok" | "failed" | null = null;
+    try {
+      yield* this.run(cfg, ref.voice, req, signal);
+      verdict = "ok";
+    } catch (e) {
+      if (!signal?.aborted && e instanceof RemoteEngineError) {
+        verdict = "failed";
+        breaker.failed(e.code);
+      }
+      throw e;
+    } finally {
+      if (verdict === "ok") breaker.succeeded();
+      else if (verdict === null) breaker.abandoned();
+    }
+  }
+
+  private async *run(cfg: RemoteEngineConfig, voice: string, req: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
     const name = cfg.id;
     const stop = new AbortController();
     const onAbort = () => stop.abort();
@@ -75,14 +145,13 @@ export class RemoteEngine implements SpeechEngine {
     try {
       let res: Response;
       try {
-        res = await this.fetchImpl(`${cfg.url}/v1/audio/speech`, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "audio/wav", ...(cfg.key ? { authorization: `Bearer ${cfg.key}` } : {}) },
-          body: JSON.stringify({ model: cfg.model, voice: ref.voice, input: req.text, response_format: "wav", speed: req.settings.speed }),
-          signal: stop.signal,
-        });
+        const { url, accept, body } = this.request(cfg, voice, req);
+        res = await this.fetchImpl(url, { method: "POST", headers: { "content-type": "application/json", accept, ...keyHeaders(cfg) }, body, signal: stop.signal, redirect: "error" });
       } catch (e) {
-        throw timedOut() ?? e;
+        if (signal?.aborted) throw e;
+        // The fetch the platform gives refuses hosts that resolve to addresses it may not reach.
+        if ((e as Error).name === "AddressRefused") throw new RemoteEngineError(502, "remote_engine_address_refused", `The remote engine ${name} is at an address this server may not connect to (${(e as { addressClass?: string }).addressClass ?? "refused"}).`);
+        throw timedOut() ?? new RemoteEngineError(502, "remote_engine_unreachable", `The remote engine ${name} could not be reached.`);
       }
       if (!res.ok) {
         const body = scrub(await res.text().catch(() => ""), cfg.key);
@@ -92,7 +161,14 @@ export class RemoteEngine implements SpeechEngine {
         throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} failed (HTTP ${res.status})${why}`);
       }
       if (!res.body) throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} sent no audio.`);
-      yield* this.decode(res.body, name, stop.signal, timedOut, () => clearTimeout(firstTimer), req.settings.volume);
+      const type = (res.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+      if (/^(application\/json|text\/)/.test(type)) {
+        await res.body.cancel().catch(() => undefined);
+        throw new RemoteEngineError(502, "remote_engine_bad_audio", `The remote engine ${name} sent audio this server cannot read (${type}, not audio).`);
+      }
+      // elevenlabs: raw 16-bit mono PCM at the rate asked for; openai: a WAV.
+      const raw = cfg.kind === "elevenlabs" ? ELEVENLABS_PCM_RATE : 0;
+      yield* this.decode(res.body, name, stop.signal, timedOut, () => clearTimeout(firstTimer), req.settings.volume, raw);
     } finally {
       clearTimeout(firstTimer);
       clearTimeout(totalTimer);
@@ -101,14 +177,32 @@ export class RemoteEngine implements SpeechEngine {
     }
   }
 
-  /** Reads a streamed 16-bit PCM WAV (RIFF header, chunks until "data", then samples). */
-  private async *decode(body: ReadableStream<Uint8Array>, name: string, stopped: AbortSignal, timedOut: () => RemoteEngineError | null, gotBytes: () => void, volumeDb?: number): AsyncIterable<SynthesisChunk> {
+  /** The speech request of each kind. */
+  private request(cfg: RemoteEngineConfig, voice: string, req: SynthesisRequest): { url: string; accept: string; body: string } {
+    if (cfg.kind === "elevenlabs") {
+      const { stability, similarity_boost, style, use_speaker_boost, speed } = req.settings;
+      return {
+        url: `${cfg.url}/v1/text-to-speech/${encodeURIComponent(voice)}/stream?output_format=pcm_${ELEVENLABS_PCM_RATE}`,
+        accept: "audio/pcm, application/octet-stream",
+        // volume stays here: it is applied to the audio that comes back, as for every engine.
+        body: JSON.stringify({ text: req.text, model_id: cfg.model, voice_settings: { stability, similarity_boost, style, use_speaker_boost, speed }, ...(req.languageCode ? { language_code: req.languageCode } : {}) }),
+      };
+    }
+    return { url: `${cfg.url}/v1/audio/speech`, accept: "audio/wav", body: JSON.stringify({ model: cfg.model, voice, input: req.text, response_format: "wav", speed: req.settings.speed }) };
+  }
+
+  /**
+   * Reads a streamed 16-bit PCM WAV (RIFF header, chunks until "data", then samples), or with
+   * `rawRate` headerless 16-bit mono PCM at that rate.
+   */
+  private async *decode(body: ReadableStream<Uint8Array>, name: string, stopped: AbortSignal, timedOut: () => RemoteEngineError | null, gotBytes: () => void, volumeDb?: number, rawRate = 0): AsyncIterable<SynthesisChunk> {
     const garbage = (why: string) => new RemoteEngineError(502, "remote_engine_bad_audio", `The remote engine ${name} sent audio this server cannot read (${why}).`);
     const reader = body.getReader();
     let head: Uint8Array = new Uint8Array(0);
-    let rate = 0;
+    let rate = rawRate;
     let channels = 1;
-    let resampler: Resampler | null = null;
+    let resampler: Resampler | null = rate && rate !== this.sampleRate ? new Resampler(rate, this.sampleRate) : null;
+    let checkedRaw = !rawRate;
     let pending: Uint8Array = new Uint8Array(0);
     let any = false;
     const emit = (bytes: Uint8Array, last: boolean): SynthesisChunk | null => {
@@ -152,6 +246,11 @@ export class RemoteEngine implements SpeechEngine {
           if (rate !== this.sampleRate) resampler = new Resampler(rate, this.sampleRate);
           pending = head.subarray(parsed.dataOffset);
         } else pending = concatB(pending, r.value);
+        if (!checkedRaw && pending.length >= 4) {
+          checkedRaw = true;
+          const what = containerOf(pending);
+          if (what) throw garbage(`${what}, not raw 16-bit PCM`);
+        }
         const whole = pending.length - (pending.length % (2 * channels));
         if (whole >= CHUNK_BYTES) {
           const c = emit(pending.subarray(0, whole), false);
@@ -163,6 +262,7 @@ export class RemoteEngine implements SpeechEngine {
         }
       }
       if (!rate) throw garbage(head.length ? "not a WAV file" : "an empty answer");
+      if (!checkedRaw && containerOf(pending)) throw garbage(`${containerOf(pending)}, not raw 16-bit PCM`);
       const c = emit(pending, true);
       if (c) {
         any = true;
@@ -191,6 +291,21 @@ export class RemoteEngine implements SpeechEngine {
   languages(): Array<{ language_id: string; name: string }> {
     return [];
   }
+}
+
+/** The rate elevenlabs-kind servers are asked for (pcm_22050: one of the API's formats, the product's own rate). */
+export const ELEVENLABS_PCM_RATE = 22050;
+
+/** What the first bytes of an answer say it is when it is no raw PCM (a file format, a page, JSON), else null. */
+function containerOf(b: Uint8Array): string | null {
+  const s = String.fromCharCode(...b.subarray(0, 4));
+  if (s === "RIFF") return "a WAV file";
+  if (s === "OggS") return "an Ogg file";
+  if (s === "fLaC") return "a FLAC file";
+  if (s.startsWith("ID3")) return "an MP3 file";
+  // Four printable characters opening like JSON or HTML: two loud samples are unlikely to.
+  if (/^[{[<][\x20-\x7e]{3}$/.test(s)) return "a text page";
+  return null;
 }
 
 function concatB(a: Uint8Array, b: Uint8Array): Uint8Array {
