@@ -17,7 +17,7 @@ import {
 } from "./dialogue.js";
 import { creditCost, DEFAULT_DIALOGUE_MODEL_ID, DEFAULT_MODEL_FOR_TASK, modelForTask, modelForVoice, textLimit } from "./models.js";
 import { rememberTaskModel, taskModel } from "../../lib/taskModel.js";
-import { DEFAULT_VOICE_SETTINGS } from "./settings.js";
+import { DEFAULT_VOICE_SETTINGS, keepPerRequest, ttsVoiceSettings } from "./settings.js";
 import { bracketWarning, requestText, SAMPLE_TEXTS } from "./text.js";
 import { QUOTA_DIALOG_TITLE, quotaCheck } from "./quota.js";
 import { voiceDisplayName } from "./voices.js";
@@ -121,10 +121,11 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
     rememberVoice(v);
     applyVoiceModelRule(v);
     // Initial values come from the voice's settings (the workspace's own, when saved).
-    setSettings(v.settings ?? DEFAULT_VOICE_SETTINGS);
+    // Volume and noise removal are the page's, per request: another voice keeps them.
+    setSettings((prev) => keepPerRequest(prev, v.settings ?? DEFAULT_VOICE_SETTINGS));
     try {
       const s = await v1Json(`/v1/voices/${encodeURIComponent(v.voice_id)}/settings`, VoiceSettingsWire);
-      if (latestVoiceId.current === v.voice_id) setSettings(s);
+      if (latestVoiceId.current === v.voice_id) setSettings((prev) => keepPerRequest(prev, s));
     } catch {
       // The defaults stay; generating still works.
     }
@@ -185,10 +186,7 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
     if (!dialogue) {
       const t = requestText(text);
       if (!voice || !t) return null;
-      const voice_settings: Partial<VoiceSettings> = { stability: settings.stability, similarity_boost: settings.similarity_boost, speed: settings.speed };
-      if (model.can_use_style) voice_settings.style = settings.style;
-      if (model.can_use_speaker_boost) voice_settings.use_speaker_boost = settings.use_speaker_boost;
-      const body = { text: t, model_id: model.model_id, voice_settings };
+      const body = { text: t, model_id: model.model_id, voice_settings: ttsVoiceSettings(settings, model) };
       return {
         kind: "tts",
         path: `/v1/text-to-speech/${encodeURIComponent(voice.voice_id)}/stream?output_format=${OUTPUT_FORMAT}`,
@@ -199,7 +197,11 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
     }
     const inputs = dialogueInputs(blocks);
     if (!inputs.length) return null;
-    const body = { inputs, model_id: model.model_id, settings: { stability: dialogueStability(settings.stability), similarity: settings.similarity_boost } };
+    const body = {
+      inputs,
+      model_id: model.model_id,
+      settings: { stability: dialogueStability(settings.stability), similarity: settings.similarity_boost, ...(settings.volume ? { volume: settings.volume } : {}) },
+    };
     return {
       kind: "dialogue",
       path: `/v1/text-to-dialogue/stream?output_format=${OUTPUT_FORMAT}`,
@@ -458,7 +460,7 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
             }}
             warning={modelWarning}
           />
-          <VoiceSettingsPanel settings={settings} onChange={setSettings} dialogue={dialogue} canUseStyle={model?.can_use_style ?? false} canUseSpeakerBoost={model?.can_use_speaker_boost ?? false} />
+          <VoiceSettingsPanel settings={settings} onChange={setSettings} dialogue={dialogue} canUseStyle={model?.can_use_style ?? false} canUseSpeakerBoost={model?.can_use_speaker_boost ?? false} showVolume showNoiseRemoval={!dialogue} />
         </aside>
       </HistoryTabs>
 
