@@ -313,7 +313,7 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
 
   return (
     <div className="tts">
-      <HistoryTabs tab={tab} onTab={setTab} label="Text to Speech views" mainLabel="Generate" mainClassName="tts-layout" history={<HistoryList onGenerate={() => setTab("main")} />}>
+      <HistoryTabs tab={tab} onTab={setTab} label="Text to Speech views" mainLabel="Generate" mainClassName="tts-layout tts-layout-split" history={<HistoryList onGenerate={() => setTab("main")} />}>
         <div className="tts-main">
           <div className="tts-toolbar">
             <label className="toggle-row">
@@ -398,7 +398,31 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
               {enhance.error}
             </p>
           )}
+        </div>
 
+        {/* The pickers and settings sit between the text and Generate: beside both on a desktop, between them on a phone (issue 28 §10). */}
+        <aside className="tts-side" aria-label="Speech settings">
+          {!dialogue && (
+            <div className="control">
+              <span className="control-label">Voice</span>
+              <VoicePicker value={voice} onChange={(v) => void pickVoice(v)} label="Voice" />
+              {voice?.preview_url && <VoicePreview url={voice.preview_url} name={voiceDisplayName(voice.name)} />}
+            </div>
+          )}
+          <ModelPicker
+            models={ttsModels}
+            value={modelId ?? ""}
+            onChange={(id) => {
+              setModelId(id);
+              setModelWarning(null);
+              if (!dialogue) rememberTaskModel("tts", id);
+            }}
+            warning={modelWarning}
+          />
+          <VoiceSettingsPanel settings={settings} onChange={setSettings} dialogue={dialogue} canUseStyle={model?.can_use_style ?? false} canUseSpeakerBoost={model?.can_use_speaker_boost ?? false} showVolume showNoiseRemoval={!dialogue} />
+        </aside>
+
+        <div className="tts-main tts-output">
           <div className="tts-generate-bar">
             <CostIndicator cost={shownCost} free={free} />
             {busy ? (
@@ -441,27 +465,6 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
             />
           )}
         </div>
-
-        <aside className="tts-side" aria-label="Speech settings">
-          {!dialogue && (
-            <div className="control">
-              <span className="control-label">Voice</span>
-              <VoicePicker value={voice} onChange={(v) => void pickVoice(v)} label="Voice" />
-              {voice?.preview_url && <VoicePreview url={voice.preview_url} name={voiceDisplayName(voice.name)} />}
-            </div>
-          )}
-          <ModelPicker
-            models={ttsModels}
-            value={modelId ?? ""}
-            onChange={(id) => {
-              setModelId(id);
-              setModelWarning(null);
-              if (!dialogue) rememberTaskModel("tts", id);
-            }}
-            warning={modelWarning}
-          />
-          <VoiceSettingsPanel settings={settings} onChange={setSettings} dialogue={dialogue} canUseStyle={model?.can_use_style ?? false} canUseSpeakerBoost={model?.can_use_speaker_boost ?? false} showVolume showNoiseRemoval={!dialogue} />
-        </aside>
       </HistoryTabs>
 
       {generation.error && <SpeechErrorDialog error={generation.error} onClose={generation.clearError} />}

@@ -109,6 +109,8 @@ export function VoiceDesignDialog({ params, onClose }: { params: URLSearchParams
   const playback = usePlayback();
   const ids = { prompt: useId(), text: useId(), seed: useId(), name: useId(), description: useId(), terms: useId() };
   const recommended = useRef(false);
+  /** The Generate button and the previews: brought into view when previews arrive (a phone's dialog scrolls). */
+  const previewsSection = useRef<HTMLElement>(null);
 
   useEffect(() => {
     let live = true;
@@ -181,6 +183,8 @@ export function VoiceDesignDialog({ params, onClose }: { params: URLSearchParams
       const r = await designVoice(body);
       const shown = r.previews.map((p, i) => ({ ...p, url: playback.own(audioUrl(p.audio_base_64, p.media_type)), played: i === 0 }));
       setPreviews(shown);
+      // The previews land beside the button that made them, in view (issue 28 §10, 390 px).
+      requestAnimationFrame(() => previewsSection.current?.scrollIntoView({ block: "nearest" }));
       if (autoText) set("previewText", r.text);
       // The first preview of a new generation is selected and played (voice-creation.md §4).
       setSelected(shown[0]?.generated_voice_id ?? null);
@@ -367,7 +371,7 @@ export function VoiceDesignDialog({ params, onClose }: { params: URLSearchParams
               </fieldset>
             )}
           </section>
-          <section className="design-previews" aria-label="Previews">
+          <section className="design-previews" aria-label="Previews" ref={previewsSection}>
             <p className="credits-left" data-testid="credits-left">
               <Icon name="credits" /> {creditsLeft === null ? "…" : `${formatNumber(creditsLeft)} credits remaining`}
             </p>
