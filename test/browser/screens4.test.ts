@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { createTestAccount } from "../support/stack.js";
+import { readFileSync } from "node:fs";
+import { apiFetch, createTestAccount } from "../support/stack.js";
 import { encodeWav } from "../../functions/media/audio/wav.js";
 import { toneInt16 } from "../../functions/media/audio/testing.js";
 import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
@@ -103,7 +104,7 @@ describe.each(SIZES)("screens at $width px", (size) => {
     await closeContext(context);
   });
 
-  it("Voice Design's previews land in view beside Generate; a 3 s clone sample and used seats are said where the user acts", async () => {
+  it("Voice Design's previews land in view beside Generate and the voice saves; a 3 s clone sample and used seats are said where the user acts; a dictionary downloads", async () => {
     const account = await createTestAccount(stack, "creator");
     const context = await newContext(browser, stack, size);
     const page = await context.newPage();
@@ -129,7 +130,11 @@ describe.each(SIZES)("screens at $width px", (size) => {
     const p = (await previews.first().boundingBox())!;
     expect(p.y).toBeGreaterThanOrEqual(b.y + b.height);
     expect(p.y - (b.y + b.height)).toBeLessThan(160);
-    await design.getByRole("button", { name: "Close" }).first().click().catch(() => undefined);
+    // Saving goes through the retry policy (saveRetry.ts) and lands at once when nothing fails.
+    await design.getByRole("button", { name: "Next" }).click();
+    await design.getByLabel("Voice name").fill(`Warm ${size.name}`);
+    await design.getByRole("button", { name: "Save voice" }).click();
+    await expect.poll(() => page.getByText(`Voice "Warm ${size.name}" created`).count(), { timeout: 20_000 }).toBe(1);
 
     // The instant clone says a 3 s file is too short as soon as it is added.
     await visit(page, "/app?creationType=cloneVoice&mode=create");
@@ -143,6 +148,23 @@ describe.each(SIZES)("screens at $width px", (size) => {
     const invite = page.getByRole("region", { name: "Invite people" });
     await expect.poll(() => invite.getByText(workspaceMessages.seatLimitReached(1)).count()).toBe(1);
     expect(await invite.getByRole("button", { name: "Send invites" }).isDisabled()).toBe(true);
+
+    // A dictionary's Download is checked before it is saved (a PLS document), and saved as .pls.
+    const made = await apiFetch(stack, account.apiKey, "/v1/pronunciation-dictionaries/add-from-rules", {
+      method: "POST",
+      body: JSON.stringify({ name: `Names ${size.name}`, rules: [{ type: "alias", string_to_replace: "Timbre", alias: "Tambra" }] }),
+    });
+    expect(made.status).toBe(200);
+    await visit(page, "/app/settings/profile?pronunciation-dictionaries=true");
+    const dictionaries = page.getByRole("dialog", { name: "Pronunciation dictionaries" });
+    const link = dictionaries.getByRole("link", { name: `Download Names ${size.name}` });
+    await link.waitFor();
+    const download = page.waitForEvent("download");
+    await link.click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/\.pls$/);
+    const path = await file.path();
+    expect(readFileSync(path, "utf8")).toContain("Tambra");
 
     expect(errors.pageErrors).toEqual([]);
     await closeContext(context);

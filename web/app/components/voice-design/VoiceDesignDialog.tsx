@@ -22,6 +22,7 @@ import {
   type Subscription,
   type VoiceInfo,
 } from "../voice-creation/api.js";
+import { saveWithRetry } from "./saveRetry.js";
 import { DEFAULT_FORM, DESIGN_SLIDERS, checkForm, counterState, formFromParams, seedFor, shareLink, type DesignErrors, type DesignForm, type SliderSpec } from "./designParams.js";
 import {
   PREVIEW_TEXT_MAX,
@@ -111,6 +112,13 @@ export function VoiceDesignDialog({ params, onClose }: { params: URLSearchParams
   const recommended = useRef(false);
   /** The Generate button and the previews: brought into view when previews arrive (a phone's dialog scrolls). */
   const previewsSection = useRef<HTMLElement>(null);
+  /** Retries of a save stop when the dialog closes. */
+  const closed = useRef(new AbortController());
+  useEffect(() => {
+    const c = new AbortController();
+    closed.current = c;
+    return () => c.abort();
+  }, []);
 
   useEffect(() => {
     let live = true;
@@ -220,10 +228,14 @@ export function VoiceDesignDialog({ params, onClose }: { params: URLSearchParams
     if (!e.labels) delete e.labels;
     setSaveErrors(e);
     if (Object.keys(e).length) return;
+    // The voice becomes the signed-in user's: without a user (the session's shell not loaded) nothing is sent.
+    if (!shell?.user.id) return setSaveErrors({ form: designMessages.cantDetermineUserId });
     setBusy(true);
     try {
       const played = previews.filter((p) => p.played && p.generated_voice_id !== selected).map((p) => p.generated_voice_id);
-      const voice = await saveDesignedVoice({ voice_name: name.trim(), voice_description: description.trim(), generated_voice_id: selected, labels: labelsToRecord(labels), played_not_selected_voice_ids: played });
+      const body = { voice_name: name.trim(), voice_description: description.trim(), generated_voice_id: selected, labels: labelsToRecord(labels), played_not_selected_voice_ids: played };
+      // Retried as voice-creation.md §7 says (saveRetry.ts).
+      const voice = await saveWithRetry(() => saveDesignedVoice(body), { signal: closed.current.signal });
       toast.show({ kind: "success", message: `Voice "${voice.name}" created` });
       onClose();
     } catch (err) {
