@@ -73,6 +73,17 @@ describe("voice_settings.remove_background_noise", () => {
     expect(Buffer.from(await wav.arrayBuffer()).subarray(0, 4).toString()).toBe("RIFF");
   });
 
+  it("with-timestamps: the isolated audio with an alignment that spells the text and fits the audio", async () => {
+    const res = await post(`/v1/text-to-speech/${AVERY}/with-timestamps?output_format=pcm_24000`, { text: TEXT, seed: 5, voice_settings: { remove_background_noise: true } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { audio_base64: string; alignment: { characters: string[]; character_end_times_seconds: number[] } };
+    const audio = Buffer.from(body.audio_base64, "base64");
+    expect(body.alignment.characters.join("")).toBe(TEXT);
+    const end = body.alignment.character_end_times_seconds.at(-1)!;
+    expect(end).toBeGreaterThan(2);
+    expect(end).toBeLessThanOrEqual(audio.length / 2 / 24000 + 0.001);
+  });
+
   it("is per request: saving it as a voice's setting does not keep it", async () => {
     const edit = await post(`/v1/voices/${AVERY}/settings/edit`, { stability: 0.4, remove_background_noise: true });
     expect(edit.status).toBe(200);
