@@ -11,8 +11,12 @@ import { maxTextLength } from "../../platform/domain/speechRules.js";
 import { ApiError } from "../../platform/http/errors.js";
 import { releaseSlot, takeSlot } from "./slots.js";
 import { codePointLength } from "../../platform/contract/text.js";
-import type { OutputFormat } from "../../media/audio/formats.js";
+import { parseOutputFormat, type OutputFormat } from "../../media/audio/formats.js";
 import { wholeAudio } from "../../media/audio/encoder.js";
+import { wavHeader } from "../../media/audio/wav.js";
+import { concatBytes } from "../../media/audio/bytes.js";
+import { AudioLimitError } from "../../media/audio/decode/errors.js";
+import { ISOLATION_MAX_BYTES } from "../../platform/contract/sts.js";
 import { RemoteEngineError } from "../../media/engine/remote/engine.js";
 import { EngineVoiceUnavailableError, type EngineModel, type SynthesisRequest } from "../../media/engine/port.js";
 import { MappedText, type CharTimes } from "./textmap.js";
@@ -32,7 +36,18 @@ export { SLOT_LEASE_SECONDS, SLOT_WAIT_MS, takeSlot } from "./slots.js";
 /** Pronunciation rules may lengthen the text, up to this many times the model's limit. */
 export const MAX_EXPANSION = 2;
 
+/**
+ * voice_settings.remove_background_noise: the engine speaks into 24 kHz PCM (every embedded engine
+ * speaks at 22.05 kHz or less), and the voice isolator (the converter's worker, never the request
+ * loop) turns the whole of it into the caller's format. The isolator needs the whole audio (its
+ * noise estimate comes from the quietest frames), so the answer starts once synthesis is done.
+ * Bounded: 15 minutes of speech (43 MB of PCM, under the isolator's 50 MB).
+ */
+export const ISOLATED_SYNTH_FORMAT = "pcm_24000";
+export const ISOLATED_MAX_SECONDS = 15 * 60;
+
 export const generationMessages = {
+  tooLongToIsolate: `Remove background noise works on up to ${ISOLATED_MAX_SECONDS / 60} minutes of speech. Turn it off or shorten the text.`,
   idempotencyKeyReused: "This Idempotency-Key was already used for a different request. Send a new key with a new request.",
   expandedTooLong: (limit: number) =>
     `With your pronunciation rules applied, the text would be longer than ${limit} characters (twice the model's limit). Shorten the text or the aliases.`,
@@ -283,7 +298,8 @@ async function generateHoldingSlot(
   // The first chunk is synthesised while the idempotency, count and charge writes run: nothing
   // reaches the caller before the charge holds, and a refusal stops the synthesis.
   const stopAudio = new AbortController();
-  const audio = engine.synthesizeSequenceEncoded(synthRequests, format, stopAudio.signal)[Symbol.asyncIterator]();
+  const isolate = req.parts.some((p) => p.settings.remove_background_noise === true);
+  const audio = engine.synthesizeSequenceEncoded(synthRequests, isolate ? parseOutputFormat(ISOLATED_SYNTH_FORMAT) : format, stopAudio.signal)[Symbol.asyncIterator]();
   // A voice its engine cannot speak here (a Piper voice's file removed) is the caller's 400, refunded like any failure.
   const firstAudio = audio.next().catch((e: unknown) => {
     throw engineFailure(e);
@@ -342,6 +358,8 @@ async function generateHoldingSlot(
 
   async function* produce(): AsyncGenerator<GenerationChunk> {
     const made: Array<{ audio: Uint8Array; samples?: number }> = [];
+    /** The engine's PCM, when the isolator runs over it. */
+    const raw: Uint8Array[] = [];
     const originals: CharTimes[] = [];
     const spokenAll: CharTimes[] = [];
     const trackers = prepared.map((p) => new AlignmentTracker(p.mapped));
@@ -366,12 +384,24 @@ async function generateHoldingSlot(
           segmentStart[i] = Math.min(segmentStart[i], chunk.alignment.character_start_times_seconds[0]);
           segmentEnd[i] = Math.max(segmentEnd[i], chunk.alignment.character_end_times_seconds.at(-1)!);
         }
-        made.push({ audio: chunk.audio, samples: chunk.samples });
         originals.push(original);
         spokenAll.push(spoken);
+        if (isolate) {
+          // The timings go out now; the audio after the isolator.
+          raw.push(chunk.audio);
+          yield { audio: new Uint8Array(0), partIndex: i, alignment: original, normalizedAlignment: spoken };
+          continue;
+        }
+        made.push({ audio: chunk.audio, samples: chunk.samples });
         yield { audio: chunk.audio, partIndex: i, alignment: original, normalizedAlignment: spoken, samples: chunk.samples };
       }
       drained = true;
+      if (isolate) {
+        for await (const part of isolated(raw)) {
+          made.push(part);
+          yield { audio: part.audio, partIndex: prepared.length - 1, alignment: EMPTY_TIMES, normalizedAlignment: EMPTY_TIMES, samples: part.samples };
+        }
+      }
       // Characters no chunk spoke (trailing spaces, empty lines) still get a place in the timeline.
       for (let i = 0; i < trackers.length; i++) {
         const rest = trackers[i].flush();
@@ -428,6 +458,33 @@ async function generateHoldingSlot(
     }
   }
 
+  /** The isolator over the whole synthesised PCM, in the caller's format, in the converter's worker. */
+  async function* isolated(pcm: Uint8Array[]): AsyncGenerator<{ audio: Uint8Array; samples?: number }> {
+    const bytes = concatBytes(pcm);
+    const rate = parseOutputFormat(ISOLATED_SYNTH_FORMAT).sampleRate;
+    if (bytes.length / 2 / rate > ISOLATED_MAX_SECONDS) throw new ApiError(400, "too_long_to_isolate", generationMessages.tooLongToIsolate);
+    const job = ctx.converter().isolate({
+      bytes: concatBytes([wavHeader(rate, bytes.length), bytes]),
+      fileFormat: "other",
+      maxBytes: ISOLATION_MAX_BYTES,
+      maxSeconds: ISOLATED_MAX_SECONDS,
+      format: format.id,
+      firstBlockSeconds: 0.5,
+    });
+    const stop = () => job.cancel();
+    req.signal?.addEventListener("abort", stop, { once: true });
+    try {
+      for await (const part of job.chunks) yield { audio: part.audio, samples: part.samples };
+      await job.done;
+    } catch (e) {
+      if (e instanceof AudioLimitError) throw new ApiError(400, "too_long_to_isolate", generationMessages.tooLongToIsolate);
+      throw e;
+    } finally {
+      req.signal?.removeEventListener("abort", stop);
+      job.cancel();
+    }
+  }
+
   async function settleEarlyStop(audio: Array<{ audio: Uint8Array; samples?: number }>, originals: CharTimes[], spokenAll: CharTimes[], synthesised: number): Promise<void> {
     let kept = usageAfter - usageBefore;
     if (charged && characters > 0) {
@@ -479,6 +536,8 @@ async function generateHoldingSlot(
     voiceSegments: () => voiceSegments,
   };
 }
+
+const EMPTY_TIMES: CharTimes = { characters: [], character_start_times_seconds: [], character_end_times_seconds: [] };
 
 async function storeHistory(
   ctx: AppContext,

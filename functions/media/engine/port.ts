@@ -79,6 +79,11 @@ export interface VoiceSettings {
   speed: number;
   /** Output gain in dB, -30..+5 (audio/gain.ts); absent is 0. Timbre's own field: ElevenLabs has none. */
   volume?: number;
+  /**
+   * Runs the voice isolator over the generated audio (capabilities/speech/generate.ts); absent is
+   * off. Timbre's own field, per request only: engines ignore it.
+   */
+  remove_background_noise?: boolean;
 }
 
 export const DEFAULT_VOICE_SETTINGS: VoiceSettings = {

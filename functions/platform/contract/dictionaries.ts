@@ -50,6 +50,8 @@ export const dictionaryMessages = {
   workspaceUpdateFailed: "Unexpected error updating workspace",
   metadataFailed: "Error while fetching pronunciation dictionary metadata",
   unableToRetrieve: (id: string) => `Unable to retrieve pronunciation dictionary with id: ${id}`,
+  /** voice-creation.md §8: a download that is not a PLS document. */
+  invalidResponseType: "Invalid response type received",
   fileType: "Only .pls, .xml and .txt lexicon files are accepted.",
   alphabet: "Alphabet must be 'ipa' or 'cmu-arpabet'",
 };

@@ -68,6 +68,8 @@ export const designMessages = {
   recommendation: "Try Voice Design v3: more expressive voices, reference audio and prompt strength.",
   generatedVoiceNotFound: (id: string) => `The generated voice ${id} was not found or has expired. Please generate new previews.`,
   couldNotCreate: "Could not create a new voice due to some error",
+  /** voice-creation.md §8: the voice is created for the signed-in user; without one, nothing is sent. */
+  cantDetermineUserId: "Can't determine userId",
 };
 
 export const cloneMessages = {

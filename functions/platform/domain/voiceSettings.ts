@@ -3,6 +3,7 @@ import type { StoredVoiceSettings } from "../stores/voices.js";
 export { DEFAULT_VOICE_SETTINGS } from "../../media/engine/port.js";
 import { ApiError } from "../http/errors.js";
 import { VOLUME_DB_MAX, VOLUME_DB_MIN } from "../../media/audio/gain.js";
+export { VOLUME_DB_MAX, VOLUME_DB_MIN };
 
 export const volumeMessage = `Volume must be between ${VOLUME_DB_MIN} dB and +${VOLUME_DB_MAX} dB.`;
 
@@ -18,6 +19,8 @@ export const VoiceSettingsInput = z.object({
   /** Output gain in dB (Timbre's field; docs/decisions/2026-11-29-volume-in-voice-settings.md). */
   //  Its range is checked in mergeSettings (a 400 with volumeMessage), before any synthesis.
   volume: z.number().nullish(),
+  /** Timbre's own: the voice isolator over the generated audio (capabilities/speech/generate.ts). Per request, never stored. */
+  remove_background_noise: z.boolean().nullish(),
 });
 export type VoiceSettingsInput = z.infer<typeof VoiceSettingsInput>;
 
@@ -32,5 +35,6 @@ export function mergeSettings(base: StoredVoiceSettings, input: VoiceSettingsInp
     use_speaker_boost: input?.use_speaker_boost ?? base.use_speaker_boost,
     speed: input?.speed ?? base.speed,
     ...((input?.volume ?? base.volume) ? { volume: (input?.volume ?? base.volume)! } : {}),
+    ...(input?.remove_background_noise ? { remove_background_noise: true } : {}),
   };
 }

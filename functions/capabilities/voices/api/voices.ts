@@ -164,7 +164,8 @@ export function registerVoices(r: ApiRouter): void {
     // A workspace's own voice is changed for everyone it is shared with: only those who may edit it
     // (its owner, a workspace admin, an editor or admin it is shared with), not a viewer.
     if (v.workspace_id === caller.workspaceId) await assertCanManage(caller, v);
-    const next = mergeSettings(await settingsFor(rc.app, caller, v), input);
+    // remove_background_noise is per request (generate.ts), never a voice's stored setting.
+    const next = mergeSettings(await settingsFor(rc.app, caller, v), { ...input, remove_background_noise: null });
     if (v.workspace_id === caller.workspaceId) await rc.app.stores.voices.patch(caller.workspaceId, v.voice_id, { settings: next });
     else await rc.app.stores.voices.putWorkspaceSettings(caller.workspaceId, v.voice_id, next);
     return json({ status: "ok" });

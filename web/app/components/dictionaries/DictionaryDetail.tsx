@@ -18,6 +18,7 @@ import { AudioPlayer } from "../audio/AudioPlayer.js";
 import { SkeletonRows } from "../ui/Skeleton.js";
 import { getJson, post, useVirtualRows, type DictionaryVersion, type EditorWorkspace } from "./client.js";
 import { RuleRow } from "./RuleRow.js";
+import { DownloadPls } from "./DownloadPls.js";
 import { SharingDialog } from "../sharing/SharingDialog.js";
 import { useRulePreview } from "./useRulePreview.js";
 
@@ -238,9 +239,9 @@ function Editor({ loaded, csrf, notice, onBack, onReload, onWorkspace }: {
       </p>
 
       <div className="dict-actions">
-        <a className="button button-small" href={`/app/dictionaries/${encodeURIComponent(dictionary.id)}/${encodeURIComponent(dictionary.version_id)}/download`} download>
+        <DownloadPls href={`/app/dictionaries/${encodeURIComponent(dictionary.id)}/${encodeURIComponent(dictionary.version_id)}/download`} name={dictionary.name}>
           Download .pls
-        </a>
+        </DownloadPls>
         {editable && (
           <button
             type="button"

@@ -10,6 +10,7 @@ import {
 } from "../../../../functions/platform/contract/dictionaries.js";
 import { PHONE_QUERY, useMediaQuery } from "../../lib/useMediaQuery.js";
 import { Icon } from "../Icon.js";
+import { DownloadPls } from "./DownloadPls.js";
 import { SkeletonRows } from "../ui/Skeleton.js";
 import { getJson, post, useDebounced, useVirtualRows, type DictionaryItem, type EditorWorkspace } from "./client.js";
 
@@ -119,9 +120,9 @@ function VirtualList({ items, applied, onOpen, onArchive }: { items: DictionaryI
               {d.archived_time_unix ? <span className="badge">Archived</span> : null}
             </span>
             <span className="dict-row-actions">
-            <a className="button button-small" href={`/app/dictionaries/${encodeURIComponent(d.id)}/${encodeURIComponent(d.latest_version_id)}/download`} download aria-label={`Download ${d.name}`}>
+            <DownloadPls href={`/app/dictionaries/${encodeURIComponent(d.id)}/${encodeURIComponent(d.latest_version_id)}/download`} name={d.name} label={`Download ${d.name}`}>
               Download
-            </a>
+            </DownloadPls>
             <button type="button" className="button button-small" onClick={() => onArchive(d, !d.archived_time_unix)} aria-label={`${d.archived_time_unix ? "Restore" : "Archive"} ${d.name}`}>
               {d.archived_time_unix ? "Restore" : "Archive"}
             </button>

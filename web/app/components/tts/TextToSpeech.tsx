@@ -17,7 +17,7 @@ import {
 } from "./dialogue.js";
 import { creditCost, DEFAULT_DIALOGUE_MODEL_ID, DEFAULT_MODEL_FOR_TASK, modelForTask, modelForVoice, textLimit } from "./models.js";
 import { rememberTaskModel, taskModel } from "../../lib/taskModel.js";
-import { DEFAULT_VOICE_SETTINGS } from "./settings.js";
+import { DEFAULT_VOICE_SETTINGS, keepPerRequest, ttsVoiceSettings } from "./settings.js";
 import { bracketWarning, requestText, SAMPLE_TEXTS } from "./text.js";
 import { QUOTA_DIALOG_TITLE, quotaCheck } from "./quota.js";
 import { voiceDisplayName } from "./voices.js";
@@ -121,10 +121,11 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
     rememberVoice(v);
     applyVoiceModelRule(v);
     // Initial values come from the voice's settings (the workspace's own, when saved).
-    setSettings(v.settings ?? DEFAULT_VOICE_SETTINGS);
+    // Volume and noise removal are the page's, per request: another voice keeps them.
+    setSettings((prev) => keepPerRequest(prev, v.settings ?? DEFAULT_VOICE_SETTINGS));
     try {
       const s = await v1Json(`/v1/voices/${encodeURIComponent(v.voice_id)}/settings`, VoiceSettingsWire);
-      if (latestVoiceId.current === v.voice_id) setSettings(s);
+      if (latestVoiceId.current === v.voice_id) setSettings((prev) => keepPerRequest(prev, s));
     } catch {
       // The defaults stay; generating still works.
     }
@@ -185,10 +186,7 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
     if (!dialogue) {
       const t = requestText(text);
       if (!voice || !t) return null;
-      const voice_settings: Partial<VoiceSettings> = { stability: settings.stability, similarity_boost: settings.similarity_boost, speed: settings.speed };
-      if (model.can_use_style) voice_settings.style = settings.style;
-      if (model.can_use_speaker_boost) voice_settings.use_speaker_boost = settings.use_speaker_boost;
-      const body = { text: t, model_id: model.model_id, voice_settings };
+      const body = { text: t, model_id: model.model_id, voice_settings: ttsVoiceSettings(settings, model) };
       return {
         kind: "tts",
         path: `/v1/text-to-speech/${encodeURIComponent(voice.voice_id)}/stream?output_format=${OUTPUT_FORMAT}`,
@@ -199,7 +197,11 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
     }
     const inputs = dialogueInputs(blocks);
     if (!inputs.length) return null;
-    const body = { inputs, model_id: model.model_id, settings: { stability: dialogueStability(settings.stability), similarity: settings.similarity_boost } };
+    const body = {
+      inputs,
+      model_id: model.model_id,
+      settings: { stability: dialogueStability(settings.stability), similarity: settings.similarity_boost, ...(settings.volume ? { volume: settings.volume } : {}) },
+    };
     return {
       kind: "dialogue",
       path: `/v1/text-to-dialogue/stream?output_format=${OUTPUT_FORMAT}`,
@@ -311,7 +313,7 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
 
   return (
     <div className="tts">
-      <HistoryTabs tab={tab} onTab={setTab} label="Text to Speech views" mainLabel="Generate" mainClassName="tts-layout" history={<HistoryList onGenerate={() => setTab("main")} />}>
+      <HistoryTabs tab={tab} onTab={setTab} label="Text to Speech views" mainLabel="Generate" mainClassName="tts-layout tts-layout-split" history={<HistoryList onGenerate={() => setTab("main")} />}>
         <div className="tts-main">
           <div className="tts-toolbar">
             <label className="toggle-row">
@@ -396,7 +398,31 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
               {enhance.error}
             </p>
           )}
+        </div>
 
+        {/* The pickers and settings sit between the text and Generate: beside both on a desktop, between them on a phone (issue 28 §10). */}
+        <aside className="tts-side" aria-label="Speech settings">
+          {!dialogue && (
+            <div className="control">
+              <span className="control-label">Voice</span>
+              <VoicePicker value={voice} onChange={(v) => void pickVoice(v)} label="Voice" />
+              {voice?.preview_url && <VoicePreview url={voice.preview_url} name={voiceDisplayName(voice.name)} />}
+            </div>
+          )}
+          <ModelPicker
+            models={ttsModels}
+            value={modelId ?? ""}
+            onChange={(id) => {
+              setModelId(id);
+              setModelWarning(null);
+              if (!dialogue) rememberTaskModel("tts", id);
+            }}
+            warning={modelWarning}
+          />
+          <VoiceSettingsPanel settings={settings} onChange={setSettings} dialogue={dialogue} canUseStyle={model?.can_use_style ?? false} canUseSpeakerBoost={model?.can_use_speaker_boost ?? false} showVolume showNoiseRemoval={!dialogue} />
+        </aside>
+
+        <div className="tts-main tts-output">
           <div className="tts-generate-bar">
             <CostIndicator cost={shownCost} free={free} />
             {busy ? (
@@ -439,27 +465,6 @@ export function TextToSpeech({ models, voice: loadedVoice, starterVoices }: Text
             />
           )}
         </div>
-
-        <aside className="tts-side" aria-label="Speech settings">
-          {!dialogue && (
-            <div className="control">
-              <span className="control-label">Voice</span>
-              <VoicePicker value={voice} onChange={(v) => void pickVoice(v)} label="Voice" />
-              {voice?.preview_url && <VoicePreview url={voice.preview_url} name={voiceDisplayName(voice.name)} />}
-            </div>
-          )}
-          <ModelPicker
-            models={ttsModels}
-            value={modelId ?? ""}
-            onChange={(id) => {
-              setModelId(id);
-              setModelWarning(null);
-              if (!dialogue) rememberTaskModel("tts", id);
-            }}
-            warning={modelWarning}
-          />
-          <VoiceSettingsPanel settings={settings} onChange={setSettings} dialogue={dialogue} canUseStyle={model?.can_use_style ?? false} canUseSpeakerBoost={model?.can_use_speaker_boost ?? false} />
-        </aside>
       </HistoryTabs>
 
       {generation.error && <SpeechErrorDialog error={generation.error} onClose={generation.clearError} />}

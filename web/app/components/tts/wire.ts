@@ -10,6 +10,10 @@ export const VoiceSettingsWire = z.object({
   style: z.number(),
   use_speaker_boost: z.boolean(),
   speed: z.number(),
+  /** Output gain in dB (docs/decisions/2026-11-29-volume-in-voice-settings.md); absent is 0. */
+  volume: z.number().nullish().transform((v) => v ?? undefined),
+  /** Per request only (the server never stores it). */
+  remove_background_noise: z.boolean().nullish().transform((v) => v ?? undefined),
 });
 export type VoiceSettings = z.infer<typeof VoiceSettingsWire>;
 

@@ -22,6 +22,7 @@ import {
   type Subscription,
   type VoiceInfo,
 } from "../voice-creation/api.js";
+import { saveWithRetry } from "./saveRetry.js";
 import { DEFAULT_FORM, DESIGN_SLIDERS, checkForm, counterState, formFromParams, seedFor, shareLink, type DesignErrors, type DesignForm, type SliderSpec } from "./designParams.js";
 import {
   PREVIEW_TEXT_MAX,
@@ -109,6 +110,15 @@ export function VoiceDesignDialog({ params, onClose }: { params: URLSearchParams
   const playback = usePlayback();
   const ids = { prompt: useId(), text: useId(), seed: useId(), name: useId(), description: useId(), terms: useId() };
   const recommended = useRef(false);
+  /** The Generate button and the previews: brought into view when previews arrive (a phone's dialog scrolls). */
+  const previewsSection = useRef<HTMLElement>(null);
+  /** Retries of a save stop when the dialog closes. */
+  const closed = useRef(new AbortController());
+  useEffect(() => {
+    const c = new AbortController();
+    closed.current = c;
+    return () => c.abort();
+  }, []);
 
   useEffect(() => {
     let live = true;
@@ -181,6 +191,8 @@ export function VoiceDesignDialog({ params, onClose }: { params: URLSearchParams
       const r = await designVoice(body);
       const shown = r.previews.map((p, i) => ({ ...p, url: playback.own(audioUrl(p.audio_base_64, p.media_type)), played: i === 0 }));
       setPreviews(shown);
+      // The previews land beside the button that made them, in view (issue 28 §10, 390 px).
+      requestAnimationFrame(() => previewsSection.current?.scrollIntoView({ block: "nearest" }));
       if (autoText) set("previewText", r.text);
       // The first preview of a new generation is selected and played (voice-creation.md §4).
       setSelected(shown[0]?.generated_voice_id ?? null);
@@ -216,10 +228,14 @@ export function VoiceDesignDialog({ params, onClose }: { params: URLSearchParams
     if (!e.labels) delete e.labels;
     setSaveErrors(e);
     if (Object.keys(e).length) return;
+    // The voice becomes the signed-in user's: without a user (the session's shell not loaded) nothing is sent.
+    if (!shell?.user.id) return setSaveErrors({ form: designMessages.cantDetermineUserId });
     setBusy(true);
     try {
       const played = previews.filter((p) => p.played && p.generated_voice_id !== selected).map((p) => p.generated_voice_id);
-      const voice = await saveDesignedVoice({ voice_name: name.trim(), voice_description: description.trim(), generated_voice_id: selected, labels: labelsToRecord(labels), played_not_selected_voice_ids: played });
+      const body = { voice_name: name.trim(), voice_description: description.trim(), generated_voice_id: selected, labels: labelsToRecord(labels), played_not_selected_voice_ids: played };
+      // Retried as voice-creation.md §7 says (saveRetry.ts).
+      const voice = await saveWithRetry(() => saveDesignedVoice(body), { signal: closed.current.signal });
       toast.show({ kind: "success", message: `Voice "${voice.name}" created` });
       onClose();
     } catch (err) {
@@ -367,7 +383,7 @@ export function VoiceDesignDialog({ params, onClose }: { params: URLSearchParams
               </fieldset>
             )}
           </section>
-          <section className="design-previews" aria-label="Previews">
+          <section className="design-previews" aria-label="Previews" ref={previewsSection}>
             <p className="credits-left" data-testid="credits-left">
               <Icon name="credits" /> {creditsLeft === null ? "…" : `${formatNumber(creditsLeft)} credits remaining`}
             </p>
