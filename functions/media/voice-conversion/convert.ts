@@ -14,10 +14,10 @@
  */
 import { CLEAN_CONTEXT, F0_RATE, FRAME_SECONDS, YinFft, cleanRange, frameCount, toF0Rate } from "./f0.js";
 import { AP_BANDS, BINS, SpectralAnalyzer, WORK_RATE } from "./spectral.js";
-import { PulseSynth, type FrameSource, type SynthFrame } from "./synth.js";
+import type { SynthFrame } from "./synth.js";
+import { GRAIN_REACH, GrainSynth, type GrainFrame, type GrainSource } from "./grains.js";
 import { mapFrame, measureVoice, planConversion, type ConversionPlan, type ConversionSettings, type VoiceStats } from "./mapping.js";
 import { PostChain } from "./post.js";
-import { hashSeed } from "../engine/prng.js";
 
 export interface ConvertOptions {
   target: VoiceStats;
@@ -49,20 +49,22 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
   let rawDone = 0;
   const gate = source.loudestDb - 45;
   const analyzer = new SpectralAnalyzer(fs);
-  const mapped: Array<SynthFrame | undefined> = [];
+  const mapped: Array<GrainFrame | undefined> = [];
   let mappedDone = 0;
   const scratch: SynthFrame = { f0: 0, logEnv: new Float32Array(BINS), ap: new Float32Array(AP_BANDS) };
-  const source_: FrameSource = {
+  const source_: GrainSource = {
     get length() {
       return mappedDone;
     },
     at: (i) => mapped[Math.max(0, Math.min(mappedDone - 1, i))]!,
   };
-  const synth = new PulseSynth(source_, fs, hashSeed("sts-noise", opts.seed));
+  const synth = new GrainSynth(samples, source_, fs);
   const post = new PostChain(fs, plan.gain, plan.speakerBoost);
 
   // Mapped frames before the dynamics step; it looks DYNAMICS_SPAN frames either way.
   const pre: Array<SynthFrame | undefined> = [];
+  // The analysed (unmapped) envelope and pitch of each pre-frame: the grains' filter is mapped over analysed.
+  const analysed: Array<{ f0: number; logEnv: Float32Array } | undefined> = [];
   let preDone = 0;
   let preDropped = 0;
   const preFrames = (upTo: number) => {
@@ -81,6 +83,7 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
       const out: SynthFrame = { f0: 0, logEnv: new Float32Array(BINS), ap: new Float32Array(AP_BANDS) };
       mapFrame(plan, i, scratch, out);
       pre[i] = out;
+      analysed[i] = { f0: scratch.f0, logEnv: scratch.logEnv.slice() };
     }
     preDone = want;
   };
@@ -88,10 +91,10 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
     const want = Math.min(frames, upTo);
     if (want <= mappedDone) return;
     preFrames(want + DYNAMICS_SPAN);
-    for (let i = mappedDone; i < want; i++) mapped[i] = scaleDynamics(pre, i, preDone, plan.dynamics);
+    for (let i = mappedDone; i < want; i++) mapped[i] = grainFrame(scaleDynamics(pre, i, preDone, plan.dynamics), analysed[i]!);
     mappedDone = want;
     // Pre-frames older than the span are no longer read.
-    for (; preDropped < mappedDone - DYNAMICS_SPAN - 1; preDropped++) pre[preDropped] = undefined;
+    for (; preDropped < mappedDone - DYNAMICS_SPAN - 1; preDropped++) pre[preDropped] = analysed[preDropped] = undefined;
   };
 
   const first = Math.max(0.05, opts.firstBlockSeconds ?? 0.5);
@@ -101,16 +104,25 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
   let blockSeconds = first;
   while (done < samples.length) {
     const until = Math.min(samples.length, done + Math.round(blockSeconds * fs));
-    // Pulses near the block end read the next frame too.
-    ensureFrames(Math.ceil(until / (FRAME_SECONDS * fs)) + 2);
+    // Grains up to GRAIN_REACH past the block end are placed; their marks read a little further.
+    ensureFrames(Math.ceil((until + 2 * GRAIN_REACH) / (FRAME_SECONDS * fs)) + 2);
     const block = synth.render(until);
-    // The synthesiser only reads frames from just before `until` on: free the ones behind.
-    const behind = Math.min(mappedDone - 1, Math.floor(until / (FRAME_SECONDS * fs)) - 2);
+    // The synthesiser only reads frames from a grain's reach before `until` on: free the ones behind.
+    const behind = Math.min(mappedDone - 1, Math.floor((until - 2 * GRAIN_REACH) / (FRAME_SECONDS * fs)) - 2);
     for (; dropped < behind; dropped++) mapped[dropped] = undefined;
     yield post.process(block);
     done = until;
     blockSeconds = rest;
   }
+}
+
+/** The grains' envelope correction is bounded to this many dB either way (amplitude). */
+const GAIN_LIMIT = (18 * Math.LN10) / 20;
+
+function grainFrame(m: SynthFrame, a: { f0: number; logEnv: Float32Array }): GrainFrame {
+  const gain = new Float32Array(BINS);
+  for (let k = 0; k < BINS; k++) gain[k] = Math.max(-GAIN_LIMIT, Math.min(GAIN_LIMIT, 0.5 * (m.logEnv[k] - a.logEnv[k])));
+  return { srcF0: a.f0, outF0: m.f0, gain };
 }
 
 const DYNAMICS_SPAN = Math.round(0.02 / FRAME_SECONDS);
