@@ -43,6 +43,10 @@ const HALF = FFT_SIZE / 2;
 export const GRAIN_REACH = HALF;
 /** Unvoiced grains: a Hann window of twice this, this far apart (sums to one). */
 const UNVOICED_STEP = 128;
+/** Analysis marks move to the energy peak within this share of a period of where the period puts them. */
+const SNAP = 0.15;
+/** Half the energy window (samples) the marks' snapping reads. */
+const PEAK_HALF = 11;
 
 export class GrainSynth {
   private readonly fft = new RealFFT(FFT_SIZE);
@@ -83,17 +87,41 @@ export class GrainSynth {
     return nearest > 0 ? nearest : 0;
   }
 
+  /**
+   * The sample within `span` of `p` where the input's short-term energy (1 ms) peaks: the
+   * period's main excitation, so every grain holds its pulse at the same place.
+   */
+  private peak(p: number, span: number): number {
+    const x = this.input;
+    const from = Math.max(0, Math.round(p - span));
+    const to = Math.min(x.length - 1, Math.round(p + span));
+    let best = p;
+    let bestE = -1;
+    for (let i = from; i <= to; i++) {
+      let e = 0;
+      for (let j = Math.max(0, i - PEAK_HALF); j <= Math.min(x.length - 1, i + PEAK_HALF); j++) e += x[j] * x[j];
+      if (e > bestE) {
+        bestE = e;
+        best = i;
+      }
+    }
+    return best;
+  }
+
   /** The analysis mark nearest `t` in the voiced stretch around it, walking the input as needed. */
   private analysisMark(t: number): number {
     if (this.walk < 0 || this.marks.length === 0 || t - this.marks[this.marks.length - 1] > 2 * (this.fs / 40)) {
       // A new voiced stretch: its first mark is here.
-      this.marks = [t];
-      this.walk = t;
+      const f = this.f0At(t, "srcF0");
+      const first = this.peak(t, f > 0 ? (0.5 * this.fs) / f : 0);
+      this.marks = [first];
+      this.walk = first;
     }
     while (this.walk < t + this.fs / 40) {
       const f = this.f0At(this.walk, "srcF0");
       if (!(f > 0)) break;
-      this.walk += this.fs / f;
+      const period = this.fs / f;
+      this.walk = this.peak(this.walk + period, SNAP * period);
       this.marks.push(this.walk);
     }
     let best = this.marks[0];
