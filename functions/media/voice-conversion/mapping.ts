@@ -319,7 +319,7 @@ export const OUTPUT_RMS_DB = -18;
 
 /**
  * How far the timbre moves toward the target: 70% at similarity_boost 0, all the way at 1
- * (the default 0.75 goes 95% of the way).
+ * (the default 0.75 goes 92.5% of the way).
  */
 /** Constants chosen on the tuning set (scripts/sts-evaluate.ts --tuning). */
 const EQ_SMOOTHING_OCTAVES = 0.05;
