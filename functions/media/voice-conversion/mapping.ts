@@ -318,12 +318,12 @@ const EQ_LIMIT = 12 * LOG_DB;
 export const OUTPUT_RMS_DB = -18;
 
 /**
- * How far the timbre moves toward the target: 70% at similarity_boost 0, all the way at 1
- * (the default 0.75 goes 92.5% of the way).
+ * How far the timbre moves toward the target: 80% at similarity_boost 0, all the way at 1
+ * (the default 0.75 goes 95% of the way).
  */
 /** Constants chosen on the tuning set (scripts/sts-evaluate.ts --tuning). */
 const EQ_SMOOTHING_OCTAVES = 0.05;
-const AMOUNT_AT_ZERO_SIMILARITY = 0.7;
+const AMOUNT_AT_ZERO_SIMILARITY = 0.8;
 // 1.5 was enough between eSpeak voices; flite speech moves its envelope about half as much as
 // eSpeak's (Marcus on flite into Lena on eSpeak asks for 2.05), so the bound is 2.5.
 const DYNAMICS_LIMIT = 2.5;
