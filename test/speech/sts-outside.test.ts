@@ -69,8 +69,10 @@ describe("speech to speech on outside speech (issue 26)", () => {
   // flite-rms->Avery 2%->4%, flite-rms->Desmond 2%->30%, fest-ked->Avery 11%->55%, fest-ked->Desmond 11%->50%
   // (mean +28 points; pitch in register). The vocoder's own analysis and resynthesis loses most of it: converting
   // a reading into its own measured voice already takes fest-ked 10%->27-37% and flite-awb 7%->21-23%, whatever
-  // the settings; the fix is a conversion that keeps the input's excitation (PSOLA-style pitch and an envelope
-  // filter) instead of resynthesising it. Full figures: functions/media/engine/README.md.
+  // the settings. A conversion that keeps the input's excitation (PSOLA-style pitch and an envelope filter) was
+  // measured 2026-11-29 and not landed: fest-ked->Avery 11%->27-39%, ->Desmond 11%->43-63% (still over the goal),
+  // and the outputs stayed nearer their source (66% of the engine's held-out pairs nearer the target against 81%):
+  // docs/decisions/2026-11-29-sts-excitation.md. Full figures: functions/media/engine/README.md.
   it.skip("keeps the words: at most 15 points more word errors, and the pitch in the target's register", async () => {
     const rows: string[] = [];
     const increases: number[] = [];
