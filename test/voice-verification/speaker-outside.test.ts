@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { SAMPLES_ONLY_THRESHOLD, speakerSimilarity } from "../../functions/capabilities/voice-verification/scoring.js";
+import { SPACE_THRESHOLDS, spaceSpeakerSimilarity } from "../../functions/capabilities/voice-verification/scoring.js";
 import { similarity } from "../../functions/media/voice-analysis/search.js";
 import { rate, speakers } from "./outside-measures.js";
 import { poolEmbeddings, poolTrials } from "./speaker-pool.js";
@@ -19,10 +19,10 @@ describe("the speaker check on held-out outside speakers", () => {
     const pool = await poolEmbeddings(speakers().filter((s) => ["flite-awb", "fest-ked", "fest-cs-ph"].includes(s.voice.id)));
     expect(pool).toHaveLength(9);
     expect(pool.every((s) => s.split === "heldout")).toBe(true);
-    const trials = poolTrials(pool, speakerSimilarity);
+    const trials = poolTrials(pool, spaceSpeakerSimilarity);
     const genuine = trials.filter((t) => t.genuine);
     const impostors = trials.filter((t) => !t.genuine);
-    const refused = (t: { score: number }) => t.score < SAMPLES_ONLY_THRESHOLD;
+    const refused = (t: { score: number }) => t.score < SPACE_THRESHOLDS.samplesOnly;
     const detail = JSON.stringify(genuine.filter(refused).map((t) => [t.test, t.condition, Math.round(t.score * 1000) / 1000]));
     expect(rate(impostors, (t) => !refused(t))).toBeLessThanOrEqual(0.1);
     expect(rate(impostors.filter((t) => t.sameLanguage), (t) => !refused(t))).toBeLessThanOrEqual(0.1);
