@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   SESSION_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
   /** On AWS the session secret lives in Secrets Manager; the Lambda entries read it once per container. */
   SESSION_SECRET_ARN: optionalString.refine((v) => v === undefined || v.startsWith("arn:"), "must be a Secrets Manager ARN"),
+  /** On AWS: a Secrets Manager secret holding the operator's secret settings as JSON (operatorSettings.ts), read at cold start. */
+  OPERATOR_SECRETS_ARN: optionalString.refine((v) => v === undefined || v.startsWith("arn:"), "must be a Secrets Manager ARN"),
   /** On AWS: the secret CloudFront adds to every origin request, proving the viewer headers it set. */
   EDGE_SECRET_ARN: optionalString.refine((v) => v === undefined || v.startsWith("arn:"), "must be a Secrets Manager ARN"),
   /** Base URL of /v1 as the web server reaches it (on AWS the API function URL, not CloudFront). */
@@ -139,6 +141,8 @@ export interface Config {
   sessionSecretArn: string | undefined;
   /** Where to read the CloudFront origin secret (aws mode); without it no viewer header is trusted. */
   edgeSecretArn: string | undefined;
+  /** OPERATOR_SECRETS_ARN: the operator's secret settings on AWS (operatorSettings.ts). */
+  operatorSecretsArn: string | undefined;
   /** Base URL of /v1 for the web server when it is not on the same process (aws mode). */
   apiInternalUrl: string | undefined;
   /** Where the recorder opens the live reading websocket, when not on the page's own origin (aws mode). */
@@ -254,6 +258,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     sessionSecret: e.SESSION_SECRET,
     sessionSecretArn: e.SESSION_SECRET_ARN,
     edgeSecretArn: e.EDGE_SECRET_ARN,
+    operatorSecretsArn: e.OPERATOR_SECRETS_ARN,
     apiInternalUrl: e.API_INTERNAL_URL?.replace(/\/+$/, ""),
     liveReadingUrl: e.LIVE_READING_URL,
     assistantSocketUrl: e.ASSISTANT_SOCKET_URL,

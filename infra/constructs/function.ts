@@ -38,6 +38,12 @@ const OBJECT_ACTIONS: Record<BucketAccess, string[]> = {
   delete: ["s3:DeleteObject"],
 };
 
+/** What an operator configures for the functions on AWS (TimbreStackProps.operatorSettings / operatorSecretsArn). */
+export interface OperatorConfig {
+  settings: Record<string, string>;
+  secret?: secretsmanager.ISecret;
+}
+
 export interface TimbreFunctionProps {
   /** Absolute path of the TypeScript entry (functions/handlers/lambda/*.ts). */
   entry: string;
@@ -253,6 +259,21 @@ export class TimbreFunction extends Construct {
   allowStartWorkflow(...machines: sfn.IStateMachine[]): this {
     if (machines.length) {
       this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ["states:StartExecution"], resources: machines.map((m) => m.stateMachineArn) }));
+    }
+    return this;
+  }
+
+  /**
+   * The operator's settings (functions/platform/operatorSettings.ts): the plain ones as environment
+   * variables, the secret ones by the ARN of the operator's secret, read at cold start (read access
+   * to that secret alone). Never a secret's value in the template.
+   */
+  bindOperator(op: OperatorConfig | undefined): this {
+    if (!op) return this;
+    for (const [k, v] of Object.entries(op.settings)) this.addEnvironment(k, v);
+    if (op.secret) {
+      this.addEnvironment("OPERATOR_SECRETS_ARN", op.secret.secretArn);
+      op.secret.grantRead(this.role);
     }
     return this;
   }

@@ -14,7 +14,7 @@ import { LAMBDA_ENTRY } from "./paths.js";
 export class TimbreSeed extends Construct {
   readonly function: TimbreFunction;
 
-  constructor(scope: Construct, id: string, props: { data: TimbreData }) {
+  constructor(scope: Construct, id: string, props: { data: TimbreData; rerunOn?: string }) {
     super(scope, id);
     this.function = new TimbreFunction(this, "Seed", {
       entry: LAMBDA_ENTRY.seed,
@@ -24,12 +24,13 @@ export class TimbreSeed extends Construct {
     })
       .bindTable(props.data.main, "write")
       .bindTable(props.data.library, "write");
+    // Remote engines' voices (REMOTE_ENGINES, in the operator's secret) are listed from their servers.
 
     const version = createHash("sha256").update(JSON.stringify([premadeVoiceRecords(), communityVoiceRecords()])).digest("hex").slice(0, 16);
     new CustomResource(this, "SystemRecords", {
       serviceToken: this.function.fn.functionArn,
       resourceType: "Custom::TimbreSeed",
-      properties: { version },
+      properties: props.rerunOn ? { version, operator: createHash("sha256").update(props.rerunOn).digest("hex").slice(0, 16) } : { version },
     });
   }
 }

@@ -4,7 +4,8 @@ import type { Construct } from "constructs";
 import { ENGINE_RUNTIME_PACKAGES, TimbreApi } from "../constructs/api.js";
 import { TimbreData } from "../constructs/data.js";
 import { TimbreEdge } from "../constructs/edge.js";
-import { TimbreFunction } from "../constructs/function.js";
+import { TimbreFunction, type OperatorConfig } from "../constructs/function.js";
+import { checkOperatorSettings } from "../../functions/platform/operatorSettings.js";
 import { TimbreLiveReading } from "../constructs/live.js";
 import { TimbreAssistantSocket } from "../constructs/assistant.js";
 import { findWebBuild, LAMBDA_ENTRY, type WebBuild } from "../constructs/paths.js";
@@ -18,6 +19,12 @@ export interface TimbreStackProps extends StackProps {
   retainData?: boolean;
   /** The output of `npm run build` (default: build/web, when it exists). */
   webBuild?: WebBuild;
+  /** The operator's plain settings (`-c operatorSettings='{...}'`): a JSON object or its text; see functions/platform/operatorSettings.ts. */
+  operatorSettings?: unknown;
+  /** The operator's Secrets Manager secret of secret settings (`-c operatorSecretsArn=arn:...`): keys and REMOTE_ENGINES, read at cold start. */
+  operatorSecretsArn?: string;
+  /** Any new value re-runs the deploy-time seeding (the remote engines' voices) after the secret changed (`-c operatorSecretsVersion=2`). */
+  operatorSecretsVersion?: string;
 }
 
 /**
@@ -42,6 +49,7 @@ export class TimbreStack extends Stack {
   constructor(scope: Construct, id: string, props: TimbreStackProps = {}) {
     super(scope, id, props);
     this.data = new TimbreData(this, "Data", { retain: props.retainData ?? true });
+    const operator = operatorConfig(this, props);
 
     // Signs sessions and the web server's proof to /v1; read by the functions at cold start.
     this.sessionSecret = new secretsmanager.Secret(this, "SessionSecret", {
@@ -92,7 +100,14 @@ export class TimbreStack extends Stack {
       assistantUrl: this.assistant.stage.url,
       build: props.webBuild ?? findWebBuild(),
     });
-    this.seed = new TimbreSeed(this, "Seed", { data: this.data });
+    this.seed = new TimbreSeed(this, "Seed", { data: this.data, rerunOn: operator.secret ? `${props.operatorSecretsArn}#${props.operatorSecretsVersion ?? ""}` : undefined });
+    // The operator's settings reach the functions that use them: the API (remote engines, the
+    // OpenAI-compatible path), the assistant (its model and transcription), the seeding (remote
+    // engines' voices); the web function only learns the plain ones (whether speech input exists).
+    this.api.function.bindOperator(operator);
+    this.assistant.function.bindOperator(operator);
+    this.seed.function.bindOperator(operator);
+    this.web.function.bindOperator({ settings: operator.settings });
     this.edge = new TimbreEdge(this, "Edge", {
       apiUrl: this.api.url,
       webUrl: this.web.url,
@@ -106,4 +121,15 @@ export class TimbreStack extends Stack {
     new CfnOutput(this, "AssistantUrl", { value: this.assistant.stage.url, description: "The support assistant's websocket (API Gateway)" });
     new CfnOutput(this, "ApiFunctionUrl", { value: this.api.url.url, description: "The API function URL (direct, without CloudFront)" });
   }
+}
+
+/** The operator's settings, checked at synth (a bad name or URL never deploys), and their secret by ARN. */
+function operatorConfig(scope: Construct, props: TimbreStackProps): OperatorConfig {
+  const settings = checkOperatorSettings(props.operatorSettings ?? {});
+  const arn = props.operatorSecretsArn;
+  if (arn === undefined || arn === "") return { settings };
+  if (!/^arn:aws[a-z-]*:secretsmanager:[^:]*:\d*:secret:.+/.test(arn)) throw new Error(`operatorSecretsArn: not a Secrets Manager secret ARN: ${arn}`);
+  // A complete ARN ends in the six characters AWS adds to the name; a partial one is the name alone.
+  const secret = /-[A-Za-z0-9]{6}$/.test(arn) ? secretsmanager.Secret.fromSecretCompleteArn(scope, "OperatorSecrets", arn) : secretsmanager.Secret.fromSecretPartialArn(scope, "OperatorSecrets", arn);
+  return { settings, secret };
 }

@@ -62,6 +62,10 @@ function statementsOf(role: IConstruct): Statement[] {
 }
 const actionsOf = (role: IConstruct) => statementsOf(role).flatMap((s) => list(s.Action));
 
+/** An operator's settings (functions/platform/operatorSettings.ts), as `-c operatorSettings=... -c operatorSecretsArn=...` give them. */
+const OPERATOR_SETTINGS = JSON.stringify({ ASSISTANT_LLM_URL: "https://llm.example/v1", ASSISTANT_TRANSCRIPTION_URL: "https://stt.example/v1" });
+const OPERATOR_SECRETS_ARN = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:timbre-operator-AbCdEf";
+
 beforeAll(() => {
   // A stand-in for `npm run build` output, so the static-file paths are exercised.
   buildDir = mkdtempSync(join(tmpdir(), "timbre-web-build-"));
@@ -72,7 +76,7 @@ beforeAll(() => {
   writeFileSync(join(buildDir, "client", "favicon.ico"), "");
 
   const app = new App({ context: { "aws:cdk:bundling-stacks": [] } });
-  stack = new TimbreStack(app, "Timbre", { webBuild: findWebBuild(buildDir) });
+  stack = new TimbreStack(app, "Timbre", { webBuild: findWebBuild(buildDir), operatorSettings: OPERATOR_SETTINGS, operatorSecretsArn: OPERATOR_SECRETS_ARN });
   resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
   warnings = app
     .synth()
@@ -250,8 +254,9 @@ describe("functions", () => {
     const readers = ofType("AWS::IAM::Policy")
       .filter(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.some((s) => list(s.Action).includes("secretsmanager:GetSecretValue")))
       .map(([, p]) => p.Properties.Roles);
-    // The API, the web, the live reading and the assistant (they check session tokens), and the webhook dispatcher (it decrypts webhook signing secrets).
-    expect(readers).toHaveLength(5);
+    // The API, the web, the live reading and the assistant (they check session tokens), the webhook
+    // dispatcher (it decrypts webhook signing secrets), and the seeding (the operator's secret: remote engines).
+    expect(readers).toHaveLength(6);
     const dispatcher = stack.stepFunctions.get("webhook-dispatch")!;
     expect(readers.some((r) => refersTo(r, idOf(dispatcher.role)))).toBe(true);
     const dispatcherEnv = (resources[idOf(dispatcher.fn)].Properties.Environment as { Variables: Json }).Variables;
@@ -263,6 +268,36 @@ describe("functions", () => {
       expect(env.SESSION_SECRET_ARN).toEqual({ Ref: idOf(stack.sessionSecret) });
       expect(env.EDGE_SECRET_ARN).toEqual({ Ref: idOf(stack.edgeSecret) });
     }
+  });
+});
+
+describe("the operator's settings", () => {
+  const envOf = (fn: { fn: IConstruct }) => (resources[idOf(fn.fn)].Properties.Environment as { Variables: Json }).Variables;
+
+  it("passes the plain settings to the API, the assistant, the seeding and the web, and the secret by ARN (read access to it alone) to the first three", () => {
+    for (const fn of [stack.api.function, stack.assistant.function, stack.seed.function, stack.web.function]) {
+      expect(envOf(fn)).toMatchObject({ ASSISTANT_LLM_URL: "https://llm.example/v1", ASSISTANT_TRANSCRIPTION_URL: "https://stt.example/v1" });
+    }
+    for (const fn of [stack.api.function, stack.assistant.function, stack.seed.function]) {
+      expect(envOf(fn).OPERATOR_SECRETS_ARN).toBe(OPERATOR_SECRETS_ARN);
+      const reads = statementsOf(fn.role).filter((s) => list(s.Action).includes("secretsmanager:GetSecretValue") && JSON.stringify(s.Resource).includes("timbre-operator"));
+      expect(reads.flatMap((s) => list(s.Resource))).toEqual([OPERATOR_SECRETS_ARN]);
+    }
+    expect(envOf(stack.web.function).OPERATOR_SECRETS_ARN).toBeUndefined();
+    expect(statementsOf(stack.web.function.role).some((s) => JSON.stringify(s.Resource).includes("timbre-operator"))).toBe(false);
+    // Changing the secret's version re-runs the seeding (a new property on its custom resource).
+    const [[, seed]] = ofType("Custom::TimbreSeed");
+    expect(Object.keys(seed.Properties)).toContain("operator");
+  });
+
+  it("refuses at synth an unknown or secret name among the plain settings, a bad value, and an ARN that is not a secret's", () => {
+    const synth = (p: Record<string, unknown>) => () => new TimbreStack(new App({ context: { "aws:cdk:bundling-stacks": [] } }), "T", { webBuild: findWebBuild(buildDir), ...p });
+    expect(synth({ operatorSettings: { ASSISTANT_LLM_URL: "ftp://x" } })).toThrow(/ASSISTANT_LLM_URL/);
+    expect(synth({ operatorSettings: { SESSION_SECRET: "x".repeat(40) } })).toThrow(/unknown setting SESSION_SECRET/);
+    // A key is a secret: it goes in the operator's secret, never in the template.
+    expect(synth({ operatorSettings: { ASSISTANT_LLM_API_KEY: "sk-visible" } })).toThrow(/unknown setting ASSISTANT_LLM_API_KEY/);
+    expect(synth({ operatorSettings: "{not json" })).toThrow(/not valid JSON/);
+    expect(synth({ operatorSecretsArn: "arn:aws:s3:::bucket" })).toThrow(/not a Secrets Manager secret ARN/);
   });
 });
 

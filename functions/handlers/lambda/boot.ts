@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
-import { config, ConfigError, type Config } from "../../platform/config.js";
+import { config, ConfigError, parseConfig, setConfig, type Config } from "../../platform/config.js";
+import { withOperatorSecrets } from "../../platform/operatorSettings.js";
 import { createContext, type AppContext } from "../../platform/context.js";
 import { StepFunctionsStarter, type WorkflowStarter } from "../../platform/adapters/workflows.js";
 import type { FunctionUrlEvent } from "../../platform/http/lambda.js";
@@ -30,13 +31,34 @@ async function resolveSessionSecret(cfg: Config, need: BootOptions["sessionSecre
   return randomBytes(32).toString("base64url");
 }
 
+/**
+ * The configuration with the operator's secret settings (OPERATOR_SECRETS_ARN: keys, REMOTE_ENGINES)
+ * read once at cold start and checked as any setting is; the process-wide configuration becomes it.
+ */
+export async function withSecretSettings(
+  cfg: Config,
+  read: (region: string, arn: string) => Promise<string> = (region, arn) => readSecretString(region, arn, "OPERATOR_SECRETS_ARN"),
+  env: Record<string, string | undefined> = process.env,
+): Promise<Config> {
+  if (!cfg.operatorSecretsArn) return cfg;
+  let merged: Record<string, string | undefined>;
+  try {
+    merged = withOperatorSecrets(env, await read(cfg.aws.region, cfg.operatorSecretsArn));
+  } catch (e) {
+    throw new ConfigError(`Invalid configuration: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const next = parseConfig(merged);
+  setConfig(next);
+  return next;
+}
+
 const notStarted: WorkflowStarter = {
   start: () => Promise.reject(new Error("workflow starter used before the context was built")),
 };
 
 /** The AppContext of one Lambda container: configuration from the environment, secrets, Step Functions. */
 export async function bootContext(opts: BootOptions): Promise<Booted> {
-  const cfg = config();
+  const cfg = await withSecretSettings(config());
   const [sessionSecret, edgeSecret] = await Promise.all([
     resolveSessionSecret(cfg, opts.sessionSecret),
     cfg.edgeSecretArn ? readSecretString(cfg.aws.region, cfg.edgeSecretArn, "EDGE_SECRET_ARN") : undefined,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.js";
 import { seedSystem } from "../seed/index.js";
+import { loadRemoteVoices } from "../seed/remote.js";
 import { bootContext } from "./boot.js";
 
 /** A CloudFormation custom resource event (the fields we use). */
@@ -42,6 +43,8 @@ export async function handler(raw: unknown): Promise<void> {
     if (event.RequestType !== "Delete") {
       ctx ??= (await bootContext({ sessionSecret: "none" })).ctx;
       await seedSystem(ctx);
+      // The remote engines' voices (REMOTE_ENGINES, from the operator's secret on AWS), as the embedded stack lists them at start.
+      if (ctx.config.remoteEngines) await loadRemoteVoices(ctx, ctx.log);
     }
     await respond(event, "SUCCESS", "");
   } catch (e) {
