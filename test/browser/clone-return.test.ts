@@ -138,6 +138,9 @@ for (const size of [
       expect(draftId).toBeTruthy();
       expect(await page.evaluate((k) => localStorage.getItem(k), PVC_DRAFT_STORAGE_KEY)).toBe(draftId);
       await data.getByLabel("Voice name").fill("Kept Draft");
+      // Saved about a second after the change: wait for the server to hold it (the 'Auto-saved' button
+      // alone can still show for the moment before the change registers), then for the button.
+      await expect.poll(async () => ((await (await apiFetch(stack, acct.apiKey, `/v1/voices/${draftId}`)).json()) as { name: string }).name, { timeout: 15_000 }).toBe("Kept Draft");
       await expect.poll(() => data.getByRole("button", { name: pvcMessages.autoSaved }).count(), { timeout: 10_000 }).toBe(1);
 
       // Away and back without the voice in the query: the wizard reads the draft and opens it on
