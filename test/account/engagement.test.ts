@@ -40,6 +40,30 @@ describe("notifications", () => {
 
     expect((await json(free.apiKey, "/v1/notifications", "POST", { title: "x", description: "y" })).status).toBe(403);
   });
+
+  it("serves a notification for some personas to the users whose onboarding role or subrole is one of them", async () => {
+    const posted = await json(operatorKey, "/v1/notifications", "POST", { title: "For developers", description: "The SDK is here.", onboarding_personas: ["developer", "Audiobooks"] });
+    expect(posted.status).toBe(201);
+    expect(((await posted.json()) as { onboarding_personas: string[] }).onboarding_personas).toEqual(["developer", "audiobooks"]);
+    const titles = async (key: string) => ((await (await json(key, "/v1/notifications?limit=5")).json()).docs as Array<{ title: string }>).map((n) => n.title);
+
+    const unsurveyed = await createTestAccount(stack, "creator");
+    const developer = await createTestAccount(stack, "creator");
+    const narrator = await createTestAccount(stack, "creator");
+    const marketer = await createTestAccount(stack, "creator");
+    expect((await json(developer.apiKey, "/v1/user/onboarding-survey", "PUT", { role: "developer" })).status).toBe(200);
+    expect((await json(narrator.apiKey, "/v1/user/onboarding-survey", "PUT", { role: "creator", subrole: "audiobooks" })).status).toBe(200);
+    expect((await json(marketer.apiKey, "/v1/user/onboarding-survey", "PUT", { role: "marketing", subrole: "ads" })).status).toBe(200);
+    expect(((await (await json(narrator.apiKey, "/v1/user")).json()) as { onboarding_survey: unknown }).onboarding_survey).toEqual({ role: "creator", subrole: "audiobooks" });
+
+    expect(await titles(developer.apiKey)).toContain("For developers");
+    expect(await titles(narrator.apiKey)).toContain("For developers");
+    expect(await titles(marketer.apiKey)).not.toContain("For developers");
+    expect(await titles(unsurveyed.apiKey)).not.toContain("For developers");
+    // Answers are slugs, bounded.
+    expect((await json(marketer.apiKey, "/v1/user/onboarding-survey", "PUT", { role: "x".repeat(41) })).status).toBe(422);
+    expect((await json(marketer.apiKey, "/v1/user/onboarding-survey", "PUT", { role: "<b>" })).status).toBe(422);
+  });
 });
 
 describe("feedback", () => {

@@ -48,12 +48,14 @@ export async function seedReleaseNotes(ctx: AppContext): Promise<void> {
 }
 
 export async function notificationsFor(ctx: AppContext, caller: Caller, limit = NOTIFICATIONS_LIMIT): Promise<NotificationRecord[]> {
-  const [tier, flags] = await Promise.all([caller.tier(), caller.flags()]);
+  const [tier, flags, user] = await Promise.all([caller.tier(), caller.flags(), caller.user()]);
+  // Personas: "all", or the user's onboarding role or subrole (app-shell.md §8, the notifications call).
+  const personas = new Set(["all", user.onboarding_survey?.role, user.onboarding_survey?.subrole].filter((p): p is string => Boolean(p)));
   const nowUnix = Math.floor(ctx.now() / 1000);
   const [all, own] = await Promise.all([ctx.stores.engagement.notifications(nowUnix), ctx.stores.engagement.userNotifications(caller.userId, nowUnix, limit)]);
   const shared = all
     .filter((n) => n.tiers.includes("all") || n.tiers.includes(tier.id))
-    .filter((n) => n.onboarding_personas.includes("all"))
+    .filter((n) => n.onboarding_personas.some((p) => personas.has(p)))
     .filter((n) => !n.feature_flag_controlled || (flags as Record<string, boolean>)[n.feature_flag_controlled] === true);
   // The user's own notifications (decisions about their requests) mixed in by time.
   return [...own, ...shared].sort((a, b) => b.timestamp - a.timestamp).slice(0, limit);
@@ -62,7 +64,7 @@ export async function notificationsFor(ctx: AppContext, caller: Caller, limit = 
 export async function postNotification(
   ctx: AppContext,
   caller: Caller,
-  input: { title: string; description: string; link_to?: string | null; is_important?: boolean; tiers?: string[]; timestamp?: number | null; image_url?: string | null; image_alt?: string | null },
+  input: { title: string; description: string; link_to?: string | null; is_important?: boolean; tiers?: string[]; onboarding_personas?: string[]; timestamp?: number | null; image_url?: string | null; image_alt?: string | null },
 ): Promise<NotificationRecord> {
   await caller.requireServerAdmin();
   const n: NotificationRecord = {
@@ -76,7 +78,7 @@ export async function postNotification(
     is_important: input.is_important ?? false,
     feature_flag_controlled: null,
     tiers: input.tiers?.length ? input.tiers : ["all"],
-    onboarding_personas: ["all"],
+    onboarding_personas: input.onboarding_personas?.length ? input.onboarding_personas : ["all"],
     created_by: caller.userId,
   };
   await ctx.stores.engagement.putNotification(n);

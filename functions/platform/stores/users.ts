@@ -30,6 +30,8 @@ export interface UserRecord {
   photo_key?: string | null;
   /** Referral (affiliate) code, once generated. */
   referral_link_code?: string | null;
+  /** What the user said they do (app-shell.md: onboarding_survey{role, subrole}); notifications may be for some personas only. */
+  onboarding_survey?: { role: string; subrole: string | null } | null;
   /** Producer Mode settings: the languages the producer reviews (empty: every language). */
   producer_languages?: string[];
 }

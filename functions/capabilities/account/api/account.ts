@@ -37,6 +37,15 @@ export function registerAccount(r: ApiRouter): void {
     return json({ status: "ok" });
   });
 
+  // The onboarding survey's answer (Timbre's; the hosted product asks it at sign-up): a role and an optional subrole, slugs.
+  r.put("/v1/user/onboarding-survey", async (req, rc) => {
+    const slug = z.string().trim().toLowerCase().min(1).max(40).regex(/^[a-z0-9_-]+$/, "Use letters, digits, '-' and '_'");
+    const input = jsonBody(req, z.object({ role: slug, subrole: slug.nullish() }));
+    const caller = await rc.caller();
+    await rc.app.stores.users.update(caller.userId, { onboarding_survey: { role: input.role, subrole: input.subrole ?? null } });
+    return json({ status: "ok" });
+  });
+
   r.put("/v1/user/photo", async (req, rc) => json({ photo_url: await setPhoto(rc.app, await rc.caller(), new Uint8Array(req.body)) }));
   r.delete("/v1/user/photo", async (_req, rc) => {
     await removePhoto(rc.app, await rc.caller());

@@ -79,6 +79,7 @@ export function registerUser(r: ApiRouter): void {
       workspace_name: ws.name,
       is_server_admin: await caller.isServerAdmin(),
       onboarding_checklist: user.onboarding_checklist,
+      onboarding_survey: user.onboarding_survey ?? null,
     });
   });
 }

@@ -32,6 +32,8 @@ export function registerEngagement(r: ApiRouter): void {
         link_to: z.string().trim().max(500).regex(/^(\/|https:\/\/)/, "A link is a path on this site or an https URL").nullish(),
         is_important: z.boolean().optional(),
         tiers: z.array(z.enum(["all", ...TIER_IDS])).max(10).optional(),
+        /** "all", or onboarding roles and subroles (the user's onboarding_survey). */
+        onboarding_personas: z.array(z.string().trim().toLowerCase().min(1).max(40).regex(/^[a-z0-9_-]+$/)).max(20).optional(),
         timestamp: z.number().int().min(0).nullish(),
         image_url: z.string().max(500).regex(/^(\/|https:\/\/)/).nullish(),
         image_alt: z.string().max(200).nullish(),
