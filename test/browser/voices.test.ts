@@ -7,6 +7,7 @@ import { COMMUNITY_PUBLIC_OWNER_ID, COMMUNITY_VOICES, communityVoiceId } from ".
 import { publicOwnerId } from "../../functions/capabilities/voices/records.js";
 import { encodeWav } from "../../functions/media/audio/wav.js";
 import { apiFetch, createTestAccount, insertOwnVoice } from "../support/stack.js";
+import { rateInDollars } from "../../web/app/components/voices/library.js";
 import { voiceMessages } from "../../functions/platform/contract/voices.js";
 import { voiceLimitMessages } from "../../web/app/components/voices/voiceLimit.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
@@ -391,8 +392,11 @@ describe("My Voices", () => {
     await share.getByLabel("Warm").check();
     await share.getByLabel("Calm").check();
     await share.getByLabel("Notice period").selectOption("90");
+    await share.getByLabel(/^Credit rate/).fill("2");
     await share.getByRole("button", { name: "Share" }).click();
     await expect.poll(() => panel.getByTestId("voice-shared").textContent()).toContain("notice period of 90 days");
+    // The owner sees the rate in dollars too (speech-generation.md §6): 1,000 characters at twice the Creator plan's price per credit.
+    expect(await panel.getByTestId("voice-shared").textContent()).toContain(`at 2x credits (about ${rateInDollars(2, "creator")})`);
     expect((await me.client.voices.getShared({ ownerId: publicOwnerId(me.user.user_id) })).voices.map((v) => v.voiceId)).toEqual([ava.voice_id]);
     await panel.getByRole("button", { name: "Remove from library" }).click();
     await page.getByRole("dialog", { name: "Remove from the Voice Library" }).getByRole("button", { name: "Remove" }).click();

@@ -14,7 +14,8 @@ import { useToast } from "../ui/Toast.js";
 import { ttsHref } from "./AddToMyVoicesDialog.js";
 import { ConfirmDialog } from "./ConfirmDialog.js";
 import { EditVoiceDialog } from "./EditVoiceDialog.js";
-import { formatNoticePeriod } from "./library.js";
+import { formatNoticePeriod, rateInDollars } from "./library.js";
+import { useShell } from "../../lib/shell.js";
 import { categoryLabel } from "./myVoices.js";
 import { ShareVoiceDialog } from "./ShareVoiceDialog.js";
 import { FineTuningPanel } from "../pvc/FineTuningPanel.js";
@@ -42,6 +43,7 @@ export function VoiceDetail({ voiceId, collections, onClose, onChanged, onDelete
   onDeleted: (voiceId: string) => void;
 }) {
   const toast = useToast();
+  const tier = useShell()?.subscription.tier;
   const [params] = useSearchParams();
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -136,6 +138,8 @@ export function VoiceDetail({ voiceId, collections, onClose, onChanged, onDelete
   const editable = manageable || voice.permission_on_resource === "editor";
   const libraryCopy = voice.sharing?.original_voice_id ? voice.sharing : null;
   const published = !libraryCopy && voice.sharing?.status === "enabled" ? voice.sharing : null;
+  // The owner sees the rate in dollars too; others the multiplier (speech-generation.md §6).
+  const ownerRate = voice.permission_on_resource === "owner" && tier ? tier : null;
 
   return (
     <aside className="voice-detail" aria-labelledby={headingId} data-testid="voice-detail">
@@ -254,7 +258,8 @@ export function VoiceDetail({ voiceId, collections, onClose, onChanged, onDelete
             <p data-testid="voice-shared">
               Shared in the Voice Library
               {published.notice_period !== null ? ` with a notice period of ${formatNoticePeriod(published.notice_period)}` : ""}
-              {published.rate !== null ? `, at ${published.rate}x credits` : ""}.
+              {published.rate !== null ? `, at ${published.rate}x credits` : ""}
+              {published.rate !== null && ownerRate ? ` (about ${rateInDollars(published.rate, ownerRate)})` : ""}.
             </p>
           )}
           {libraryCopy && (

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { TIERS } from "../../../../functions/platform/domain/tiers.js";
 import {
   abbreviateNumber,
   activeFilterCount,
   DEFAULT_FILTERS,
   formatNoticePeriod,
+  rateInDollars,
   LIBRARY_PAGE_SIZE,
   LIBRARY_REQUEST_SIZE,
   narrowsResults,
@@ -99,5 +101,22 @@ describe("library numbers", () => {
   it("shows at most two stats", () => {
     expect(voiceStats({ cloned_by_count: 1, usage_character_count_1y: 12_500 })).toEqual(["1 user", "12.5K characters in a year"]);
     expect(voiceStats({ cloned_by_count: 0, usage_character_count_1y: 0 })).toEqual([]);
+  });
+});
+
+describe("a custom rate in dollars (what the voice's owner sees)", () => {
+  it("prices 1,000 characters at the owner's plan's price per credit, times the rate", () => {
+    const creator = TIERS.creator;
+    const perThousand = (creator.priceUsdMonthly / creator.characterLimit) * 1000;
+    expect(rateInDollars(2, "creator")).toBe(`$${(perThousand * 2).toFixed(2)} per 1,000 characters at the Creator plan's price`);
+    expect(rateInDollars(2, "creator")).not.toBe(rateInDollars(1, "creator"));
+    // Cheap enough to need more digits than cents.
+    expect(rateInDollars(0.01, "creator")).toMatch(/^\$0\.00\d\d per/);
+  });
+
+  it("says nothing on a plan without a price, an unknown plan, or a rate that is not positive", () => {
+    expect(rateInDollars(2, "free")).toBeNull();
+    expect(rateInDollars(2, "no-such-plan")).toBeNull();
+    expect(rateInDollars(0, "creator")).toBeNull();
   });
 });

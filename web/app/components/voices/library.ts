@@ -1,3 +1,4 @@
+import { TIERS, type Tier } from "../../../../functions/platform/domain/tiers.js";
 import { AGES, DESCRIPTIVES, GENDERS, LIBRARY_PAGE_SIZE_MAX, LIBRARY_SORT_VALUES, NOTICE_PERIOD_DAYS, USE_CASES } from "../../../../functions/platform/contract/voices.js";
 
 /**
@@ -160,6 +161,18 @@ export function formatNoticePeriod(days: number): string {
   if (days > 366) return "2 years";
   if (days > 364) return "1 year";
   return days === 1 ? "1 day" : `${days} days`;
+}
+
+/**
+ * speech-generation.md §6: a voice's owner sees its custom rate in dollars, others the multiplier.
+ * Timbre prices credits by the plan: what 1,000 characters with the voice cost at the owner's plan's
+ * price per credit (its monthly price over its monthly credits); null on a plan without a price.
+ */
+export function rateInDollars(rate: number, tierId: string): string | null {
+  const tier = (TIERS as Record<string, Tier | undefined>)[tierId];
+  if (!tier || tier.priceUsdMonthly <= 0 || tier.characterLimit <= 0 || !(rate > 0)) return null;
+  const usd = (tier.priceUsdMonthly / tier.characterLimit) * 1000 * rate;
+  return `$${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)} per 1,000 characters at the ${tier.name} plan's price`;
 }
 
 /** speech-generation.md §9: numbers abbreviated with K, M and B. */
