@@ -395,8 +395,8 @@ describe("My Voices", () => {
     await share.getByLabel(/^Credit rate/).fill("2");
     await share.getByRole("button", { name: "Share" }).click();
     await expect.poll(() => panel.getByTestId("voice-shared").textContent()).toContain("notice period of 90 days");
-    // The owner sees the rate in dollars too (speech-generation.md §6): 1,000 characters at twice the Creator plan's price per credit.
-    expect(await panel.getByTestId("voice-shared").textContent()).toContain(`at 2x credits (about ${rateInDollars(2, "creator")})`);
+    // The owner sees the rate in dollars too (speech-generation.md §6): 1,000 characters at twice the Pro plan's price per credit.
+    expect(await panel.getByTestId("voice-shared").textContent()).toContain(`at 2x credits (about ${rateInDollars(2, "pro")})`);
     expect((await me.client.voices.getShared({ ownerId: publicOwnerId(me.user.user_id) })).voices.map((v) => v.voiceId)).toEqual([ava.voice_id]);
     await panel.getByRole("button", { name: "Remove from library" }).click();
     await page.getByRole("dialog", { name: "Remove from the Voice Library" }).getByRole("button", { name: "Remove" }).click();
