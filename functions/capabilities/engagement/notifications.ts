@@ -58,7 +58,8 @@ export async function notificationsFor(ctx: AppContext, caller: Caller, limit = 
     .filter((n) => n.onboarding_personas.some((p) => personas.has(p)))
     .filter((n) => !n.feature_flag_controlled || (flags as Record<string, boolean>)[n.feature_flag_controlled] === true);
   // The user's own notifications (decisions about their requests) mixed in by time.
-  return [...own, ...shared].sort((a, b) => b.timestamp - a.timestamp).slice(0, limit);
+  // Newest first; within one second, the later post first.
+  return [...own, ...shared].sort((a, b) => b.timestamp - a.timestamp || (b.posted_ms ?? 0) - (a.posted_ms ?? 0)).slice(0, limit);
 }
 
 export async function postNotification(
@@ -80,6 +81,7 @@ export async function postNotification(
     tiers: input.tiers?.length ? input.tiers : ["all"],
     onboarding_personas: input.onboarding_personas?.length ? input.onboarding_personas : ["all"],
     created_by: caller.userId,
+    posted_ms: ctx.now(),
   };
   await ctx.stores.engagement.putNotification(n);
   return n;

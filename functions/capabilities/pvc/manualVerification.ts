@@ -198,6 +198,7 @@ export async function applyManualDecision(ctx: AppContext, r: ManualVerification
     tiers: ["all"],
     onboarding_personas: ["all"],
     created_by: reviewerId,
+    posted_ms: ctx.now(),
   });
   return requestWire(decided);
 }

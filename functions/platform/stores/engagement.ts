@@ -22,6 +22,8 @@ export interface NotificationRecord {
   /** "all" or onboarding roles/subroles. */
   onboarding_personas: string[];
   created_by: string | null;
+  /** When it was posted, in milliseconds: orders notifications that share a second (absent on seeded notes). */
+  posted_ms?: number;
 }
 
 export interface FeedbackRecord {
