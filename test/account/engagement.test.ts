@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
 import { createAccount, createApiKey } from "../../functions/platform/domain/accounts.js";
-import { RELEASE_NOTES } from "../../functions/capabilities/engagement/notifications.js";
+import { FLAGGED_NOTES, RELEASE_NOTES } from "../../functions/capabilities/engagement/notifications.js";
 import { classifyFeedback, FEEDBACK_PER_HOUR } from "../../functions/capabilities/engagement/feedback.js";
 import { adminOf, uniqueEmail } from "../workspace/support.js";
 
@@ -22,8 +22,9 @@ describe("notifications", () => {
   it("serves the seeded release notes newest first, at most 10, and what admins post for the reader's tier, nothing from the future", async () => {
     const free = await createTestAccount(stack, "free");
     const first = (await (await json(free.apiKey, "/v1/notifications")).json()).docs as Array<{ id: string; timestamp: number; isImportant: boolean }>;
-    expect(first.map((n) => n.id)).toEqual([...RELEASE_NOTES].sort((a, b) => b.timestamp - a.timestamp).map((n) => n.id));
-    expect(first[0]).toMatchObject({ isImportant: true });
+    // The free tier also sees the flag-controlled upsell and free-regeneration notes.
+    expect(first.map((n) => n.id)).toEqual([...RELEASE_NOTES, ...FLAGGED_NOTES].sort((a, b) => b.timestamp - a.timestamp).map((n) => n.id));
+    expect(first.find((n) => n.id === "release-workspaces")).toMatchObject({ isImportant: true });
 
     const forPro = await json(operatorKey, "/v1/notifications", "POST", { title: "Pro news", description: "Only for Pro.", tiers: ["pro"] });
     expect(forPro.status).toBe(201);
@@ -63,6 +64,44 @@ describe("notifications", () => {
     // Answers are slugs, bounded.
     expect((await json(marketer.apiKey, "/v1/user/onboarding-survey", "PUT", { role: "x".repeat(41) })).status).toBe(422);
     expect((await json(marketer.apiKey, "/v1/user/onboarding-survey", "PUT", { role: "<b>" })).status).toBe(422);
+  });
+});
+
+describe("flag-controlled notifications", () => {
+  type Doc = { id: string; featureFlagControlled: boolean; first_shown: number | null };
+  const feed = async (key: string) => (await (await json(key, "/v1/notifications?limit=20")).json()).docs as Doc[];
+
+  it("shows the upsell to the free and starter tiers and the free-regeneration tip to all, while their flags are on", async () => {
+    const free = await createTestAccount(stack, "free");
+    const pro = await createTestAccount(stack, "pro");
+    const freeIds = (await feed(free.apiKey)).filter((d) => d.featureFlagControlled).map((d) => d.id);
+    expect(freeIds.sort()).toEqual(["auto-regenerate-free", "upsell-more-credits"]);
+    expect((await feed(pro.apiKey)).filter((d) => d.featureFlagControlled).map((d) => d.id)).toEqual(["auto-regenerate-free"]);
+    expect((await feed(free.apiKey)).filter((d) => !d.featureFlagControlled).every((d) => d.first_shown === null)).toBe(true);
+
+    // An admin turns the upsell off for the workspace: it leaves the feed and cannot be marked shown.
+    expect((await json(free.apiKey, "/v1/workspace", "PATCH", { flags: { "upsell-notifications": false } })).status).toBe(200);
+    expect((await feed(free.apiKey)).map((d) => d.id)).not.toContain("upsell-more-credits");
+    expect((await json(free.apiKey, "/v1/notifications/upsell-more-credits/shown", "POST")).status).toBe(404);
+    // The upsell is not the pro tier's.
+    expect((await json(pro.apiKey, "/v1/notifications/upsell-more-credits/shown", "POST")).status).toBe(404);
+  });
+
+  it("stores the first time a reader was shown one, keeps it on later showings, per reader, and refuses other ids", async () => {
+    const a = await createTestAccount(stack, "starter");
+    const b = await createTestAccount(stack, "starter");
+    const first = await json(a.apiKey, "/v1/notifications/upsell-more-credits/shown", "POST");
+    expect(first.status).toBe(200);
+    const at = ((await first.json()) as { first_shown: number }).first_shown;
+    expect(Math.abs(at - Date.now() / 1000)).toBeLessThan(120);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(((await (await json(a.apiKey, "/v1/notifications/upsell-more-credits/shown", "POST")).json()) as { first_shown: number }).first_shown).toBe(at);
+    expect((await feed(a.apiKey)).find((d) => d.id === "upsell-more-credits")?.first_shown).toBe(at);
+    expect((await feed(a.apiKey)).find((d) => d.id === "auto-regenerate-free")?.first_shown).toBeNull();
+    expect((await feed(b.apiKey)).find((d) => d.id === "upsell-more-credits")?.first_shown).toBeNull();
+    // Release notes and unknown ids have no first-shown time to store.
+    expect((await json(a.apiKey, "/v1/notifications/release-speech/shown", "POST")).status).toBe(404);
+    expect((await json(a.apiKey, "/v1/notifications/nope/shown", "POST")).status).toBe(404);
   });
 });
 

@@ -4,7 +4,7 @@ import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { EVERYONE_GROUP_ID, EVERYONE_GROUP_NAME, PERMISSION_IDS, permissionDeniedMessage } from "../../functions/platform/domain/permissions.js";
 import { TIERS } from "../../functions/platform/domain/tiers.js";
 import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
-import { createTestAccount } from "../support/stack.js";
+import { apiFetch, createTestAccount } from "../support/stack.js";
 import { createAccount } from "../../functions/platform/domain/accounts.js";
 import { closeContext, hydrated, newContext, reload, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
@@ -24,6 +24,26 @@ async function signedInPage(tier: "free" | "pro", opts: { width?: number } = {})
 const sidebar = (page: Page) => page.getByRole("complementary", { name: "Sidebar" });
 
 describe("app shell", () => {
+  for (const width of [390, 1440]) {
+    it(`at ${width} px: the free tier's feed holds the flag-controlled upsell, and opening it stores when it was first shown (app-shell.md §4)`, async () => {
+      const { page, account } = await signedInPage("free", { width });
+      const errors = watchErrors(page);
+      const shownOf = async () => {
+        const docs = (await (await apiFetch(stack, account.apiKey, "/v1/notifications")).json()).docs as Array<{ id: string; first_shown: number | null }>;
+        return docs.find((d) => d.id === "upsell-more-credits")?.first_shown;
+      };
+      expect(await shownOf()).toBeNull();
+      await page.getByRole("button", { name: /^Notifications/ }).click();
+      const note = page.getByRole("dialog", { name: "Notifications" }).getByRole("listitem").filter({ hasText: "More credits and professional clones" });
+      await note.waitFor();
+      expect(await note.getByRole("link", { name: "Open" }).getAttribute("href")).toBe("/app/settings/subscription");
+      await expect.poll(() => shownOf()).toBeGreaterThan(0);
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(errors.pageErrors).toEqual([]);
+      await closeContext(page.context());
+    });
+  }
+
   it("shows Upgrade on the free tier only", async () => {
     const [free, pro] = await Promise.all([signedInPage("free"), signedInPage("pro")]);
     await expect.poll(() => sidebar(free.page).getByRole("link", { name: "Upgrade" }).count()).toBe(1);

@@ -12,6 +12,7 @@ import { joinAsMember, uniqueEmail } from "../workspace/support.js";
 import { startReceiver } from "../webhooks/receiver.js";
 import { closeBrowserStack, closeContext, hydrated, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
 import { TRAINING_OPT_OUT_LABEL } from "../../web/app/routes/app.settings.workspace/TrainingSettings.js";
+import { EDITORS_SHARE_LABEL } from "../../web/app/routes/app.settings.workspace/SharingSettings.js";
 
 /** Issue 13 in a real browser: workspace administration, the permission gate, invites, sharing, webhooks, two-factor, feedback, plans. */
 let stack: EmbeddedStack;
@@ -308,6 +309,28 @@ describe("account security in the web", () => {
     await dialog.getByRole("button", { name: "Generate my affiliate link" }).click();
     await expect.poll(() => dialog.getByTestId("affiliate-link").textContent()).toMatch(/\/sign-up\?via=[A-Za-z0-9]{10}$/);
     expect(await dialog.getByRole("heading", { name: "Your referral link" }).isVisible()).toBe(true);
+    await closeContext(page.context());
+  }, 60_000);
+});
+
+describe("dictionary sharing by editors in the web", () => {
+  it("an admin lets editors share pronunciation dictionaries, on a desktop; the API then says so and the switch stays on after a reload", async () => {
+    const owner = await createTestAccount(stack, "creator");
+    const page = await pageFor(1440);
+    const errors = watchErrors(page);
+    await signIn(page, owner.email, owner.password);
+    await visit(page, "/app/settings/workspace");
+    const section = page.getByRole("region", { name: "Sharing" });
+    const box = section.getByRole("checkbox", { name: EDITORS_SHARE_LABEL });
+    expect(await box.isChecked()).toBe(false);
+    await box.check();
+    await section.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => toast(page, "Editors can now share pronunciation dictionaries.").count()).toBe(1);
+    const read = async () => ((await (await apiFetch(stack, owner.apiKey, "/v1/workspace")).json()) as { storing_shared_files_on_user: boolean }).storing_shared_files_on_user;
+    expect(await read()).toBe(true);
+    await visit(page, "/app/settings/workspace");
+    expect(await page.getByRole("region", { name: "Sharing" }).getByRole("checkbox", { name: EDITORS_SHARE_LABEL }).isChecked()).toBe(true);
+    expect(errors.pageErrors).toEqual([]);
     await closeContext(page.context());
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import type { AppContext } from "../../platform/context.js";
 import type { Caller } from "../../platform/domain/caller.js";
 import type { NotificationRecord } from "../../platform/stores/engagement.js";
 import { newId } from "../../platform/adapters/ids.js";
+import type { FlagName } from "../../platform/domain/flags.js";
 
 /**
  * The notification feed (app-shell.md §7): stored in the product, seeded with Timbre's own
@@ -11,7 +12,7 @@ import { newId } from "../../platform/adapters/ids.js";
  */
 export const NOTIFICATIONS_LIMIT = 10;
 
-const note = (id: string, iso: string, title: string, description: string, link_to: string | null, is_important = false): NotificationRecord => ({
+const note = (id: string, iso: string, title: string, description: string, link_to: string | null, is_important = false, flag: FlagName | null = null, tiers: string[] = ["all"]): NotificationRecord => ({
   id,
   title,
   description,
@@ -20,8 +21,8 @@ const note = (id: string, iso: string, title: string, description: string, link_
   small_image: null,
   link_to,
   is_important,
-  feature_flag_controlled: null,
-  tiers: ["all"],
+  feature_flag_controlled: flag,
+  tiers,
   onboarding_personas: ["all"],
   created_by: null,
 });
@@ -43,11 +44,53 @@ export const RELEASE_NOTES: NotificationRecord[] = [
   ),
 ];
 
+/**
+ * The flag-controlled notifications (app-shell.md §4: "Some upsell and auto-regenerate notifications are
+ * flag-controlled and store their first-shown time"): each shows only while its flag is on for the reader's
+ * workspace, and the feed says when the reader was first shown it.
+ */
+export const FLAGGED_NOTES: NotificationRecord[] = [
+  note(
+    "upsell-more-credits",
+    "2026-12-07T00:00:00Z",
+    "More credits and professional clones",
+    "Paid plans add credits every month, higher-quality audio formats and professional voice clones trained on your own recordings.",
+    "/app/settings/subscription",
+    false,
+    "upsell-notifications",
+    ["free", "starter"],
+  ),
+  note(
+    "auto-regenerate-free",
+    "2026-12-07T00:00:01Z",
+    "Regenerate for free",
+    "Not happy with a take? Regenerate it within 2 hours: the same text with the same voice and settings is free up to 3 times (6 times for a dialogue).",
+    "/app/speech-synthesis/text-to-speech",
+    false,
+    "auto-regenerate-notifications",
+  ),
+];
+
 export async function seedReleaseNotes(ctx: AppContext): Promise<void> {
-  for (const n of RELEASE_NOTES) await ctx.stores.engagement.putNotification(n);
+  for (const n of [...RELEASE_NOTES, ...FLAGGED_NOTES]) await ctx.stores.engagement.putNotification(n);
 }
 
-export async function notificationsFor(ctx: AppContext, caller: Caller, limit = NOTIFICATIONS_LIMIT): Promise<NotificationRecord[]> {
+/** A notification as its reader sees it: with when they were first shown it, for the flag-controlled ones. */
+export type ReaderNotification = NotificationRecord & { first_shown?: number | null };
+
+/**
+ * Records that the reader was shown a flag-controlled notification (the first time only). Only those the reader's
+ * feed can hold: a flag-controlled notification whose flag is on and whose tiers include the reader's.
+ */
+export async function markNotificationShown(ctx: AppContext, caller: Caller, id: string): Promise<number | null> {
+  const n = FLAGGED_NOTES.find((f) => f.id === id);
+  if (!n) return null;
+  const [tier, flags] = await Promise.all([caller.tier(), caller.flags()]);
+  if (!(n.tiers.includes("all") || n.tiers.includes(tier.id)) || flags[n.feature_flag_controlled as FlagName] !== true) return null;
+  return ctx.stores.engagement.markShown(caller.userId, id, Math.floor(ctx.now() / 1000));
+}
+
+export async function notificationsFor(ctx: AppContext, caller: Caller, limit = NOTIFICATIONS_LIMIT): Promise<ReaderNotification[]> {
   const [tier, flags, user] = await Promise.all([caller.tier(), caller.flags(), caller.user()]);
   // Personas: "all", or the user's onboarding role or subrole (app-shell.md §8, the notifications call).
   const personas = new Set(["all", user.onboarding_survey?.role, user.onboarding_survey?.subrole].filter((p): p is string => Boolean(p)));
@@ -59,7 +102,10 @@ export async function notificationsFor(ctx: AppContext, caller: Caller, limit = 
     .filter((n) => !n.feature_flag_controlled || (flags as Record<string, boolean>)[n.feature_flag_controlled] === true);
   // The user's own notifications (decisions about their requests) mixed in by time.
   // Newest first; within one second, the later post first.
-  return [...own, ...shared].sort((a, b) => b.timestamp - a.timestamp || (b.posted_ms ?? 0) - (a.posted_ms ?? 0)).slice(0, limit);
+  const feed: ReaderNotification[] = [...own, ...shared].sort((a, b) => b.timestamp - a.timestamp || (b.posted_ms ?? 0) - (a.posted_ms ?? 0)).slice(0, limit);
+  if (!feed.some((n) => n.feature_flag_controlled)) return feed;
+  const shown = await ctx.stores.engagement.shownTimes(caller.userId);
+  return feed.map((n) => (n.feature_flag_controlled ? { ...n, first_shown: shown.get(n.id) ?? null } : n));
 }
 
 export async function postNotification(
@@ -87,7 +133,7 @@ export async function postNotification(
   return n;
 }
 
-export function notificationWire(n: NotificationRecord) {
+export function notificationWire(n: ReaderNotification) {
   return {
     id: n.id,
     title: n.title,
@@ -100,5 +146,7 @@ export function notificationWire(n: NotificationRecord) {
     featureFlagControlled: n.feature_flag_controlled !== null,
     tiers: n.tiers,
     onboarding_personas: n.onboarding_personas,
+    /** Timbre's: when the reader was first shown a flag-controlled notification (unix seconds), null before. */
+    first_shown: n.feature_flag_controlled ? (n.first_shown ?? null) : null,
   };
 }

@@ -14,6 +14,9 @@ export const FLAG_DEFAULTS = {
   "voice-design-v3": true,
   "voice-remix": false,
   "auto-preview-text": true,
+  /** The feed's flag-controlled notifications (app-shell.md §4): the plan upsell and the free-regeneration tip. */
+  "upsell-notifications": true,
+  "auto-regenerate-notifications": true,
   /** Data-residency isolated environment: hides Dubbing, Productions, Payouts; Voices opens the voice lab. */
   "isolated-environment": false,
 } as const satisfies Record<string, boolean>;

@@ -43,6 +43,7 @@ const keys = {
   notification: (at: number, id: string) => ({ pk: "NOTIFICATIONS", sk: `N#${pad(at)}#${id}` }),
   feedback: (at: number, id: string) => ({ pk: "FEEDBACK", sk: `F#${pad(at)}#${id}` }),
   userNotification: (userId: string, at: number, id: string) => ({ pk: `USERNOTES#${userId}`, sk: `N#${pad(at)}#${id}` }),
+  shown: (userId: string, id: string) => ({ pk: `NOTESHOWN#${userId}`, sk: `S#${id}` }),
 };
 
 export class Engagement {
@@ -86,6 +87,19 @@ export class Engagement {
     if (!found) return false;
     await this.main.delete({ pk: found.pk, sk: found.sk });
     return true;
+  }
+
+  /** Stores when a user was first shown a notification; later calls keep the first time. Answers the stored time. */
+  async markShown(userId: string, id: string, atUnix: number): Promise<number> {
+    const key = keys.shown(userId, id);
+    if (await this.main.put({ ...key, notification_id: id, first_shown: atUnix }, { ifAbsent: true })) return atUnix;
+    return (await this.main.get<{ first_shown: number }>(key))?.first_shown ?? atUnix;
+  }
+
+  /** When the user was first shown each notification they have been shown (a handful: flag-controlled ones only). */
+  async shownTimes(userId: string): Promise<Map<string, number>> {
+    const items = await this.main.queryPrefix<{ notification_id: string; first_shown: number }>(`NOTESHOWN#${userId}`, "S#", { limit: 100 });
+    return new Map(items.map((i) => [i.notification_id, i.first_shown]));
   }
 
   async putFeedback(f: FeedbackRecord): Promise<void> {

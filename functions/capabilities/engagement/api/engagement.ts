@@ -3,7 +3,7 @@ import type { ApiRouter } from "../../../platform/http/app.js";
 import { json } from "../../../platform/http/types.js";
 import { jsonBody, q, queryParams } from "../../../platform/http/validate.js";
 import { ApiError } from "../../../platform/http/errors.js";
-import { NOTIFICATIONS_LIMIT, notificationsFor, notificationWire, postNotification } from "../notifications.js";
+import { markNotificationShown, NOTIFICATIONS_LIMIT, notificationsFor, notificationWire, postNotification } from "../notifications.js";
 import { FEEDBACK_MAX_CHARS, submitFeedback } from "../feedback.js";
 import { checklist, checklistWire, hideChecklist } from "../onboarding.js";
 import { generateAffiliateLink } from "../affiliate.js";
@@ -40,6 +40,13 @@ export function registerEngagement(r: ApiRouter): void {
       }),
     );
     return json(notificationWire(await postNotification(rc.app, await rc.caller(), input)), 201);
+  });
+
+  // Timbre's: the shell says when it first showed a flag-controlled notification (app-shell.md §4); later calls keep the first time.
+  r.post("/v1/notifications/:notification_id/shown", async (req, rc) => {
+    const first = await markNotificationShown(rc.app, await rc.caller(), req.params.notification_id);
+    if (first === null) throw new ApiError(404, "notification_not_found", "No such notification.");
+    return json({ notification_id: req.params.notification_id, first_shown: first });
   });
 
   r.delete("/v1/notifications/:notification_id", async (req, rc) => {

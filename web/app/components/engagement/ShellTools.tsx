@@ -10,6 +10,7 @@ import {
   autoOpenedFor,
   FEEDBACK_MESSAGES,
   FEEDBACK_RESET_MS,
+  firstShowings,
   markRead,
   NOTIFICATIONS_CACHE_MS,
   notificationsFailed,
@@ -58,6 +59,7 @@ function Notifications({ shell }: { shell: ShellData }) {
   const [read, setRead] = useState<Set<string>>(new Set());
   const [autoOff, setAutoOff] = useState(false);
   const popId = useId();
+  const csrf = useCsrfToken();
 
   useEffect(() => {
     setRead(readIds());
@@ -79,12 +81,25 @@ function Notifications({ shell }: { shell: ShellData }) {
     })();
   }, []);
 
-  // Opening marks the newest as read.
+  // Opening marks the newest as read, and stores when a flag-controlled notification was first shown.
   useEffect(() => {
     if (!open || !docs?.[0]) return;
     markRead(docs[0].id);
     setRead(readIds());
-  }, [open, docs]);
+    for (const id of firstShowings(docs)) {
+      const body = new FormData();
+      body.set("csrf", csrf);
+      body.set("id", id);
+      void fetch("/app/notifications", { method: "POST", body, headers: { accept: "application/json" } })
+        .then(async (res) => {
+          if (!res.ok) return;
+          const { first_shown } = (await res.json()) as { first_shown: number };
+          setDocs((all) => all?.map((d) => (d.id === id ? { ...d, first_shown } : d)) ?? all);
+          if (cache) cache = { ...cache, docs: cache.docs.map((d) => (d.id === id ? { ...d, first_shown } : d)) };
+        })
+        .catch(() => undefined);
+    }
+  }, [open, docs, csrf]);
 
   // The auto-open rule: once, 5 s after load.
   useEffect(() => {

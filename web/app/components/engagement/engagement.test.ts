@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { affiliatePromoEligible, shouldAutoOpen, type Notification } from "./engagement.js";
+import { affiliatePromoEligible, firstShowings, shouldAutoOpen, type Notification } from "./engagement.js";
 
-const n = (id: string, isImportant = true): Notification => ({ id, title: id, description: "", timestamp: 1, largeImage: null, smallImage: null, linkTo: null, isImportant });
+const n = (id: string, isImportant = true): Notification => ({ id, title: id, description: "", timestamp: 1, largeImage: null, smallImage: null, linkTo: null, isImportant, featureFlagControlled: false, first_shown: null });
 const base = { newest: n("a"), read: new Set<string>(), triggerVisible: true, autoOpenOff: false, alreadyAutoOpened: null, accountAgeDays: 3 };
+
+describe("first showings", () => {
+  it("are the flag-controlled notifications without a first-shown time", () => {
+    const flagged = (id: string, first_shown: number | null): Notification => ({ ...n(id, false), featureFlagControlled: true, first_shown });
+    expect(firstShowings([n("release"), flagged("upsell", null), flagged("regen", 1_700_000_000)])).toEqual(["upsell"]);
+  });
+});
 
 describe("notification auto-open rule", () => {
   it("opens for an unread important newest notification on an account at least 3 days old, once", () => {

@@ -31,6 +31,15 @@ export interface Notification {
   smallImage: { url: string; alt: string } | null;
   linkTo: string | null;
   isImportant: boolean;
+  /** An upsell or auto-regenerate notification shown only while its flag is on (app-shell.md §4). */
+  featureFlagControlled: boolean;
+  /** When the reader was first shown it (unix seconds; flag-controlled ones only), null before. */
+  first_shown: number | null;
+}
+
+/** The flag-controlled notifications of a feed the reader has not been shown yet: their first-shown time is to be stored. */
+export function firstShowings(docs: Notification[]): string[] {
+  return docs.filter((d) => d.featureFlagControlled && d.first_shown === null).map((d) => d.id);
 }
 
 const READ_KEY = "timbre.notifications.read";

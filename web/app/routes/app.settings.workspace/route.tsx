@@ -15,6 +15,7 @@ import { useShell } from "../../lib/shell.js";
 import { refusal, v1, v1Form, type ActionFailure } from "../../lib/v1.server.js";
 import { workspaceAdmin, type Group, type Member } from "./workspace.server.js";
 import { TrainingSettings } from "./TrainingSettings.js";
+import { SharingSettings } from "./SharingSettings.js";
 
 export const meta: MetaFunction = () => [{ title: "Workspace settings · Timbre" }];
 
@@ -93,6 +94,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         const on = form.get("training_opt_out") === "on";
         await admin.setTrainingOptOut(on);
         return { ok: true, intent, message: on ? "This workspace opted out of training use." : "Training use is back to the default." } satisfies ActionResult;
+      }
+      case "sharing": {
+        const on = form.get("storing_shared_files_on_user") === "on";
+        await admin.setEditorsShare(on);
+        return { ok: true, intent, message: on ? "Editors can now share pronunciation dictionaries." : "Only owners and admins share pronunciation dictionaries now." } satisfies ActionResult;
       }
       default:
         return data<ActionFailure>({ ok: false, intent, error: "Unknown action." }, { status: 400 });
@@ -344,7 +350,7 @@ function GroupCard({ group, everyone, members }: { group: Group; everyone: Group
 }
 
 export default function WorkspaceSettings() {
-  const { members, groups, invites, seats, outbox, serviceAccounts, trainingOptOut } = useLoaderData<typeof loader>();
+  const { members, groups, invites, seats, outbox, serviceAccounts, trainingOptOut, editorsShare } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const toast = useToast();
   const me = useShell()?.user.id ?? "";
@@ -525,6 +531,7 @@ export default function WorkspaceSettings() {
         </ul>
       </section>
       <TrainingSettings optedOut={trainingOptOut} />
+      <SharingSettings editorsShare={editorsShare} />
     </Page>
   );
 }

@@ -29,7 +29,7 @@ export function workspaceAdmin(client: ApiClient) {
         client.call("/v1/workspace/invites", { schema: InvitesWire }),
         client.call("/v1/workspace/outbox", { schema: OutboxWire }),
         client.call("/v1/service-accounts", { schema: ServiceAccountsWire }),
-        client.call("/v1/workspace", { schema: z.object({ training_opt_out: z.boolean().optional() }) }),
+        client.call("/v1/workspace", { schema: z.object({ training_opt_out: z.boolean().optional(), storing_shared_files_on_user: z.boolean().optional() }) }),
       ]);
       return {
         members,
@@ -39,11 +39,13 @@ export function workspaceAdmin(client: ApiClient) {
         outbox: outbox.messages,
         serviceAccounts: serviceAccounts["service-accounts"],
         trainingOptOut: workspace.training_opt_out === true,
+        editorsShare: workspace.storing_shared_files_on_user === true,
       };
     },
     invite: (emails: string[], seatType: string, groupIds: string[]) =>
       client.call("/v1/workspace/invites/add-bulk", { method: "POST", body: { emails, seat_type: seatType, group_ids: groupIds }, schema: InvitedWire }),
     setTrainingOptOut: (on: boolean) => ok("/v1/workspace", "PATCH", { training_opt_out: on }),
+    setEditorsShare: (on: boolean) => ok("/v1/workspace", "PATCH", { storing_shared_files_on_user: on }),
     revokeInvite: (email: string) => ok("/v1/workspace/invites", "DELETE", { email }),
     updateMember: (email: string, fields: { workspace_seat_type?: string; is_locked?: boolean }) => ok("/v1/workspace/members", "POST", { email, ...fields }),
     createGroup: (name: string) => client.call("/v1/workspace/groups", { method: "POST", body: { name }, schema: GroupWire }),
