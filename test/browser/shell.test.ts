@@ -41,7 +41,7 @@ describe("app shell", () => {
       await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       expect(errors.pageErrors).toEqual([]);
       await closeContext(page.context());
-    });
+    }, 60_000);
   }
 
   it("shows Upgrade on the free tier only", async () => {
