@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../functions/platform/adapters/log.js";
+import { wavHeader as pcmWavHeader } from "../../functions/media/audio/wav.js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { WorkspaceEngines } from "../../functions/platform/stores/workspaceEngines.js";
 import { MAX_WORKSPACE_ENGINES } from "../../functions/capabilities/engines/manage.js";
@@ -23,23 +24,8 @@ let stack: EmbeddedStack;
 const logLines: string[] = [];
 
 const RATE = 24000;
-function wavHeader(dataBytes: number, rate = RATE): Buffer {
-  const b = Buffer.alloc(44);
-  b.write("RIFF", 0);
-  b.writeUInt32LE(36 + dataBytes, 4);
-  b.write("WAVE", 8);
-  b.write("fmt ", 12);
-  b.writeUInt32LE(16, 16);
-  b.writeUInt16LE(1, 20);
-  b.writeUInt16LE(1, 22);
-  b.writeUInt32LE(rate, 24);
-  b.writeUInt32LE(rate * 2, 28);
-  b.writeUInt16LE(2, 32);
-  b.writeUInt16LE(16, 34);
-  b.write("data", 36);
-  b.writeUInt32LE(dataBytes, 40);
-  return b;
-}
+/** A 16-bit mono WAV header at RATE (dataBytes 0: as a streaming server sends it). */
+const wavHeader = (dataBytes: number) => Buffer.from(pcmWavHeader(RATE, dataBytes));
 function tone(seconds: number, hz = 180): Buffer {
   const n = Math.round(seconds * RATE);
   const b = Buffer.alloc(n * 2);
@@ -323,7 +309,7 @@ describe("a workspace's engines speak", () => {
     const res = await speak(admin.apiKey, george.voice_id, "Answered in MP3.");
     expect(res.status).toBe(502);
     const err = await errorOf(res);
-    expect(err).toMatchObject({ status: "remote_engine_mp3_only", message: expect.stringMatching(/hosted answered MP3 although raw PCM \(output_format=pcm_22050\) was asked for/) });
+    expect(err).toMatchObject({ status: "remote_engine_bad_audio", message: expect.stringMatching(/hosted answered MP3 although raw PCM \(output_format=pcm_22050\) was asked for/) });
     const call = asked.findLast((a) => a.server === "mp3" && a.path.startsWith("/v1/text-to-speech/"))!;
     expect(call.path).toBe("/v1/text-to-speech/JBFqnCBsd6RMkjVDRZzb/stream?output_format=pcm_22050");
     expect(call.xi).toBe(KEY);

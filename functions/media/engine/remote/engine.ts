@@ -430,7 +430,7 @@ function mp3Answer(cfg: RemoteEngineConfig): RemoteEngineError {
   const asked = cfg.kind === "elevenlabs" ? `raw PCM (output_format=pcm_${ELEVENLABS_PCM_RATE})` : "WAV";
   return new RemoteEngineError(
     502,
-    "remote_engine_mp3_only",
+    "remote_engine_bad_audio",
     `The remote engine ${cfg.id} answered MP3 although ${asked} was asked for; this server reads only WAV or raw 16-bit PCM from remote engines. Configure the engine to answer ${cfg.kind === "elevenlabs" ? "PCM" : "WAV"}, or use a server that does.`,
   );
 }
