@@ -200,9 +200,9 @@ export class RemoteEngine implements SpeechEngine {
       };
       let res: Response;
       if (cfg.kind === "xtts") {
-        const cond = await this.xttsConditioning(target, post, timedOut);
         const language = xttsLanguage(req.languageCode ?? req.voice.language);
         if (!language) throw new EngineVoiceUnavailableError(`The remote engine ${name} (XTTS) does not speak ${req.languageCode ?? req.voice.language}; it speaks ${XTTS_LANGUAGES.join(", ")}.`);
+        const cond = await this.xttsConditioning(target, post, timedOut);
         res = await post(`${cfg.url}/tts_stream`, {
           headers: { "content-type": "application/json", accept: "audio/wav" },
           body: JSON.stringify({ text: req.text, language, speaker_embedding: cond.speaker_embedding, gpt_cond_latent: cond.gpt_cond_latent, add_wav_header: true, stream_chunk_size: "20" }),
