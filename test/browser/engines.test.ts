@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
+import { axeViolations, smallTargets } from "./axe.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
 
 /**
@@ -74,8 +75,20 @@ async function walk(width: number) {
   expect(seenKeys).toContain(`Bearer ${KEY}`);
   expect(await remoteVoices(admin.apiKey)).toEqual(["af_sky (kokoro)", "bm_lewis (kokoro)"]);
 
-  // The page fits the width: nothing scrolls sideways.
+  // The page fits the width (nothing scrolls sideways), passes axe, and its controls are large enough to tap.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  expect(await axeViolations(page, "main")).toEqual([]);
+  expect(await smallTargets(page, "main")).toEqual([]);
+
+  // In the Text to Speech picker, with the engine's name.
+  const sky = (await (await apiFetch(stack, admin.apiKey, "/v1/voices")).json()) as { voices: Array<{ voice_id: string; name: string }> };
+  await visit(page, `/app/speech-synthesis/text-to-speech?voice_id=${sky.voices.find((v) => v.name === "af_sky (kokoro)")!.voice_id}`);
+  await expect.poll(() => page.getByRole("button", { name: "Voice: af_sky (kokoro)" }).count()).toBe(1);
+  await page.getByRole("button", { name: "Voice: af_sky (kokoro)" }).click();
+  await page.getByRole("combobox", { name: "Search voices" }).pressSequentially("kokoro");
+  await expect.poll(() => page.getByRole("option").count()).toBe(2);
+  await page.keyboard.press("Escape");
+  await visit(page, "/app/settings/engines");
 
   await card.getByRole("button", { name: "Test connection" }).click();
   await expect.poll(() => toast(page, "kokoro answers (2 voices).").isVisible()).toBe(true);
