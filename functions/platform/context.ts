@@ -62,7 +62,7 @@ export async function embeddedEngines(cfg: Config, extra: Partial<Record<EngineI
   const { checkedFetch } = await import("./net/fetch.js");
   // Each request resolves the engine's host and connects only to an address the target rules allow.
   const remote = remoteEngineCreator(cfg.remoteEngines, { fetch: checkedFetch(cfg.webhooks) });
-  return new DispatchingEngine(new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" }), { flite: () => new FliteEngine(), ...(remote ? { remote } : {}), ...extra });
+  return new DispatchingEngine(new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" }), { flite: () => new FliteEngine(), remote, ...extra });
 }
 
 export interface ContextOptions {

@@ -97,6 +97,29 @@ describe("a remote engine under npm start", () => {
     expect(server.output()).not.toContain(KEY);
   });
 
+  it("an engine the workspace admin adds in settings (/v1/workspace/engines) speaks through the bundled server; removing it removes its voices", async () => {
+    const h = { "xi-api-key": DEMO_KEY, "content-type": "application/json" };
+    const added = await fetch(`${server.url}/v1/workspace/engines`, { method: "POST", headers: h, body: JSON.stringify({ engine_id: "mine", kind: "openai", url: fakeUrl, key: KEY, model: "kokoro" }) });
+    const addedText = await added.text();
+    expect(added.status, addedText).toBe(201);
+    expect(addedText).not.toContain(KEY);
+    const voices = ((await (await fetch(`${server.url}/v1/voices`, { headers: h })).json()) as { voices: Array<{ voice_id: string; name: string }> }).voices;
+    const adam = voices.find((v) => v.name === "am_adam (mine)")!;
+    expect(adam).toBeDefined();
+    const res = await fetch(`${server.url}/v1/text-to-speech/${adam.voice_id}/stream?output_format=mp3_44100_128`, {
+      method: "POST",
+      headers: h,
+      body: JSON.stringify({ text: "A workspace engine speaks through the bundled server.", model_id: "eleven_multilingual_v2" }),
+    });
+    expect(res.status).toBe(200);
+    expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(8000);
+    expect(JSON.parse(asked.findLast((a) => a.path === "/v1/audio/speech")!.body)).toMatchObject({ voice: "am_adam", input: "A workspace engine speaks through the bundled server." });
+    expect((await fetch(`${server.url}/v1/workspace/engines/mine`, { method: "DELETE", headers: h })).status).toBe(200);
+    const after = ((await (await fetch(`${server.url}/v1/voices`, { headers: h })).json()) as { voices: Array<{ voice_id: string }> }).voices;
+    expect(after.map((v) => v.voice_id)).not.toContain(adam.voice_id);
+    expect(server.output()).not.toContain(KEY);
+  });
+
   it("a loopback engine URL without WEBHOOK_ALLOW_LOCAL_TARGETS stops the start, naming the engine", async () => {
     const dir = mkdtempSync(join(tmpdir(), "timbre-remote-refused-"));
     try {

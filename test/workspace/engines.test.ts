@@ -1,25 +1,118 @@
 /**
- * A workspace's own remote engines over HTTP (issue 25 §3, API only): administrators add, list and
- * remove them; the key is stored sealed and only a masked hint comes back; the URL is checked at
- * save like a webhook target; members are refused and another workspace sees none of them.
+ * A workspace's own remote engines (issue 25 §3): administrators add, list, probe and remove them;
+ * the key is stored sealed and only a masked hint comes back (never in a log line either); the URL
+ * is checked at save like a webhook target; members are refused and another workspace sees none
+ * of them. Their voices speak through the product like any other (charged, in history, refunded
+ * on failure, behind the breaker), against fake servers this file starts: an OpenAI-compatible
+ * one, an ElevenLabs-compatible one that answers only MP3, and an XTTS one that checks it got the
+ * clone's reference audio.
  */
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../functions/platform/adapters/log.js";
+import { wavHeader as pcmWavHeader } from "../../functions/media/audio/wav.js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { WorkspaceEngines } from "../../functions/platform/stores/workspaceEngines.js";
 import { MAX_WORKSPACE_ENGINES } from "../../functions/capabilities/engines/manage.js";
-import { apiFetch, startTestStack } from "../support/stack.js";
+import { apiFetch, insertOwnVoice, startTestStack } from "../support/stack.js";
 import { adminOf, joinAsMember } from "./support.js";
 
 const KEY = "sk-workspace-engine-secret-9f3b";
 let stack: EmbeddedStack;
+/** Every log line the stack writes (debug and up): the key must be in none. */
+const logLines: string[] = [];
+
+const RATE = 24000;
+/** A 16-bit mono WAV header at RATE (dataBytes 0: as a streaming server sends it). */
+const wavHeader = (dataBytes: number) => Buffer.from(pcmWavHeader(RATE, dataBytes));
+function tone(seconds: number, hz = 180): Buffer {
+  const n = Math.round(seconds * RATE);
+  const b = Buffer.alloc(n * 2);
+  for (let i = 0; i < n; i++) b.writeInt16LE(Math.round(7000 * Math.sin((2 * Math.PI * hz * i) / RATE)), i * 2);
+  return b;
+}
+const wav = (seconds: number) => Buffer.concat([wavHeader(seconds * RATE * 2), tone(seconds)]);
+
+interface Asked {
+  server: string;
+  method: string;
+  path: string;
+  auth?: string;
+  xi?: string;
+  type?: string;
+  body: Buffer;
+}
+const asked: Asked[] = [];
+/** What the OpenAI-compatible fake does with speech: answer, fail (500) or answer MP3. */
+let openaiMode: "ok" | "fail" = "ok";
+const fakes: HttpServer[] = [];
+
+async function fake(name: string, handle: (req: IncomingMessage, body: Buffer, res: ServerResponse) => void): Promise<string> {
+  const srv = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on("data", (c: Buffer) => parts.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(parts);
+      asked.push({ server: name, method: req.method ?? "", path: req.url ?? "", auth: req.headers.authorization, xi: req.headers["xi-api-key"] as string | undefined, type: req.headers["content-type"], body });
+      handle(req, body, res);
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  fakes.push(srv);
+  return `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+}
+
+/** The reference clip the XTTS fake must receive, byte for byte. */
+const REFERENCE = wav(2);
+let openaiUrl: string;
+let mp3Url: string;
+let xttsUrl: string;
 
 beforeAll(async () => {
   // Loopback allowed as for a webhook receiver on this machine; private networks are not.
-  stack = await startTestStack({ env: { WEBHOOK_ALLOW_LOCAL_TARGETS: "true" } });
+  stack = await startTestStack({ env: { WEBHOOK_ALLOW_LOCAL_TARGETS: "true" }, log: createLogger("debug", {}, (l) => logLines.push(l)) });
+  openaiUrl = await fake("openai", (req, body, res) => {
+    if (req.url === "/v1/audio/voices") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ voices: ["af_bella", "am_adam"] }));
+    if (req.url === "/v1/audio/speech" && req.method === "POST") {
+      if (openaiMode === "fail") return void res.writeHead(500, { "content-type": "text/plain" }).end(`model crashed (${KEY})`);
+      return void res.writeHead(200, { "content-type": "audio/wav" }).end(wav(1));
+    }
+    res.writeHead(404).end();
+  });
+  mp3Url = await fake("mp3", (req, _body, res) => {
+    if (req.url === "/v1/voices") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ voices: [{ voice_id: "JBFqnCBsd6RMkjVDRZzb", name: "George" }] }));
+    // The hosted API's default: MP3 whatever was asked.
+    if (req.url?.startsWith("/v1/text-to-speech/")) return void res.writeHead(200, { "content-type": "audio/mpeg" }).end(Buffer.concat([Buffer.from("ID3\x04\x00\x00\x00\x00\x00\x00", "latin1"), Buffer.alloc(4000, 0x55)]));
+    res.writeHead(404).end();
+  });
+  xttsUrl = await fake("xtts", (req, body, res) => {
+    if (req.url === "/languages") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(["en", "de"]));
+    if (req.url === "/clone_speaker" && req.method === "POST") {
+      // Multipart: the field wav_file holding the reference, byte for byte.
+      const ok = /multipart\/form-data; boundary=/.test(String(req.headers["content-type"])) && body.includes(Buffer.from('name="wav_file"')) && body.includes(REFERENCE);
+      if (!ok) return void res.writeHead(422, { "content-type": "application/json" }).end(JSON.stringify({ detail: "wav_file missing" }));
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ gpt_cond_latent: [[0.1, 0.2], [0.3, 0.4]], speaker_embedding: [0.5, 0.6, 0.7] }));
+    }
+    if (req.url === "/tts_stream" && req.method === "POST") {
+      const b = JSON.parse(body.toString()) as { speaker_embedding?: number[]; gpt_cond_latent?: number[][]; language?: string; text?: string };
+      if (JSON.stringify(b.speaker_embedding) !== "[0.5,0.6,0.7]" || b.gpt_cond_latent?.length !== 2) return void res.writeHead(422).end("no conditioning");
+      // As the XTTS streaming server sends it: a WAV header claiming no data, then the samples.
+      res.writeHead(200, { "content-type": "audio/wav" });
+      res.write(wavHeader(0));
+      res.write(tone(0.5));
+      return void setTimeout(() => res.end(tone(0.5)), 20);
+    }
+    res.writeHead(404).end();
+  });
 }, 120_000);
 
 afterAll(async () => {
   await stack?.close();
+  for (const f of fakes) {
+    f.closeAllConnections();
+    await new Promise((r) => f.close(r));
+  }
 });
 
 const add = (apiKey: string, body: Record<string, unknown>) => apiFetch(stack, apiKey, "/v1/workspace/engines", { method: "POST", body: JSON.stringify(body) });
@@ -31,7 +124,7 @@ describe("workspace remote engines", () => {
     const text = await res.text();
     expect(res.status).toBe(201);
     expect(text).not.toContain(KEY);
-    expect(JSON.parse(text)).toEqual({ engine_id: "kokoro", kind: "openai", url: "http://127.0.0.1:8880", model: "kokoro", language: "en", key_hint: "••••9f3b", created_at_unix: expect.any(Number) });
+    expect(JSON.parse(text)).toEqual({ engine_id: "kokoro", kind: "openai", url: "http://127.0.0.1:8880", model: "kokoro", language: "en", key_hint: "••••9f3b", created_at_unix: expect.any(Number), voice_ids: [], voices_error: "The voices of kokoro could not be listed: it could not be reached." });
 
     const list = await apiFetch(stack, admin.apiKey, "/v1/workspace/engines");
     const listText = await list.text();
@@ -64,7 +157,7 @@ describe("workspace remote engines", () => {
     await bad({ engine_id: "creds", url: "http://user:pw@127.0.0.1:1" }, /^url must not carry credentials/);
     await bad({ engine_id: "ftp", url: "ftp://127.0.0.1/" }, /^url must be http or https/);
     await bad({ engine_id: "nowhere", url: "http://no-such-host.invalid/" }, /does not resolve/);
-    expect((await add(admin.apiKey, { engine_id: "kind", kind: "xtts", url: "http://127.0.0.1:1" })).status).toBe(422);
+    expect((await add(admin.apiKey, { engine_id: "kind", kind: "sapi", url: "http://127.0.0.1:1" })).status).toBe(422);
     expect(((await (await apiFetch(stack, admin.apiKey, "/v1/workspace/engines")).json()) as { engines: unknown[] }).engines).toEqual([]);
   });
 
@@ -91,5 +184,169 @@ describe("workspace remote engines", () => {
     const res = await add(admin.apiKey, { engine_id: "one-more", url: "http://127.0.0.1:8880" });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { detail: { status: string } }).detail.status).toBe("engine_limit_reached");
+  });
+});
+
+interface VoiceList {
+  voices: Array<{ voice_id: string; name: string; labels: Record<string, string> }>;
+}
+const voicesOf = async (apiKey: string) => ((await (await apiFetch(stack, apiKey, "/v1/voices")).json()) as VoiceList).voices;
+const used = async (apiKey: string) => ((await (await apiFetch(stack, apiKey, "/v1/user/subscription")).json()) as { character_count: number }).character_count;
+const speak = (apiKey: string, voiceId: string, text: string, path = "") =>
+  apiFetch(stack, apiKey, `/v1/text-to-speech/${voiceId}${path}?output_format=mp3_44100_128`, { method: "POST", body: JSON.stringify({ text, model_id: "eleven_multilingual_v2" }) });
+const errorOf = async (res: Response) => ((await res.json()) as { detail: { status: string; message: string } }).detail;
+
+describe("a workspace's engines speak", () => {
+  it("their voices are the workspace's only, speak through convert, stream, timestamps and dialogue, are charged and kept in history; the key is in no answer and no log", async () => {
+    const admin = await adminOf(stack);
+    const other = await adminOf(stack);
+    const res = await add(admin.apiKey, { engine_id: "kokoro", kind: "openai", url: openaiUrl, key: KEY, model: "kokoro" });
+    const text = await res.text();
+    expect(res.status).toBe(201);
+    expect(text).not.toContain(KEY);
+    const added = JSON.parse(text) as { voice_ids: string[]; voices_error: string | null };
+    expect(added.voices_error).toBeNull();
+    expect(added.voice_ids).toHaveLength(2);
+    expect(asked.findLast((a) => a.path === "/v1/audio/voices")?.auth).toBe(`Bearer ${KEY}`);
+
+    // Listed for the workspace (and its members), with the engine; another workspace sees none of them.
+    const mine = await voicesOf(admin.apiKey);
+    const bella = mine.find((v) => v.name === "af_bella (kokoro)")!;
+    expect(bella).toMatchObject({ labels: { engine: "remote", remote_engine: "kokoro" } });
+    expect(added.voice_ids).toContain(bella.voice_id);
+    const member = await joinAsMember(stack, admin);
+    expect((await voicesOf(member.apiKey)).map((v) => v.voice_id)).toContain(bella.voice_id);
+    expect((await voicesOf(other.apiKey)).map((v) => v.voice_id)).not.toContain(bella.voice_id);
+    expect([400, 404]).toContain((await speak(other.apiKey, bella.voice_id, "Not yours.")).status);
+
+    // Convert: MP3 back, the server asked with the key, charged, in history.
+    const before = await used(admin.apiKey);
+    const line = "A workspace engine speaks through the product.";
+    const conv = await speak(member.apiKey, bella.voice_id, line);
+    expect(conv.status).toBe(200);
+    const mp3 = Buffer.from(await conv.arrayBuffer());
+    expect(mp3.length).toBeGreaterThan(4000);
+    const call = asked.findLast((a) => a.path === "/v1/audio/speech")!;
+    expect(call.auth).toBe(`Bearer ${KEY}`);
+    expect(JSON.parse(call.body.toString())).toMatchObject({ model: "kokoro", voice: "af_bella", input: line, response_format: "wav" });
+    expect(await used(admin.apiKey)).toBe(before + line.length);
+    const history = (await (await apiFetch(stack, member.apiKey, `/v1/history?voice_id=${bella.voice_id}`)).json()) as { history: Array<{ voice_id: string; text: string }> };
+    expect(history.history.map((h) => h.text)).toContain(line);
+
+    // Stream, with timestamps, dialogue with an embedded premade voice.
+    const stream = await speak(admin.apiKey, bella.voice_id, "Streamed through the engine.", "/stream");
+    expect(stream.status).toBe(200);
+    expect((await stream.arrayBuffer()).byteLength).toBeGreaterThan(4000);
+    const ts = await apiFetch(stack, admin.apiKey, `/v1/text-to-speech/${bella.voice_id}/with-timestamps`, { method: "POST", body: JSON.stringify({ text: "With timestamps.", model_id: "eleven_multilingual_v2" }) });
+    expect(ts.status).toBe(200);
+    expect(((await ts.json()) as { audio_base64: string }).audio_base64.length).toBeGreaterThan(1000);
+    const premade = mine.find((v) => v.labels.engine !== "remote")!;
+    const dlg = await apiFetch(stack, admin.apiKey, "/v1/text-to-dialogue?output_format=mp3_44100_128", {
+      method: "POST",
+      body: JSON.stringify({ inputs: [{ text: "First, the remote voice.", voice_id: bella.voice_id }, { text: "Then an embedded one.", voice_id: premade.voice_id }] }),
+    });
+    expect(dlg.status).toBe(200);
+    expect((await dlg.arrayBuffer()).byteLength).toBeGreaterThan(4000);
+
+    // The engine's state, never its key.
+    const list = await apiFetch(stack, admin.apiKey, "/v1/workspace/engines");
+    const listText = await list.text();
+    expect(listText).not.toContain(KEY);
+    expect((JSON.parse(listText) as { engines: Array<{ engine_id: string; state: { state: string } }> }).engines).toEqual([expect.objectContaining({ engine_id: "kokoro", state: expect.objectContaining({ state: "ok" }) })]);
+    const probe = await apiFetch(stack, admin.apiKey, "/v1/workspace/engines/kokoro/probe", { method: "POST" });
+    expect(probe.status).toBe(200);
+    expect(await probe.json()).toMatchObject({ engine_id: "kokoro", probe: { ok: true, status: 200 } });
+    expect((await apiFetch(stack, member.apiKey, "/v1/workspace/engines/kokoro/probe", { method: "POST" })).status).toBe(403);
+    expect((await apiFetch(stack, other.apiKey, "/v1/workspace/engines/kokoro/probe", { method: "POST" })).status).toBe(404);
+
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(logLines.filter((l) => l.includes(KEY))).toEqual([]);
+  }, 120_000);
+
+  it("a failing engine is a clear 502, refunded; after its failures in a row the breaker refuses fast (503); the key stays out of the message", async () => {
+    const admin = await adminOf(stack);
+    expect((await add(admin.apiKey, { engine_id: "flaky", kind: "openai", url: openaiUrl, key: KEY })).status).toBe(201);
+    const voice = (await voicesOf(admin.apiKey)).find((v) => v.name === "am_adam (flaky)")!;
+    const before = await used(admin.apiKey);
+    openaiMode = "fail";
+    try {
+      for (let i = 0; i < 5; i++) {
+        const res = await speak(admin.apiKey, voice.voice_id, "This request fails.");
+        expect(res.status).toBe(502);
+        const err = await errorOf(res);
+        expect(err.status).toBe("remote_engine_failed");
+        expect(err.message).toContain("flaky");
+        expect(err.message).not.toContain(KEY);
+      }
+      const refused = await speak(admin.apiKey, voice.voice_id, "Refused at once.");
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect((await errorOf(refused)).status).toBe("remote_engine_unavailable");
+    } finally {
+      openaiMode = "ok";
+    }
+    expect(await used(admin.apiKey)).toBe(before);
+    const list = (await (await apiFetch(stack, admin.apiKey, "/v1/workspace/engines")).json()) as { engines: Array<{ state: { state: string; last_error: string } }> };
+    expect(list.engines[0].state).toMatchObject({ state: "open", last_error: "remote_engine_failed" });
+    expect(logLines.filter((l) => l.includes(KEY))).toEqual([]);
+  });
+
+  it("removing an engine removes its voices from the list; they no longer speak", async () => {
+    const admin = await adminOf(stack);
+    const added = (await (await add(admin.apiKey, { engine_id: "gone", kind: "openai", url: openaiUrl })).json()) as { voice_ids: string[] };
+    expect(added.voice_ids).toHaveLength(2);
+    expect((await voicesOf(admin.apiKey)).filter((v) => v.labels.remote_engine === "gone")).toHaveLength(2);
+    expect((await apiFetch(stack, admin.apiKey, "/v1/workspace/engines/gone", { method: "DELETE" })).status).toBe(200);
+    expect((await voicesOf(admin.apiKey)).filter((v) => v.labels.remote_engine === "gone")).toEqual([]);
+    expect((await speak(admin.apiKey, added.voice_ids[0], "Gone.")).status).toBe(404);
+  });
+
+  it("a server that answers MP3 although PCM was asked for is a clear error, not noise", async () => {
+    const admin = await adminOf(stack);
+    expect((await add(admin.apiKey, { engine_id: "hosted", kind: "elevenlabs", url: mp3Url, key: KEY })).status).toBe(201);
+    const george = (await voicesOf(admin.apiKey)).find((v) => v.name === "George (hosted)")!;
+    const before = await used(admin.apiKey);
+    const res = await speak(admin.apiKey, george.voice_id, "Answered in MP3.");
+    expect(res.status).toBe(502);
+    const err = await errorOf(res);
+    expect(err).toMatchObject({ status: "remote_engine_bad_audio", message: expect.stringMatching(/hosted answered MP3 although raw PCM \(output_format=pcm_22050\) was asked for/) });
+    const call = asked.findLast((a) => a.server === "mp3" && a.path.startsWith("/v1/text-to-speech/"))!;
+    expect(call.path).toBe("/v1/text-to-speech/JBFqnCBsd6RMkjVDRZzb/stream?output_format=pcm_22050");
+    expect(call.xi).toBe(KEY);
+    expect(await used(admin.apiKey)).toBe(before);
+  });
+
+  it("a workspace with a reference-audio (XTTS) engine has its clones speak through it, their sample sent as the reference once", async () => {
+    const admin = await adminOf(stack);
+    const other = await adminOf(stack);
+    const key = `voices/${admin.workspace.workspace_id}/reference.wav`;
+    await stack.ctx.blobs.put(key, REFERENCE, "audio/wav");
+    const sample = { sample_id: "s1", file_name: "reference.wav", mime_type: "audio/wav", size_bytes: REFERENCE.length, hash: "x", duration_secs: 2, object_key: key, remove_background_noise: false, isolated_object_key: null, trim_start: null, trim_end: null, speaker_separation: null, created_at_unix: 0 };
+    const clone = await insertOwnVoice(stack, admin.workspace.workspace_id, admin.user.user_id, "My XTTS clone", { samples: [sample] });
+    // Without the engine the clone speaks with the embedded engine, and the XTTS server hears nothing.
+    expect((await speak(admin.apiKey, clone.voice_id, "Embedded first.")).status).toBe(200);
+    expect(asked.filter((a) => a.server === "xtts")).toEqual([]);
+
+    const res = await add(admin.apiKey, { engine_id: "xtts", kind: "xtts", url: xttsUrl, key: KEY });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ kind: "xtts", voice_ids: [], voices_error: null });
+    const before = await used(admin.apiKey);
+    for (const text of ["Spoken from the reference.", "Again, without sending it."]) {
+      const r = await speak(admin.apiKey, clone.voice_id, text);
+      expect(r.status).toBe(200);
+      expect((await r.arrayBuffer()).byteLength).toBeGreaterThan(4000);
+    }
+    expect(asked.filter((a) => a.server === "xtts" && a.path === "/clone_speaker")).toHaveLength(1);
+    const tts = asked.filter((a) => a.server === "xtts" && a.path === "/tts_stream");
+    expect(tts).toHaveLength(2);
+    expect(JSON.parse(tts[0].body.toString())).toMatchObject({ text: "Spoken from the reference.", language: "en", add_wav_header: true });
+    expect(tts[0].auth).toBe(`Bearer ${KEY}`);
+    expect(await used(admin.apiKey)).toBe(before + "Spoken from the reference.".length + "Again, without sending it.".length);
+
+    // Another workspace's clone does not reach this workspace's engine.
+    const theirs = await insertOwnVoice(stack, other.workspace.workspace_id, other.user.user_id, "Their clone", { samples: [sample] });
+    expect((await speak(other.apiKey, theirs.voice_id, "Mine alone.")).status).toBe(200);
+    expect(asked.filter((a) => a.server === "xtts" && a.path === "/tts_stream")).toHaveLength(2);
+    expect(logLines.filter((l) => l.includes(KEY))).toEqual([]);
   });
 });

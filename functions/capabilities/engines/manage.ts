@@ -2,7 +2,8 @@
  * Remote engines a workspace's administrators add over HTTP (issue 25 §3): checked like
  * REMOTE_ENGINES entries (media/engine/remote/config.ts), their URL like a webhook target at save
  * (the literal address, then every address the host resolves to), the key sealed and shown only
- * as a masked hint. Members are refused (403).
+ * as a masked hint. Members are refused (403). Adding one lists its server's voices as voices of
+ * the workspace (speak.ts); removing it removes them.
  */
 import type { AppContext } from "../../platform/context.js";
 import type { Caller } from "../../platform/domain/caller.js";
@@ -10,14 +11,19 @@ import { seal } from "../../platform/domain/sealed.js";
 import { ApiError } from "../../platform/http/errors.js";
 import { AddressRefused, literalHostRefused, resolveAllowed } from "../../platform/net/addresses.js";
 import { WorkspaceEngines, type WorkspaceEngineRecord } from "../../platform/stores/workspaceEngines.js";
-import { parseRemoteEngines } from "../../media/engine/remote/config.js";
+import { checkedFetch } from "../../platform/net/fetch.js";
+import { fetchRemoteVoices, parseRemoteEngines } from "../../media/engine/remote/config.js";
+import type { BreakerSnapshot } from "../../media/engine/remote/breaker.js";
+import { breakerKeyOf, configOf, isEngineVoice, SEAL_PURPOSE, workspaceRemoteVoiceRecord } from "./speak.js";
+import { remoteEngine } from "./health.js";
 
 export const MAX_WORKSPACE_ENGINES = 10;
-const SEAL_PURPOSE = "remote-engine-keys";
 
 export interface NewEngine {
   engine_id: string;
-  kind?: "openai" | "elevenlabs";
+  kind?: "openai" | "elevenlabs" | "xtts";
+  /** Voices to offer (names); absent: the server's list. */
+  voices?: string[] | null;
   url: string;
   key?: string | null;
   model?: string | null;
@@ -26,8 +32,8 @@ export interface NewEngine {
 
 const store = (ctx: AppContext) => new WorkspaceEngines(ctx.stores.tables.main);
 
-export function engineWire(r: WorkspaceEngineRecord) {
-  return { engine_id: r.engine_id, kind: r.kind, url: r.url, model: r.model, language: r.language, key_hint: r.key_hint, created_at_unix: r.created_at_unix };
+export function engineWire(r: WorkspaceEngineRecord, extra: { voice_ids?: string[]; voices_error?: string | null; state?: BreakerSnapshot } = {}) {
+  return { engine_id: r.engine_id, kind: r.kind, url: r.url, model: r.model, language: r.language, key_hint: r.key_hint, created_at_unix: r.created_at_unix, ...extra };
 }
 
 const notAllowed = (id: string, what: string) =>
@@ -48,7 +54,7 @@ export async function addEngine(ctx: AppContext, caller: Caller, body: NewEngine
   if ((await s.list(caller.workspaceId)).length >= MAX_WORKSPACE_ENGINES) throw new ApiError(400, "engine_limit_reached", `A workspace can add at most ${MAX_WORKSPACE_ENGINES} remote engines. Remove one first.`);
   let cfg;
   try {
-    [cfg] = parseRemoteEngines(JSON.stringify([{ id: body.engine_id, kind: body.kind ?? "openai", url: body.url, key: body.key ?? undefined, model: body.model ?? undefined, language: body.language ?? undefined }]));
+    [cfg] = parseRemoteEngines(JSON.stringify([{ id: body.engine_id, kind: body.kind ?? "openai", url: body.url, key: body.key ?? undefined, model: body.model ?? undefined, language: body.language ?? undefined, voices: body.voices ?? undefined }]));
   } catch (e) {
     throw new ApiError(400, "invalid_engine", (e as Error).message.replace(/^REMOTE_ENGINES\[0\]\.(id|kind|url|key|model|language)/, "$1").replace(/^REMOTE_ENGINES\[0\]/, "engine"));
   }
@@ -77,7 +83,42 @@ export async function addEngine(ctx: AppContext, caller: Caller, body: NewEngine
   return record;
 }
 
+/**
+ * Writes the voices the engine's server offers now as the workspace's voices (and removes those it
+ * no longer offers). A server that does not answer keeps the voices it had: the error says why.
+ */
+export async function refreshEngineVoices(ctx: AppContext, r: WorkspaceEngineRecord, voices?: string[] | null): Promise<{ voice_ids: string[]; voices_error: string | null }> {
+  const cfg = { ...configOf(ctx, r), ...(voices ? { voices } : {}) };
+  const existing = (await ctx.stores.voices.ofWorkspace(r.workspace_id)).filter((v) => isEngineVoice(v, r.engine_id));
+  let offered;
+  try {
+    offered = await fetchRemoteVoices(cfg, checkedFetch(ctx.config.webhooks));
+  } catch (e) {
+    const why = (e as Error).name === "TimeoutError" ? "it did not answer in time" : (e as Error).name === "AddressRefused" ? "its address is refused" : (e as Error).message.startsWith("GET ") ? (e as Error).message : "it could not be reached";
+    return { voice_ids: existing.map((v) => v.voice_id), voices_error: `The voices of ${r.engine_id} could not be listed: ${why}.` };
+  }
+  const now = Math.floor(ctx.now() / 1000);
+  const wanted = new Map(offered.map((v) => [workspaceRemoteVoiceRecord(r, v, now).voice_id, workspaceRemoteVoiceRecord(r, v, now)]));
+  for (const old of existing) if (!wanted.has(old.voice_id)) await ctx.stores.voices.delete(r.workspace_id, old.voice_id);
+  const had = new Set(existing.map((v) => v.voice_id));
+  for (const v of wanted.values()) if (!had.has(v.voice_id)) await ctx.stores.voices.create(v);
+  return { voice_ids: [...wanted.keys()], voices_error: null };
+}
+
+/** An engine with its breaker's state and, with `probe`, whether its server answers now. */
+export async function engineStatus(ctx: AppContext, caller: Caller, engineId: string, probe: boolean) {
+  await caller.requireAdmin();
+  const r = await store(ctx).get(caller.workspaceId, engineId);
+  if (!r) throw new ApiError(404, "engine_not_found", `This workspace has no engine named "${engineId}".`);
+  const engine = await remoteEngine(ctx);
+  const cfg = configOf(ctx, r);
+  const target = { config: cfg, breakerKey: breakerKeyOf(r) };
+  return { record: r, state: engine?.stateOf(target), probe: probe && engine ? await engine.probe(cfg) : undefined };
+}
+
 export async function removeEngine(ctx: AppContext, caller: Caller, engineId: string): Promise<void> {
   await caller.requireAdmin();
   if (!(await store(ctx).delete(caller.workspaceId, engineId))) throw new ApiError(404, "engine_not_found", `This workspace has no engine named "${engineId}".`);
+  for (const v of await ctx.stores.voices.ofWorkspace(caller.workspaceId)) if (isEngineVoice(v, engineId)) await ctx.stores.voices.delete(caller.workspaceId, v.voice_id);
+  (await remoteEngine(ctx))?.forget(`${caller.workspaceId}/${engineId}`);
 }

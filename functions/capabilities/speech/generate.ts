@@ -24,6 +24,7 @@ import { normalizationReplacements, type NormalizationMode } from "./normalize.j
 import { AlignmentTracker, concatTimes } from "./alignment.js";
 import { noPronunciationRules, type Locator, type PronunciationHook } from "./pronunciation.js";
 import { audioTagReplacements } from "./audioTags.js";
+import { resolveRemoteParts } from "../engines/speak.js";
 
 /**
  * One generation, from validated input to audio: text preparation, free regeneration, a
@@ -282,9 +283,12 @@ async function generateHoldingSlot(
 
   const engine = await ctx.engine();
   const model = engineModel(req.model, req.optimizeStreamingLatency);
+  // A workspace's own remote engines (and its clones on a reference-audio engine): from its store only.
+  const remote = await resolveRemoteParts(ctx, caller.workspaceId, prepared.map((p) => p.part.voice));
   const synthRequests: SynthesisRequest[] = prepared.map((p, i) => ({
     text: p.mapped.text,
-    voice: p.part.voice.profile,
+    voice: remote[i].profile,
+    ...(remote[i].remote ? { remote: remote[i].remote } : {}),
     settings: p.part.settings,
     // Each dialogue line gets its own seed derived from the request's, so lines differ but replay exactly.
     seed: i === 0 ? seed : (seed + i * 0x9e3779b1) >>> 0,

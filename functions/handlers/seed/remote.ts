@@ -17,7 +17,7 @@ export function remoteVoiceId(engine: string, voice: string): string {
   return premadeVoiceId(`remote:${engine}/${voice}`);
 }
 
-const KIND_NAMES = { openai: "OpenAI-compatible", elevenlabs: "ElevenLabs-compatible" } as const;
+const KIND_NAMES = { openai: "OpenAI-compatible", elevenlabs: "ElevenLabs-compatible", xtts: "reference-audio (XTTS)" } as const;
 
 export function remoteVoiceRecord(cfg: RemoteEngineConfig, remote: RemoteVoice | string): VoiceRecord {
   const { id: voice, name } = typeof remote === "string" ? { id: remote, name: remote } : remote;

@@ -16,6 +16,7 @@
  * - Models are described by the domain's catalogue; the engine only sees `EngineModel`.
  */
 import type { OutputFormat, OutputFormatId } from "../audio/formats.js";
+import type { RemoteTarget } from "./remote/config.js";
 
 export type Gender = "male" | "female" | "neutral";
 export type Age = "young" | "middle_aged" | "old";
@@ -132,6 +133,11 @@ export interface SynthesisRequest {
    * first finishes as if alone and the next no later than with turns.
    */
   whole?: boolean;
+  /**
+   * A workspace's own remote engine (engine "remote"), resolved by the product for this request;
+   * absent: the operator's engines (REMOTE_ENGINES) named by `voice.engineVoice`.
+   */
+  remote?: RemoteTarget;
 }
 
 export interface Alignment {

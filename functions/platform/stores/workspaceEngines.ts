@@ -10,7 +10,7 @@ export interface WorkspaceEngineRecord {
   engine_id: string;
   workspace_id: string;
   created_by_user_id: string;
-  kind: "openai" | "elevenlabs";
+  kind: "openai" | "elevenlabs" | "xtts";
   url: string;
   model: string;
   language: string;

@@ -354,6 +354,7 @@ export function buildSettingsNav(ctx: NavContext & { hasAffiliateLink?: boolean 
         // Admins (who can open workspace settings) manage the workspace's webhooks, others their own.
         { kind: "link", id: "webhooks", label: ctx.isAdmin ? "Workspace webhooks" : "Webhooks", to: "/app/settings/webhooks" },
         { kind: "link", id: "workspace", label: "Workspace settings", to: "/app/settings/workspace", when: { adminOnly: true } },
+        { kind: "link", id: "engines", label: "Speech engines", to: "/app/settings/engines", when: { adminOnly: true } },
         { kind: "link", id: "subscription", label: "Subscription", to: SUBSCRIPTION_PATH, when: { adminOnly: true } },
         { kind: "dialog", id: "pronunciation-dictionaries", label: "Pronunciation dictionaries", dialog: "pronunciation-dictionaries" },
         { kind: "theme", id: "theme", label: "Theme", when: { flag: "dark-mode" } },

@@ -8,7 +8,10 @@ export interface RemoteEngineConfig {
   /**
    * "openai": an OpenAI-compatible speech server (POST /v1/audio/speech, voices from
    * GET /v1/audio/voices); "elevenlabs": an ElevenLabs-compatible one, another Timbre or the hosted
-   * API (POST /v1/text-to-speech/{voice_id}/stream, voices from GET /v1/voices).
+   * API (POST /v1/text-to-speech/{voice_id}/stream, voices from GET /v1/voices); "xtts": a server
+   * that clones from reference audio (the XTTS streaming server's API: POST /clone_speaker with the
+   * reference as `wav_file`, then POST /tts_stream with the conditioning it answered): it has no
+   * voices of its own, the workspace's cloned voices speak through it.
    */
   kind: RemoteEngineKind;
   /** Base URL without /v1 (e.g. http://tts.internal:8880). */
@@ -31,8 +34,9 @@ export interface RemoteEngineConfig {
   breakerCooldownMs: number;
 }
 
-export type RemoteEngineKind = "openai" | "elevenlabs";
-const KINDS: readonly RemoteEngineKind[] = ["openai", "elevenlabs"];
+export type RemoteEngineKind = "openai" | "elevenlabs" | "xtts";
+export const REMOTE_ENGINE_KINDS: readonly RemoteEngineKind[] = ["openai", "elevenlabs", "xtts"];
+const KINDS = REMOTE_ENGINE_KINDS;
 
 const ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 const MAX_ENGINES = 32;
@@ -57,7 +61,7 @@ export function parseRemoteEngines(json: string | undefined): RemoteEngineConfig
     if (seen.has(id)) throw new Error(`${where}.id ${id} is used twice`);
     seen.add(id);
     const kind = (e.kind ?? "openai") as RemoteEngineKind;
-    if (!KINDS.includes(kind)) throw new Error(`${where}.kind must be "openai" or "elevenlabs" (got ${JSON.stringify(kind)})`);
+    if (!KINDS.includes(kind)) throw new Error(`${where}.kind must be "openai", "elevenlabs" or "xtts" (got ${JSON.stringify(kind)})`);
     let url: URL;
     try {
       url = new URL(String(e.url));
@@ -76,7 +80,7 @@ export function parseRemoteEngines(json: string | undefined): RemoteEngineConfig
       return v;
     };
     const ms = (name: string, dflt: number) => int(name, dflt, 600_000, " ms");
-    const model = e.model ?? (kind === "elevenlabs" ? "eleven_multilingual_v2" : "tts-1");
+    const model = e.model ?? (kind === "elevenlabs" ? "eleven_multilingual_v2" : kind === "xtts" ? "xtts_v2" : "tts-1");
     if (typeof model !== "string" || !model || model.length > 100) throw new Error(`${where}.model must be a string of 1-100 characters`);
     const language = e.language ?? "en";
     if (typeof language !== "string" || !/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/i.test(language)) throw new Error(`${where}.language must be a language code such as en or pt-br`);
@@ -102,8 +106,8 @@ export function keyHeaders(cfg: Pick<RemoteEngineConfig, "kind" | "key">): Recor
   return cfg.kind === "elevenlabs" ? { "xi-api-key": cfg.key } : { authorization: `Bearer ${cfg.key}` };
 }
 
-/** Where a server lists its voices. */
-export const voicesPath = (kind: RemoteEngineKind) => (kind === "elevenlabs" ? "/v1/voices" : "/v1/audio/voices");
+/** Where a server lists its voices (xtts: none; its languages answer a probe). */
+export const voicesPath = (kind: RemoteEngineKind) => (kind === "elevenlabs" ? "/v1/voices" : kind === "xtts" ? "/languages" : "/v1/audio/voices");
 
 /** A voice a remote server offers: the id it is asked by, the name it is shown with. */
 export interface RemoteVoice {
@@ -120,6 +124,8 @@ const text = (v: unknown) => (typeof v === "string" && v.length > 0 && v.length 
  */
 export async function fetchRemoteVoices(cfg: RemoteEngineConfig, fetchImpl: typeof fetch = fetch): Promise<RemoteVoice[]> {
   if (cfg.voices) return cfg.voices.map((v) => ({ id: v, name: v }));
+  // A reference-audio server speaks the workspace's clones: it offers no voices of its own.
+  if (cfg.kind === "xtts") return [];
   const path = voicesPath(cfg.kind);
   const res = await fetchImpl(`${cfg.url}${path}`, { headers: keyHeaders(cfg), signal: AbortSignal.timeout(cfg.firstByteTimeoutMs) });
   if (!res.ok) throw new Error(`GET ${path} answered HTTP ${res.status}`);
@@ -138,4 +144,25 @@ export async function fetchRemoteVoices(cfg: RemoteEngineConfig, fetchImpl: type
     if (id) voices.push({ id, name: text(o.name) ?? id });
   }
   return voices;
+}
+
+/** Reference audio a clone speaks from (xtts): one stored sample, bounded by the product before it is read. */
+export interface ReferenceAudio {
+  bytes: Uint8Array;
+  fileName: string;
+  mimeType: string;
+}
+
+/**
+ * A workspace's own engine for one request, resolved by the product from its store (the key
+ * unsealed only here, in memory): the engine port carries it so the engine needs no store.
+ */
+export interface RemoteTarget {
+  config: RemoteEngineConfig;
+  /** Names the circuit breaker the engine's requests share ("WORKSPACE/ENGINE"). */
+  breakerKey: string;
+  /** The server's voice; xtts: the clone's id and version (what its conditioning is cached under). */
+  voice: string;
+  /** xtts: the clone's reference audio, read only when the server's conditioning is not cached. */
+  reference?: () => Promise<ReferenceAudio>;
 }

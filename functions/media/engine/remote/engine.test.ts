@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_VOICE_SETTINGS, type SynthesisChunk, type SynthesisRequest } from "../port.js";
+import { DEFAULT_VOICE_SETTINGS, EngineVoiceUnavailableError, type SynthesisChunk, type SynthesisRequest } from "../port.js";
 import { CircuitBreaker } from "./breaker.js";
 import { parseRemoteEngines } from "./config.js";
 import { RemoteEngine, RemoteEngineError } from "./engine.js";
@@ -15,7 +15,7 @@ const RATE = 24000;
 let server: Server;
 let url: string;
 /** What the fake answers next: "ok" (a short WAV), "fail" (500), "hang" (no answer until released). */
-let mode: "ok" | "fail" | "hang" = "ok";
+let mode: "ok" | "fail" | "hang" | "mp3" = "ok";
 let calls = 0;
 let release: (() => void) | null = null;
 
@@ -49,6 +49,8 @@ beforeAll(async () => {
       }
       calls++;
       if (mode === "fail") return void res.writeHead(500, { "content-type": "text/plain" }).end("model crashed");
+      // A bare MPEG layer III frame (no ID3 tag) under a WAV content type: a server that ignored response_format.
+      if (mode === "mp3") return void res.writeHead(200, { "content-type": "audio/wav" }).end(Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(2000)]));
       if (mode === "hang") {
         release = () => res.writeHead(200, { "content-type": "audio/wav" }).end(wav(0.2));
         return;
@@ -204,5 +206,40 @@ describe("remote engine circuit breaker", () => {
     expect(() => parseRemoteEngines(JSON.stringify([{ id: "x", url, breakerCooldownMs: "soon" }]))).toThrow(/breakerCooldownMs/);
     const b = new CircuitBreaker(1, 1000, () => clock);
     expect(b.snapshot()).toEqual({ state: "ok", consecutive_failures: 0, last_error: null, last_error_at_unix: null, retry_after_seconds: null });
+  });
+});
+
+describe("answers and targets", () => {
+  it("a WAV asked for and MP3 answered (a bare frame, no tag) is said to be MP3, not read as noise", async () => {
+    mode = "mp3";
+    const r = await speak(engine());
+    expect(r).toBeInstanceOf(RemoteEngineError);
+    expect((r as RemoteEngineError).code).toBe("remote_engine_bad_audio");
+    expect((r as RemoteEngineError).message).toMatch(/^The remote engine fake answered MP3 although WAV was asked for/);
+  });
+
+  it("a workspace engine's voice (\"@ENGINE/VOICE\") speaks only with the target the product resolved, on a breaker of its own", async () => {
+    const e = engine({ breakerFailures: 1 });
+    await expect(speak(e, "@fake/a")).rejects.toThrow(/\(fake\) is not configured in this workspace/);
+    const [cfg] = parseRemoteEngines(JSON.stringify([{ id: "mine", url, key: KEY, breakerFailures: 1 }]));
+    const target = { config: cfg, breakerKey: "ws1/mine", voice: "a" };
+    mode = "fail";
+    await expect(async () => {
+      for await (const _ of e.synthesize({ ...request("@mine/a"), remote: target })) void _;
+    }).rejects.toThrow(RemoteEngineError);
+    expect(e.stateOf(target).state).toBe("open");
+    // The operator's engine of the same server keeps its own breaker.
+    expect((await e.health())[0].state).toBe("ok");
+  });
+
+  it("an XTTS target refuses a language the server does not speak before sending the reference", async () => {
+    const [cfg] = parseRemoteEngines(JSON.stringify([{ id: "x", kind: "xtts", url }]));
+    let read = 0;
+    const e = engine();
+    const req: SynthesisRequest = { ...request("@x/v"), voice: { ...request().voice, language: "fi" }, remote: { config: cfg, breakerKey: "ws/x", voice: "v", reference: async () => (read++, { bytes: new Uint8Array(8), fileName: "r.wav", mimeType: "audio/wav" }) } };
+    await expect(async () => {
+      for await (const _ of e.synthesize(req)) void _;
+    }).rejects.toThrow(EngineVoiceUnavailableError);
+    expect(read).toBe(0);
   });
 });

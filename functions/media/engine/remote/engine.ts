@@ -14,7 +14,7 @@ import type { OutputFormat, OutputFormatId } from "../../audio/formats.js";
 import { encodeChunks, sequence } from "../encode-stream.js";
 import { EngineVoiceUnavailableError, type EncodedChunk, type EncodedSequenceChunk, type SequenceChunk, type SpeechEngine, type SynthesisChunk, type SynthesisRequest } from "../port.js";
 import { CircuitBreaker, type BreakerSnapshot } from "./breaker.js";
-import { keyHeaders, voicesPath, type RemoteEngineConfig } from "./config.js";
+import { keyHeaders, voicesPath, type RemoteEngineConfig, type RemoteTarget } from "./config.js";
 
 export class RemoteEngineError extends Error {
   override name = "RemoteEngineError";
@@ -63,6 +63,9 @@ export class RemoteEngine implements SpeechEngine {
   private readonly engines: Map<string, RemoteEngineConfig>;
   private readonly breakers = new Map<string, CircuitBreaker>();
   private readonly fetchImpl: typeof fetch;
+  private readonly now?: () => number;
+  /** xtts: the conditioning each clone's reference gave, most recently used last. */
+  private readonly conditioning = new Map<string, XttsConditioning>();
 
   constructor(
     engines: readonly RemoteEngineConfig[],
@@ -71,7 +74,29 @@ export class RemoteEngine implements SpeechEngine {
   ) {
     this.engines = new Map(engines.map((e) => [e.id, e]));
     this.fetchImpl = opts.fetch ?? fetch;
-    for (const e of engines) this.breakers.set(e.id, new CircuitBreaker(e.breakerFailures, e.breakerCooldownMs, opts.now));
+    this.now = opts.now;
+    for (const e of engines) this.breaker(e.id, e);
+  }
+
+  /** The breaker of an engine (the operator's: its id; a workspace's: "WORKSPACE/ENGINE"), made on first use. */
+  private breaker(key: string, cfg: RemoteEngineConfig): CircuitBreaker {
+    let b = this.breakers.get(key);
+    if (!b) {
+      b = new CircuitBreaker(cfg.breakerFailures, cfg.breakerCooldownMs, this.now);
+      this.breakers.set(key, b);
+    }
+    return b;
+  }
+
+  /** A workspace engine's breaker state (ok when it has not been asked yet). */
+  stateOf(target: Pick<RemoteTarget, "config" | "breakerKey">): BreakerSnapshot {
+    return this.breaker(target.breakerKey, target.config).snapshot();
+  }
+
+  /** Forgets a removed workspace engine's breaker and cached conditioning. */
+  forget(breakerKey: string): void {
+    this.breakers.delete(breakerKey);
+    for (const k of this.conditioning.keys()) if (k.startsWith(`${breakerKey}|`)) this.conditioning.delete(k);
   }
 
   /**
@@ -89,7 +114,8 @@ export class RemoteEngine implements SpeechEngine {
     );
   }
 
-  private async probe(cfg: RemoteEngineConfig): Promise<{ ok: boolean; status: number | null; error: string | null }> {
+  /** Whether a server answers now (its voice list, or for xtts its languages): never a key or a URL in the answer. */
+  async probe(cfg: RemoteEngineConfig): Promise<{ ok: boolean; status: number | null; error: string | null }> {
     try {
       const res = await this.fetchImpl(`${cfg.url}${voicesPath(cfg.kind)}`, { headers: keyHeaders(cfg), signal: AbortSignal.timeout(cfg.firstByteTimeoutMs) });
       await res.body?.cancel().catch(() => undefined);
@@ -102,18 +128,26 @@ export class RemoteEngine implements SpeechEngine {
     }
   }
 
-  async *synthesize(req: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
+  /** The engine and voice a request goes to: the workspace's engine the product resolved, else the operator's. */
+  private targetOf(req: SynthesisRequest): RemoteTarget {
+    if (req.remote) return req.remote;
     const ref = splitEngineVoice(req.voice.engineVoice);
-    const cfg = ref && this.engines.get(ref.engine);
-    if (!ref || !cfg) throw new EngineVoiceUnavailableError(`The remote engine of this voice (${ref?.engine ?? "none"}) is not configured on this server.`);
-    const breaker = this.breakers.get(cfg.id)!;
+    const cfg = ref && !ref.engine.startsWith("@") ? this.engines.get(ref.engine) : undefined;
+    if (!ref || !cfg) throw new EngineVoiceUnavailableError(`The remote engine of this voice (${ref?.engine.replace(/^@/, "") ?? "none"}) is not configured ${ref?.engine.startsWith("@") ? "in this workspace" : "on this server"}.`);
+    return { config: cfg, breakerKey: cfg.id, voice: ref.voice };
+  }
+
+  async *synthesize(req: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
+    const target = this.targetOf(req);
+    const cfg = target.config;
+    const breaker = this.breaker(target.breakerKey, cfg);
     const admitted = breaker.admit();
     if ("retryAfterSeconds" in admitted) {
       throw new RemoteEngineError(503, "remote_engine_unavailable", `The remote engine ${cfg.id} failed ${cfg.breakerFailures} times in a row; it is not asked again for ${admitted.retryAfterSeconds} s.`, admitted.retryAfterSeconds);
     }
     let verdict: "ok" | "failed" | null = null;
     try {
-      yield* this.run(cfg, ref.voice, req, signal);
+      yield* this.run(target, req, signal);
       verdict = "ok";
     } catch (e) {
       if (!signal?.aborted && e instanceof RemoteEngineError) {
@@ -127,7 +161,9 @@ export class RemoteEngine implements SpeechEngine {
     }
   }
 
-  private async *run(cfg: RemoteEngineConfig, voice: string, req: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
+  private async *run(target: RemoteTarget, req: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
+    const cfg = target.config;
+    const voice = target.voice;
     const name = cfg.id;
     const stop = new AbortController();
     const onAbort = () => stop.abort();
@@ -143,22 +179,37 @@ export class RemoteEngine implements SpeechEngine {
     }, cfg.totalTimeoutMs);
     const timedOut = () => (signal?.aborted || !phase ? null : new RemoteEngineError(504, "remote_engine_timeout", `The remote engine ${name} did not answer in time (${phase === "first byte" ? `no audio within ${cfg.firstByteTimeoutMs} ms` : `not finished within ${cfg.totalTimeoutMs} ms`}).`));
     try {
+      const post = async (url: string, init: RequestInit): Promise<Response> => {
+        let res: Response;
+        try {
+          res = await this.fetchImpl(url, { ...init, method: "POST", headers: { ...(init.headers as Record<string, string>), ...keyHeaders(cfg) }, signal: stop.signal, redirect: "error" });
+        } catch (e) {
+          if (signal?.aborted) throw e;
+          // The fetch the platform gives refuses hosts that resolve to addresses it may not reach.
+          if ((e as Error).name === "AddressRefused") throw new RemoteEngineError(502, "remote_engine_address_refused", `The remote engine ${name} is at an address this server may not connect to (${(e as { addressClass?: string }).addressClass ?? "refused"}).`);
+          throw timedOut() ?? new RemoteEngineError(502, "remote_engine_unreachable", `The remote engine ${name} could not be reached.`);
+        }
+        if (!res.ok) {
+          const body = scrub(await res.text().catch(() => ""), cfg.key);
+          const why = body ? `: ${body}` : "";
+          if (res.status === 401 || res.status === 403) throw new RemoteEngineError(502, "remote_engine_unauthorized", `The remote engine ${name} refused the server's key (HTTP ${res.status})${why}`);
+          if (res.status === 429) throw new RemoteEngineError(503, "remote_engine_busy", `The remote engine ${name} is busy or over its quota (HTTP 429); try again later${why}`);
+          throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} failed (HTTP ${res.status})${why}`);
+        }
+        return res;
+      };
       let res: Response;
-      try {
+      if (cfg.kind === "xtts") {
+        const language = xttsLanguage(req.languageCode ?? req.voice.language);
+        if (!language) throw new EngineVoiceUnavailableError(`The remote engine ${name} (XTTS) does not speak ${req.languageCode ?? req.voice.language}; it speaks ${XTTS_LANGUAGES.join(", ")}.`);
+        const cond = await this.xttsConditioning(target, post, timedOut);
+        res = await post(`${cfg.url}/tts_stream`, {
+          headers: { "content-type": "application/json", accept: "audio/wav" },
+          body: JSON.stringify({ text: req.text, language, speaker_embedding: cond.speaker_embedding, gpt_cond_latent: cond.gpt_cond_latent, add_wav_header: true, stream_chunk_size: "20" }),
+        });
+      } else {
         const { url, accept, body } = this.request(cfg, voice, req);
-        res = await this.fetchImpl(url, { method: "POST", headers: { "content-type": "application/json", accept, ...keyHeaders(cfg) }, body, signal: stop.signal, redirect: "error" });
-      } catch (e) {
-        if (signal?.aborted) throw e;
-        // The fetch the platform gives refuses hosts that resolve to addresses it may not reach.
-        if ((e as Error).name === "AddressRefused") throw new RemoteEngineError(502, "remote_engine_address_refused", `The remote engine ${name} is at an address this server may not connect to (${(e as { addressClass?: string }).addressClass ?? "refused"}).`);
-        throw timedOut() ?? new RemoteEngineError(502, "remote_engine_unreachable", `The remote engine ${name} could not be reached.`);
-      }
-      if (!res.ok) {
-        const body = scrub(await res.text().catch(() => ""), cfg.key);
-        const why = body ? `: ${body}` : "";
-        if (res.status === 401 || res.status === 403) throw new RemoteEngineError(502, "remote_engine_unauthorized", `The remote engine ${name} refused the server's key (HTTP ${res.status})${why}`);
-        if (res.status === 429) throw new RemoteEngineError(503, "remote_engine_busy", `The remote engine ${name} is busy or over its quota (HTTP 429); try again later${why}`);
-        throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} failed (HTTP ${res.status})${why}`);
+        res = await post(url, { headers: { "content-type": "application/json", accept }, body });
       }
       if (!res.body) throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} sent no audio.`);
       const type = (res.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
@@ -166,9 +217,13 @@ export class RemoteEngine implements SpeechEngine {
         await res.body.cancel().catch(() => undefined);
         throw new RemoteEngineError(502, "remote_engine_bad_audio", `The remote engine ${name} sent audio this server cannot read (${type}, not audio).`);
       }
-      // elevenlabs: raw 16-bit mono PCM at the rate asked for; openai: a WAV.
+      if (type === "audio/mpeg" || type === "audio/mp3") {
+        await res.body.cancel().catch(() => undefined);
+        throw mp3Answer(cfg);
+      }
+      // elevenlabs: raw 16-bit mono PCM at the rate asked for; openai and xtts: a WAV.
       const raw = cfg.kind === "elevenlabs" ? ELEVENLABS_PCM_RATE : 0;
-      yield* this.decode(res.body, name, stop.signal, timedOut, () => clearTimeout(firstTimer), req.settings.volume, raw);
+      yield* this.decode(res.body, cfg, stop.signal, timedOut, () => clearTimeout(firstTimer), req.settings.volume, raw);
     } finally {
       clearTimeout(firstTimer);
       clearTimeout(totalTimer);
@@ -195,8 +250,9 @@ export class RemoteEngine implements SpeechEngine {
    * Reads a streamed 16-bit PCM WAV (RIFF header, chunks until "data", then samples), or with
    * `rawRate` headerless 16-bit mono PCM at that rate.
    */
-  private async *decode(body: ReadableStream<Uint8Array>, name: string, stopped: AbortSignal, timedOut: () => RemoteEngineError | null, gotBytes: () => void, volumeDb?: number, rawRate = 0): AsyncIterable<SynthesisChunk> {
-    const garbage = (why: string) => new RemoteEngineError(502, "remote_engine_bad_audio", `The remote engine ${name} sent audio this server cannot read (${why}).`);
+  private async *decode(body: ReadableStream<Uint8Array>, cfg: RemoteEngineConfig, stopped: AbortSignal, timedOut: () => RemoteEngineError | null, gotBytes: () => void, volumeDb?: number, rawRate = 0): AsyncIterable<SynthesisChunk> {
+    const name = cfg.id;
+    const garbage = (why: string) => (why.startsWith("an MP3 file") ? mp3Answer(cfg) : new RemoteEngineError(502, "remote_engine_bad_audio", `The remote engine ${name} sent audio this server cannot read (${why}).`));
     const reader = body.getReader();
     let head: Uint8Array = new Uint8Array(0);
     let rate = rawRate;
@@ -240,7 +296,7 @@ export class RemoteEngine implements SpeechEngine {
             if (head.length > MAX_HEADER_BYTES) throw garbage("no WAV data within the first 4 KB");
             continue;
           }
-          if (typeof parsed === "string") throw garbage(parsed);
+          if (typeof parsed === "string") throw garbage(looksLikeMp3(head) ? "an MP3 file" : parsed);
           rate = parsed.sampleRate;
           channels = parsed.channels;
           if (rate !== this.sampleRate) resampler = new Resampler(rate, this.sampleRate);
@@ -274,6 +330,47 @@ export class RemoteEngine implements SpeechEngine {
     }
   }
 
+  /**
+   * xtts: the conditioning the server computes from the clone's reference (POST /clone_speaker,
+   * the audio as the form field `wav_file`), cached per clone and version so the reference is
+   * sent once, not with every request.
+   */
+  private async xttsConditioning(target: RemoteTarget, post: (url: string, init: RequestInit) => Promise<Response>, timedOut: () => RemoteEngineError | null): Promise<XttsConditioning> {
+    const key = `${target.breakerKey}|${target.voice}`;
+    const have = this.conditioning.get(key);
+    if (have) {
+      this.conditioning.delete(key);
+      this.conditioning.set(key, have);
+      return have;
+    }
+    const name = target.config.id;
+    if (!target.reference) throw new EngineVoiceUnavailableError(`The remote engine ${name} clones from reference audio, and this voice has none.`);
+    const ref = await target.reference();
+    const form = new FormData();
+    form.append("wav_file", new Blob([ref.bytes as Uint8Array<ArrayBuffer>], { type: ref.mimeType }), ref.fileName);
+    // Encoded here, its boundary in the header: the checked fetch sends bytes, not forms.
+    const encoded = new Response(form);
+    const res = await post(`${target.config.url}/clone_speaker`, { headers: { accept: "application/json", "content-type": encoded.headers.get("content-type")! }, body: new Uint8Array(await encoded.arrayBuffer()) });
+    const text = await readBounded(res, MAX_CONDITIONING_BYTES).catch((e: unknown) => {
+      throw timedOut() ?? (e instanceof RemoteEngineError ? e : new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} broke off its answer to the reference audio.`));
+    });
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = null;
+    }
+    const o = body as Partial<XttsConditioning> | null;
+    const numbers = (a: unknown): a is number[] => Array.isArray(a) && a.length > 0 && a.every((x) => typeof x === "number");
+    if (!o || !numbers(o.speaker_embedding) || !Array.isArray(o.gpt_cond_latent) || !o.gpt_cond_latent.length || !o.gpt_cond_latent.every(numbers)) {
+      throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} did not answer the reference audio with speaker conditioning (speaker_embedding, gpt_cond_latent).`);
+    }
+    const cond = { speaker_embedding: o.speaker_embedding, gpt_cond_latent: o.gpt_cond_latent };
+    this.conditioning.set(key, cond);
+    while (this.conditioning.size > MAX_CACHED_CONDITIONING) this.conditioning.delete(this.conditioning.keys().next().value!);
+    return cond;
+  }
+
   synthesizeEncoded(req: SynthesisRequest, format: OutputFormat | OutputFormatId, signal?: AbortSignal): AsyncIterable<EncodedChunk> {
     return encodeChunks(this.synthesize(req, signal), format);
   }
@@ -291,6 +388,57 @@ export class RemoteEngine implements SpeechEngine {
   languages(): Array<{ language_id: string; name: string }> {
     return [];
   }
+}
+
+interface XttsConditioning {
+  speaker_embedding: number[];
+  gpt_cond_latent: number[][];
+}
+
+/** Clones whose conditioning is kept (each some hundreds of KB as numbers), and the largest answer read. */
+const MAX_CACHED_CONDITIONING = 32;
+const MAX_CONDITIONING_BYTES = 4 * 1024 * 1024;
+
+/** The languages the XTTS streaming server accepts. */
+export const XTTS_LANGUAGES = ["en", "de", "fr", "es", "it", "pl", "pt", "tr", "ru", "nl", "cs", "ar", "zh", "ja", "hu", "ko"] as const;
+
+function xttsLanguage(code: string | null | undefined): string | null {
+  const base = (code ?? "en").toLowerCase().split(/[-_]/)[0];
+  return (XTTS_LANGUAGES as readonly string[]).includes(base) ? base : null;
+}
+
+async function readBounded(res: Response, max: number): Promise<string> {
+  const reader = res.body?.getReader();
+  if (!reader) return "";
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) break;
+    n += r.value.length;
+    if (n > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new RemoteEngineError(502, "remote_engine_failed", `A remote engine answered more than ${max} bytes where a few were expected.`);
+    }
+    parts.push(r.value);
+  }
+  return Buffer.concat(parts).toString("utf8");
+}
+
+/** What the product asks each kind for, and the error when MP3 comes back instead. */
+function mp3Answer(cfg: RemoteEngineConfig): RemoteEngineError {
+  const asked = cfg.kind === "elevenlabs" ? `raw PCM (output_format=pcm_${ELEVENLABS_PCM_RATE})` : "WAV";
+  return new RemoteEngineError(
+    502,
+    "remote_engine_bad_audio",
+    `The remote engine ${cfg.id} answered MP3 although ${asked} was asked for; this server reads only WAV or raw 16-bit PCM from remote engines. Configure the engine to answer ${cfg.kind === "elevenlabs" ? "PCM" : "WAV"}, or use a server that does.`,
+  );
+}
+
+/** An ID3 tag or an MPEG audio frame header (sync, layer III, a valid bit rate and sample rate). */
+function looksLikeMp3(b: Uint8Array): boolean {
+  if (b.length >= 3 && b[0] === 0x49 && b[1] === 0x44 && b[2] === 0x33) return true;
+  return b.length >= 4 && b[0] === 0xff && (b[1] & 0xe6) === 0xe2 && (b[2] & 0xf0) !== 0xf0 && (b[2] & 0xf0) !== 0 && (b[2] & 0x0c) !== 0x0c;
 }
 
 /** The rate elevenlabs-kind servers are asked for (pcm_22050: one of the API's formats, the product's own rate). */

@@ -1,0 +1,108 @@
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import type { EmbeddedStack } from "../../infra/local/stack.js";
+import { apiFetch, createTestAccount } from "../support/stack.js";
+import { axeViolations, smallTargets } from "./axe.js";
+import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
+
+/**
+ * Issue 25 §3 in a real browser: a workspace administrator adds a remote speech engine on the
+ * settings page (a bad URL and a private address refused with clear messages), tests it, sees its
+ * voices reach the workspace's voice list, and removes it; at desktop width and at 390 px. The
+ * engine is a fake OpenAI-compatible server this file starts.
+ */
+let stack: EmbeddedStack;
+let browser: Browser;
+let fake: HttpServer;
+let fakeUrl: string;
+const KEY = "sk-browser-engine-key-77aa";
+const seenKeys: Array<string | undefined> = [];
+
+beforeAll(async () => {
+  fake = createServer((req, res) => {
+    seenKeys.push(req.headers.authorization);
+    if (req.url === "/v1/audio/voices") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ voices: ["af_sky", "bm_lewis"] }));
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => fake.listen(0, "127.0.0.1", r));
+  fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+  // The fake listens on loopback, which only WEBHOOK_ALLOW_LOCAL_TARGETS allows; private networks stay refused.
+  ({ stack, browser } = await openBrowserStack({ WEBHOOK_ALLOW_LOCAL_TARGETS: "true" }));
+}, 180_000);
+
+afterAll(async () => {
+  await closeBrowserStack(stack, browser);
+  fake?.closeAllConnections();
+  await new Promise((r) => fake?.close(r));
+});
+
+const toast = (page: Page, text: string | RegExp) => page.getByRole("region", { name: "Notifications" }).getByText(text);
+const remoteVoices = async (apiKey: string) =>
+  ((await (await apiFetch(stack, apiKey, "/v1/voices")).json()) as { voices: Array<{ name: string; labels: Record<string, string> }> }).voices.filter((v) => v.labels.engine === "remote").map((v) => v.name).sort();
+
+async function walk(width: number) {
+  const admin = await createTestAccount(stack, "business");
+  const context = await newContext(browser, stack, { width, height: 900 });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await signIn(page, admin.email, admin.password);
+  await visit(page, "/app/settings/engines");
+  expect(await page.getByRole("heading", { name: "Speech engines", level: 1 }).isVisible()).toBe(true);
+  expect(await page.getByText("No engines").isVisible()).toBe(true);
+
+  const add = async (name: string, url: string) => {
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    await page.getByLabel("URL").fill(url);
+    await page.getByLabel("API key (optional)").fill(KEY);
+    await page.getByRole("button", { name: "Add engine" }).click();
+  };
+  // A bad URL: said on the page, nothing sent.
+  await add("kokoro", "tts.example.com");
+  await expect.poll(() => page.getByText("Enter the server's full http:// or https:// URL, e.g. https://tts.example.com").isVisible()).toBe(true);
+  // A private address: the webhook rules' refusal, naming the engine and the operator's setting.
+  await add("kokoro", "http://10.1.2.3:8880");
+  await expect.poll(() => page.getByText(/The engine "kokoro" points to a private address/).isVisible()).toBe(true);
+  expect(await page.getByText(/WEBHOOK_ALLOW_PRIVATE=true/).isVisible()).toBe(true);
+
+  await add("kokoro", fakeUrl);
+  await expect.poll(() => toast(page, "kokoro added with 2 voices.").isVisible()).toBe(true);
+  const card = page.getByTestId("engine-kokoro");
+  await expect.poll(() => card.isVisible()).toBe(true);
+  expect(await card.getByText("Key ••••77aa", { exact: false }).isVisible()).toBe(true);
+  expect(await page.content()).not.toContain(KEY);
+  expect(seenKeys).toContain(`Bearer ${KEY}`);
+  expect(await remoteVoices(admin.apiKey)).toEqual(["af_sky (kokoro)", "bm_lewis (kokoro)"]);
+
+  // The page fits the width (nothing scrolls sideways), passes axe, and its controls are large enough to tap.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  expect(await axeViolations(page, "main")).toEqual([]);
+  expect(await smallTargets(page, "main")).toEqual([]);
+
+  // In the Text to Speech picker, with the engine's name.
+  const sky = (await (await apiFetch(stack, admin.apiKey, "/v1/voices")).json()) as { voices: Array<{ voice_id: string; name: string }> };
+  await visit(page, `/app/speech-synthesis/text-to-speech?voice_id=${sky.voices.find((v) => v.name === "af_sky (kokoro)")!.voice_id}`);
+  await expect.poll(() => page.getByRole("button", { name: "Voice: af_sky (kokoro)" }).count()).toBe(1);
+  await page.getByRole("button", { name: "Voice: af_sky (kokoro)" }).click();
+  await page.getByRole("combobox", { name: "Search voices" }).pressSequentially("kokoro");
+  await expect.poll(() => page.getByRole("option").count()).toBe(2);
+  await page.keyboard.press("Escape");
+  await visit(page, "/app/settings/engines");
+
+  await card.getByRole("button", { name: "Test connection" }).click();
+  await expect.poll(() => toast(page, "kokoro answers (2 voices).").isVisible()).toBe(true);
+
+  await card.getByRole("button", { name: "Remove kokoro" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
+  await expect.poll(() => toast(page, "kokoro removed, with its voices.").isVisible()).toBe(true);
+  await expect.poll(() => page.getByTestId("engine-kokoro").count()).toBe(0);
+  expect(await remoteVoices(admin.apiKey)).toEqual([]);
+  expect(errors.pageErrors).toEqual([]);
+  await closeContext(context);
+}
+
+describe("speech engines in the settings", () => {
+  it("an admin adds (bad URL and private address refused), tests and removes an engine at desktop width", () => walk(1280), 120_000);
+  it("the same at 390 px", () => walk(390), 120_000);
+});
