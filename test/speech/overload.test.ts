@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SLOT_WAIT_MS } from "../../functions/capabilities/speech/slots.js";
+import { readFileSync } from "node:fs";
 import { DEMO_KEY, FORMAT, VOICE, seedUser, sleep, startServer, type Server } from "../../scripts/lib/bench-server.js";
 
 /**
@@ -70,6 +71,14 @@ async function speak(url: string, key: string, text: string, seed: number, signa
   };
 }
 
+/** CPU seconds of the server's request loop (its main thread), from /proc. */
+function loopCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // utime and stime (fields 14 and 15), in clock ticks (100 a second on Linux).
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
 let server: Server;
 let dataDir: string;
 
@@ -100,29 +109,32 @@ describe("right after a fresh start (issue 24)", () => {
     expect(body.detail?.status).toBe("library_indexing");
   }, 60_000);
 
-  it("serves what the balance allows to 24 retrying clients, each within 3x its time without the storm, and charges exactly that", async () => {
+  it("serves what the balance allows to 24 retrying clients, each within 3x its time alone, refusals costing a lookup, and charges exactly that", async () => {
     const text = text849();
     expect(codePointsOf(text)).toBe(TEXT_LENGTH);
     const { apiKey } = seedUser(dataDir, "overload@example.com", "free");
 
-    // The same request without the storm (another workspace, so the free balance stays whole),
-    // before the storm (while the first start's background work runs) and after it: alone, and
-    // two at once (the plan's concurrency: both slots busy share the engine's workers).
+    // Before the storm, in this run: the same request alone (another workspace, so the free
+    // balance stays whole), and the loop's CPU for it; the loop's CPU for a lookup
+    // (GET /v1/models: the key, the workspace and a JSON answer).
     const alone: number[] = [];
-    const pair: number[] = [];
-    const measure = async (seed: number) => {
-      const one = await speak(server.url, DEMO_KEY, text, seed);
+    const aloneLoopCpu: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const cpu0 = loopCpuSeconds(server.pid);
+      const one = await speak(server.url, DEMO_KEY, text, 500 + i);
       expect(one.status, one.body).toBe(200);
       alone.push(one.ms);
-      const two = await Promise.all([speak(server.url, DEMO_KEY, text, seed + 1), speak(server.url, DEMO_KEY, text, seed + 2)]);
-      for (const r of two) {
-        expect(r.status, r.body).toBe(200);
-        pair.push(r.ms);
-      }
-    };
-    await measure(500);
+      aloneLoopCpu.push(loopCpuSeconds(server.pid) - cpu0);
+    }
+    const lookup = () => fetch(`${server.url}/v1/models`, { headers: { "xi-api-key": apiKey } }).then((r) => r.arrayBuffer());
+    for (let i = 0; i < 10; i++) await lookup();
+    const LOOKUPS = 300;
+    const lookupCpu0 = loopCpuSeconds(server.pid);
+    for (let i = 0; i < LOOKUPS; i++) await lookup();
+    const lookupLoopMs = (1000 * (loopCpuSeconds(server.pid) - lookupCpu0)) / LOOKUPS;
 
     const started = performance.now();
+    const stormCpu0 = loopCpuSeconds(server.pid);
     const served: Outcome[] = [];
     const refusals: Outcome[] = [];
     const others: Outcome[] = [];
@@ -147,46 +159,50 @@ describe("right after a fresh start (issue 24)", () => {
       }),
     );
     const stormMs = performance.now() - started;
+    const stormLoopMs = 1000 * (loopCpuSeconds(server.pid) - stormCpu0);
     const allowed = Math.floor(10_000 / TEXT_LENGTH);
 
     const usage = (await (await fetch(`${server.url}/v1/user/subscription`, { headers: { "xi-api-key": apiKey } })).json()) as { character_count: number };
-    await measure(600);
-    // Medians: the machine is shared, one slow or quick moment does not decide.
     const median = (xs: number[]) => {
       const v = [...xs].sort((a, b) => a - b);
       return (v[Math.floor((v.length - 1) / 2)] + v[Math.ceil((v.length - 1) / 2)]) / 2;
     };
     const aloneMs = median(alone);
-    const pairMs = median(pair);
-    // Reported beside the bound below: how the served requests compare with the request alone.
+    // The loop's CPU during the storm beyond what the served requests take alone (the balance's
+    // refusals at the end are full requests: counted as such), per 429.
+    const servedLoopMs = 1000 * median(aloneLoopCpu) * (served.length + others.length);
+    const per429LoopMs = refusals.length ? Math.max(0, stormLoopMs - servedLoopMs) / refusals.length : 0;
     const report = {
       aloneMs: alone.map(Math.round),
-      pairMs: pair.map(Math.round),
       heldOverAlone: served.map((x) => +((x.ms - x.slotWaitMs) / aloneMs).toFixed(2)),
-      heldOverPair: served.map((x) => +((x.ms - x.slotWaitMs) / pairMs).toFixed(2)),
       servedMs: served.map((s) => Math.round(s.ms)).sort((a, b) => a - b),
       slotWaitMs: served.map((s) => s.slotWaitMs),
       refusals: refusals.length,
       refusalMs: refusals.length ? Math.round(refusals.reduce((n, r) => n + r.ms, 0) / refusals.length) : 0,
+      lookupLoopMs: +lookupLoopMs.toFixed(2),
+      aloneLoopMs: aloneLoopCpu.map((c) => Math.round(c * 1000)),
+      stormLoopMs: Math.round(stormLoopMs),
+      per429LoopMs: +per429LoopMs.toFixed(2),
       others: others.map((o) => `${o.status} ${o.body?.slice(0, 80)}`).slice(0, 3),
       timedOut: timedOut.length,
       stormMs: Math.round(stormMs),
       charged: usage.character_count,
+      load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
     };
     console.log(JSON.stringify(report));
 
     expect(timedOut).toEqual([]);
     expect(served.length).toBe(allowed);
     for (const s of served) {
-      // Before its slot: at most the queue's wait. Once it holds its slot: within 3x what a
-      // request takes when the plan's two slots are busy without any storm (alone, the same
-      // request takes about 0.6 of that: it has the engine's workers to itself). The slower of
-      // those measurements, before and after the storm: this machine is shared, and its load
-      // moved between 5 and 18 during one run of this test.
-      // (The server measures it: its timers and the store's answers come late on a busy machine.)
+      // Before its slot: at most the queue's wait. Once it holds its slot: within 3x the same
+      // request alone (issue 24), whatever the storm of 429s around it. The server measures the
+      // wait (its timers and the store's answers come late on a busy machine).
       expect(s.slotWaitMs, JSON.stringify(report)).toBeLessThanOrEqual(SLOT_WAIT_MS + 1000);
-      expect(s.ms - s.slotWaitMs, JSON.stringify(report)).toBeLessThanOrEqual(3 * Math.max(...pair));
+      expect(s.ms - s.slotWaitMs, JSON.stringify(report)).toBeLessThanOrEqual(3 * aloneMs);
     }
+    // A 429 costs the loop about a lookup (its HTTP answer is most of it), not the request's
+    // credentials, plan, membership and slot bookkeeping against the store.
+    expect(per429LoopMs, JSON.stringify(report)).toBeLessThanOrEqual(1.5 * lookupLoopMs);
     expect(usage.character_count).toBe(served.length * TEXT_LENGTH);
     // The rest were told their balance is spent, not left waiting.
     expect(others).toHaveLength(CLIENTS - allowed);

@@ -36,10 +36,17 @@ interface ProcessSlots {
   /** Each workspace's concurrency as last read here (its plan). */
   limits: Map<string, number>;
   /**
-   * Slots held by requests of this process, any workspace: owner -> when its lease ends (a slot
-   * never released, by a request that failed oddly, stops counting when its lease would).
+   * Slots held by requests of this process, any workspace: owner -> its workspace and when its
+   * lease ends (a slot never released, by a request that failed oddly, stops counting when its
+   * lease would).
    */
-  held: Map<string, number>;
+  held: Map<string, { workspaceId: string; until: number }>;
+  /**
+   * Requests of each workspace admitted past the memory check (`admitToQueue`) and not yet in its
+   * queue, holding a slot or refused: they count against the queue's room, so a slot freed in a
+   * storm lets one retry through to the store, not all those that arrive while it reads.
+   */
+  admitted: Map<string, number>;
   lastHeldAt: number;
   onIdle: Set<() => void>;
   /** API keys seen here (their hashes) -> their workspace: see `refuseKnownKeyWhenQueueFull`. */
@@ -56,7 +63,7 @@ const states = new WeakMap<object, ProcessSlots>();
 function state(ctx: AppContext): ProcessSlots {
   let s = states.get(ctx);
   if (!s) {
-    s = { waiting: new Map(), limits: new Map(), held: new Map(), lastHeldAt: 0, onIdle: new Set(), keyWorkspaces: new Map(), refusedAt: new Map() };
+    s = { waiting: new Map(), limits: new Map(), held: new Map(), admitted: new Map(), lastHeldAt: 0, onIdle: new Set(), keyWorkspaces: new Map(), refusedAt: new Map() };
     states.set(ctx, s);
   }
   return s;
@@ -76,16 +83,38 @@ export function waitingForSlot(ctx: AppContext, workspaceId: string): number {
   return state(ctx).waiting.get(workspaceId)?.length ?? 0;
 }
 
+/** A request admitted to its workspace's queue (or to a free slot): see `admitToQueue`. */
+export interface Admission {
+  /** Gives the place back (idempotent): when the request took its slot, queued, or failed before. */
+  done(): void;
+}
+
+const admissions = new WeakMap<Caller, Admission>();
+
 /**
  * The refusal a request meets first, right after its credentials, from memory alone: when the
  * workspace's queue here is full, a slot cannot free up in time for it, so it is answered 429
  * before it reads its voice, its settings or anything else (a storm of retries costs the server
- * almost nothing).
+ * almost nothing). Admitted, it holds a place until `takeSlot` (or `done()` when it fails before):
+ * the requests on their way to the store count as queued, so no more go there than could wait.
  */
-export function refuseWhenQueueFull(ctx: AppContext, workspaceId: string): void {
+export function admitToQueue(ctx: AppContext, caller: Caller): Admission {
   const s = state(ctx);
-  const limit = s.limits.get(workspaceId);
-  if (limit !== undefined && (s.waiting.get(workspaceId)?.length ?? 0) >= limit) throw tooManyConcurrent(limit);
+  const ws = caller.workspaceId;
+  if (queueFull(s, ws)) throw tooManyConcurrent(s.limits.get(ws)!);
+  s.admitted.set(ws, (s.admitted.get(ws) ?? 0) + 1);
+  let open = true;
+  const admission: Admission = {
+    done() {
+      if (!open) return;
+      open = false;
+      const n = (s.admitted.get(ws) ?? 1) - 1;
+      if (n > 0) s.admitted.set(ws, n);
+      else s.admitted.delete(ws);
+    },
+  };
+  admissions.set(caller, admission);
+  return admission;
 }
 
 const keyHash = (apiKey: string) => createHash("sha256").update(apiKey).digest("base64");
@@ -122,9 +151,24 @@ export async function refuseKnownKeyWhenQueueFull(ctx: AppContext, apiKey: strin
   throw tooManyConcurrent(s.limits.get(ws)!, paused ? { "x-timbre-slot-wait-ms": String(paused) } : {});
 }
 
+/**
+ * No room for one more request of this workspace: those waiting and those admitted on their way
+ * fill the queue (its plan's concurrency), plus the slots known free here. A waiter means the
+ * store found every slot busy (held here or by another process): then none is free.
+ */
 function queueFull(s: ProcessSlots, workspaceId: string): boolean {
   const limit = s.limits.get(workspaceId);
-  return limit !== undefined && (s.waiting.get(workspaceId)?.length ?? 0) >= limit;
+  if (limit === undefined) return false;
+  const waiting = s.waiting.get(workspaceId)?.length ?? 0;
+  const free = waiting > 0 ? 0 : Math.max(0, limit - heldHere(s, workspaceId));
+  return waiting + (s.admitted.get(workspaceId) ?? 0) >= limit + free;
+}
+
+function heldHere(s: ProcessSlots, workspaceId: string): number {
+  const now = Date.now();
+  let n = 0;
+  for (const h of s.held.values()) if (h.workspaceId === workspaceId && h.until > now) n++;
+  return n;
 }
 
 /** Remembers an authenticated API key's workspace for `refuseKnownKeyWhenQueueFull`. */
@@ -144,6 +188,16 @@ export function rememberKey(ctx: AppContext, apiKey: string | undefined, workspa
  * leaves the queue.
  */
 export async function takeSlot(ctx: AppContext, caller: Caller, owner: string, signal?: AbortSignal): Promise<number> {
+  // The place `admitToQueue` kept is given back when this request holds a slot, queues, or is refused.
+  const admission = admissions.get(caller);
+  try {
+    return await takeSlotAdmitted(ctx, caller, owner, admission, signal);
+  } finally {
+    admission?.done();
+  }
+}
+
+async function takeSlotAdmitted(ctx: AppContext, caller: Caller, owner: string, admission: Admission | undefined, signal?: AbortSignal): Promise<number> {
   const limit = (await caller.tier()).concurrency;
   const s = state(ctx);
   const ws = caller.workspaceId;
@@ -151,7 +205,7 @@ export async function takeSlot(ctx: AppContext, caller: Caller, owner: string, s
   const attempt = async () => {
     const n = await ctx.stores.ledger.takeSlot(ws, limit, owner, Math.floor(ctx.now() / 1000), SLOT_LEASE_SECONDS);
     if (n !== undefined) {
-      s.held.set(owner, Date.now() + SLOT_LEASE_SECONDS * 1000);
+      s.held.set(owner, { workspaceId: ws, until: Date.now() + SLOT_LEASE_SECONDS * 1000 });
       s.lastHeldAt = Date.now();
     }
     return n;
@@ -175,6 +229,8 @@ export async function takeSlot(ctx: AppContext, caller: Caller, owner: string, s
   };
   if (!s.waiting.has(ws)) s.waiting.set(ws, []);
   s.waiting.get(ws)!.push(waiter);
+  // Now counted as waiting (in the same turn of the loop).
+  admission?.done();
   let got = false;
   try {
     for (;;) {
@@ -262,6 +318,6 @@ export async function yieldToInteractive(ctx: AppContext, signal?: AbortSignal):
 
 function holding(s: ProcessSlots): number {
   const now = Date.now();
-  for (const [owner, until] of s.held) if (until <= now) s.held.delete(owner);
+  for (const [owner, h] of s.held) if (h.until <= now) s.held.delete(owner);
   return s.held.size;
 }

@@ -2,6 +2,8 @@ import type { Table } from "./table.js";
 import { withoutKeys, type Stored } from "./table.js";
 import type { PermissionId, SeatType } from "../domain/permissions.js";
 import type { TierId } from "../domain/tiers.js";
+import { CREDENTIALS_TTL_MS } from "./credentials.js";
+import { RecentRecords } from "./recent.js";
 
 export interface PronunciationDictionaryLocator {
   pronunciation_dictionary_id: string;
@@ -55,6 +57,8 @@ export interface GroupRecord {
   created_at: number;
 }
 
+const memberKey = (workspaceId: string, userId: string) => `${workspaceId}#${userId}`;
+
 const keys = {
   workspace: (ws: string) => ({ pk: `WS#${ws}`, sk: "WORKSPACE" }),
   member: (ws: string, userId: string) => ({ pk: `WS#${ws}`, sk: `MEMBER#${userId}` }),
@@ -64,30 +68,67 @@ const keys = {
 };
 
 
+/**
+ * A workspace, its members and its groups are read by every request (the plan, the permission
+ * check): a process keeps what it read for CREDENTIALS_TTL_MS (RecentRecords), and forgets it
+ * whenever it writes through this store, so in one process a plan change, a removed or locked
+ * member, or a group's new permissions count at once; another process within the time to live.
+ * Only this store writes these records. docs/decisions/2026-12-07-cheap-refusals.md
+ */
 export class Workspaces {
-  constructor(private readonly main: Table) {}
+  private readonly recentWorkspaces: RecentRecords<WorkspaceRecord>;
+  private readonly recentMembers: RecentRecords<MemberRecord>;
+  private readonly recentGroups: RecentRecords<GroupRecord[]>;
 
-  async create(ws: WorkspaceRecord): Promise<void> {
-    await this.main.put({ ...keys.workspace(ws.workspace_id), ...ws }, { ifAbsent: true });
+  constructor(
+    private readonly main: Table,
+    ttlMs = CREDENTIALS_TTL_MS,
+  ) {
+    this.recentWorkspaces = new RecentRecords(ttlMs);
+    this.recentMembers = new RecentRecords(ttlMs);
+    this.recentGroups = new RecentRecords(ttlMs);
   }
 
+  /** Runs a write, then forgets what it changes (after it: a read begun before must not keep the old record). */
+  private async writing<T>(write: () => Promise<T>, forget: { workspace?: string; member?: [string, string]; groups?: string }): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      if (forget.workspace !== undefined) this.recentWorkspaces.forget(forget.workspace);
+      if (forget.member) this.recentMembers.forget(memberKey(...forget.member));
+      if (forget.groups !== undefined) this.recentGroups.forget(forget.groups);
+    }
+  }
+
+  async create(ws: WorkspaceRecord): Promise<void> {
+    await this.writing(() => this.main.put({ ...keys.workspace(ws.workspace_id), ...ws }, { ifAbsent: true }), { workspace: ws.workspace_id });
+  }
+
+  /** The workspace (read again at most every CREDENTIALS_TTL_MS); a copy, the caller may change it. */
   async get(workspaceId: string): Promise<WorkspaceRecord | undefined> {
-    const item = await this.main.get<Stored<WorkspaceRecord>>(keys.workspace(workspaceId));
-    return item ? (withoutKeys<WorkspaceRecord>(item)) : undefined;
+    const w = await this.recentWorkspaces.get(workspaceId, async () => {
+      const item = await this.main.get<Stored<WorkspaceRecord>>(keys.workspace(workspaceId));
+      return item ? withoutKeys<WorkspaceRecord>(item) : undefined;
+    });
+    return w && structuredClone(w);
   }
 
   async update(workspaceId: string, patch: Partial<Omit<WorkspaceRecord, "workspace_id">>): Promise<WorkspaceRecord | undefined> {
-    const item = await this.main.patch<Stored<WorkspaceRecord>>(keys.workspace(workspaceId), patch);
+    const item = await this.writing(() => this.main.patch<Stored<WorkspaceRecord>>(keys.workspace(workspaceId), patch), { workspace: workspaceId });
     return item ? (withoutKeys<WorkspaceRecord>(item)) : undefined;
   }
 
   async addMember(m: MemberRecord): Promise<void> {
-    await this.main.put({ ...keys.member(m.workspace_id, m.user_id), ...keys.memberIndex(m.workspace_id, m.user_id), ...m });
+    await this.writing(() => this.main.put({ ...keys.member(m.workspace_id, m.user_id), ...keys.memberIndex(m.workspace_id, m.user_id), ...m }), { member: [m.workspace_id, m.user_id] });
   }
 
+  /** The member (read again at most every CREDENTIALS_TTL_MS); a copy, the caller may change it. */
   async member(workspaceId: string, userId: string): Promise<MemberRecord | undefined> {
-    const item = await this.main.get<Stored<MemberRecord>>(keys.member(workspaceId, userId));
-    return item ? (withoutKeys<MemberRecord>(item)) : undefined;
+    const m = await this.recentMembers.get(memberKey(workspaceId, userId), async () => {
+      const item = await this.main.get<Stored<MemberRecord>>(keys.member(workspaceId, userId));
+      return item ? withoutKeys<MemberRecord>(item) : undefined;
+    });
+    return m && structuredClone(m);
   }
 
   async members(workspaceId: string): Promise<MemberRecord[]> {
@@ -101,21 +142,21 @@ export class Workspaces {
   }
 
   async patchMember(workspaceId: string, userId: string, patch: Partial<Pick<MemberRecord, "seat_type" | "is_locked" | "email" | "usage_limit">>): Promise<MemberRecord | undefined> {
-    const item = await this.main.patch<Stored<MemberRecord>>(keys.member(workspaceId, userId), patch);
+    const item = await this.writing(() => this.main.patch<Stored<MemberRecord>>(keys.member(workspaceId, userId), patch), { member: [workspaceId, userId] });
     return item ? withoutKeys<MemberRecord>(item) : undefined;
   }
 
   async removeMember(workspaceId: string, userId: string): Promise<void> {
-    await this.main.delete(keys.member(workspaceId, userId));
+    await this.writing(() => this.main.delete(keys.member(workspaceId, userId)), { member: [workspaceId, userId] });
   }
 
   async putGroup(g: GroupRecord): Promise<void> {
-    await this.main.put({ ...keys.group(g.workspace_id, g.group_id), ...g });
+    await this.writing(() => this.main.put({ ...keys.group(g.workspace_id, g.group_id), ...g }), { groups: g.workspace_id });
   }
 
   /** Creates a group; false when the id is taken. */
   async createGroup(g: GroupRecord): Promise<boolean> {
-    return this.main.put({ ...keys.group(g.workspace_id, g.group_id), ...g }, { ifAbsent: true });
+    return this.writing(() => this.main.put({ ...keys.group(g.workspace_id, g.group_id), ...g }, { ifAbsent: true }), { groups: g.workspace_id });
   }
 
   async group(workspaceId: string, groupId: string): Promise<GroupRecord | undefined> {
@@ -124,7 +165,7 @@ export class Workspaces {
   }
 
   async patchGroup(workspaceId: string, groupId: string, patch: Partial<Pick<GroupRecord, "name" | "permissions" | "member_user_ids">>): Promise<GroupRecord | undefined> {
-    const item = await this.main.patch<Stored<GroupRecord>>(keys.group(workspaceId, groupId), patch);
+    const item = await this.writing(() => this.main.patch<Stored<GroupRecord>>(keys.group(workspaceId, groupId), patch), { groups: workspaceId });
     return item ? withoutKeys<GroupRecord>(item) : undefined;
   }
 
@@ -137,22 +178,30 @@ export class Workspaces {
       if (has === member) return g;
       const next = member ? [...g.member_user_ids, userId] : g.member_user_ids.filter((u) => u !== userId);
       const version = (g as GroupRecord & { version?: number }).version ?? 0;
-      const item = await this.main.update<Stored<GroupRecord>>(keys.group(workspaceId, groupId), {
-        UpdateExpression: "SET member_user_ids = :next, version = :v1",
-        ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(version) OR version = :v)",
-        ExpressionAttributeValues: { ":next": next, ":v": version, ":v1": version + 1 },
-      });
+      const item = await this.writing(
+        () =>
+          this.main.update<Stored<GroupRecord>>(keys.group(workspaceId, groupId), {
+            UpdateExpression: "SET member_user_ids = :next, version = :v1",
+            ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(version) OR version = :v)",
+            ExpressionAttributeValues: { ":next": next, ":v": version, ":v1": version + 1 },
+          }),
+        { groups: workspaceId },
+      );
       if (item) return withoutKeys<GroupRecord>(item);
     }
     throw new Error("group membership kept changing");
   }
 
   async deleteGroup(workspaceId: string, groupId: string): Promise<void> {
-    await this.main.delete(keys.group(workspaceId, groupId));
+    await this.writing(() => this.main.delete(keys.group(workspaceId, groupId)), { groups: workspaceId });
   }
 
+  /** The workspace's groups (read again at most every CREDENTIALS_TTL_MS); copies, the caller may change them. */
   async groups(workspaceId: string): Promise<GroupRecord[]> {
-    const items = await this.main.queryPrefix<Stored<GroupRecord>>(`WS#${workspaceId}`, "GROUP#");
-    return items.map((i) => withoutKeys<GroupRecord>(i));
+    const groups = await this.recentGroups.get(workspaceId, async () => {
+      const items = await this.main.queryPrefix<Stored<GroupRecord>>(`WS#${workspaceId}`, "GROUP#");
+      return items.map((i) => withoutKeys<GroupRecord>(i));
+    });
+    return structuredClone(groups ?? []);
   }
 }

@@ -28,7 +28,7 @@ import { settingsFor } from "../../voices/api/voices.js";
 import { libraryTerms, recordLibraryUsage } from "../../voices/library.js";
 import { dictionaryPronunciation } from "../../dictionaries/speech.js";
 import { idempotency, voiceFor } from "../../speech/api/tts.js";
-import { refuseKnownKeyWhenQueueFull, refuseWhenQueueFull, rememberKey } from "../../speech/slots.js";
+import { admitToQueue, refuseKnownKeyWhenQueueFull, rememberKey } from "../../speech/slots.js";
 import { startGeneration, type GenerationChunk, type GenerationRequest } from "../../speech/generate.js";
 import { inOpenAIShape, invalidRequest, OpenAIError } from "../errors.js";
 import {
@@ -146,7 +146,16 @@ async function speech(req: ApiRequest, rc: RouteContext): Promise<ApiResponse> {
   await refuseKnownKeyWhenQueueFull(ctx, key);
   const caller = await authenticated(req, rc);
   if (caller.principal.via === "api_key") rememberKey(ctx, key, caller.workspaceId);
-  refuseWhenQueueFull(ctx, caller.workspaceId);
+  // Admitted, it holds a place in the queue until it takes a slot (or fails before).
+  const admission = admitToQueue(ctx, caller);
+  try {
+    return await speechAdmitted(req, ctx, caller);
+  } finally {
+    admission.done();
+  }
+}
+
+async function speechAdmitted(req: ApiRequest, ctx: AppContext, caller: Caller): Promise<ApiResponse> {
   const tier = caller.tier();
   tier.catch(() => undefined);
   await caller.require("text_to_speech");

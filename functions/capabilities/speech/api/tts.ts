@@ -17,7 +17,7 @@ import {
   dialogueMessages,
 } from "../../../platform/domain/speechRules.js";
 import { wholeAudio } from "../../../media/audio/encoder.js";
-import { refuseKnownKeyWhenQueueFull, refuseWhenQueueFull, rememberKey } from "../slots.js";
+import { admitToQueue, refuseKnownKeyWhenQueueFull, rememberKey } from "../slots.js";
 import { startGeneration, type Generation, type GenerationChunk, type GenerationRequest, type SpeechPart } from "../generate.js";
 import { dictionaryPronunciation } from "../../dictionaries/speech.js";
 import { ApiError, ValidationError } from "../../../platform/http/errors.js";
@@ -138,11 +138,21 @@ async function respond(gen: Generation, mode: Mode, dialogue: boolean): Promise<
 /** A known API key whose workspace's queue is full: 429 before its credentials are read (slots.ts). */
 const refuseEarly = (req: ApiRequest, rc: RouteContext) => refuseKnownKeyWhenQueueFull(rc.app, req.headers["xi-api-key"]);
 
-/** The caller's workspace, its API key remembered for `refuseEarly`. */
-async function authenticated(req: ApiRequest, rc: RouteContext): Promise<string> {
+/**
+ * What both endpoints do first: a known key whose workspace's queue is full is refused from
+ * memory; then the credentials (the key remembered for that), and the queue's room, again from
+ * memory (slots.ts). Admitted, `handle` runs holding a place in the queue until it takes a slot.
+ */
+async function admitted(req: ApiRequest, rc: RouteContext, handle: () => Promise<ApiResponse>): Promise<ApiResponse> {
+  await refuseEarly(req, rc);
   const caller = await rc.caller();
   if (caller.principal.via === "api_key") rememberKey(rc.app, req.headers["xi-api-key"], caller.workspaceId);
-  return caller.workspaceId;
+  const admission = admitToQueue(rc.app, caller);
+  try {
+    return await handle();
+  } finally {
+    admission.done();
+  }
 }
 
 /** What both endpoints check first: permission, query, body, model, language and the plan's formats. */
@@ -160,14 +170,13 @@ async function checkRequest<S extends typeof TextToSpeechBody | typeof DialogueB
   return { caller, query, body, model };
 }
 
-async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
+const textToSpeech = (req: ApiRequest, rc: RouteContext, mode: Mode) => admitted(req, rc, () => textToSpeechAdmitted(req, rc, mode));
+
+async function textToSpeechAdmitted(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
   const ctx = rc.app;
   // The workspace's settings for the voice are read while the permission and the plan are
   // checked (one round trip less before the audio); they are used only once those pass.
   const voiceId = req.params.voice_id;
-  await refuseEarly(req, rc);
-  // Over the plan's concurrency with its queue full: refused before any other read (slots.ts).
-  refuseWhenQueueFull(ctx, await authenticated(req, rc));
   const early = { voiceId, settings: rc.caller().then((c) => ctx.stores.voices.workspaceSettings(c.workspaceId, voiceId)) };
   early.settings.catch(() => undefined);
   const { caller, query, body, model } = await checkRequest(req, rc, mode, TextToSpeechBody);
@@ -194,10 +203,10 @@ async function textToSpeech(req: ApiRequest, rc: RouteContext, mode: Mode): Prom
 /** Stability in dialogue moves in steps of 0.5 (speech-generation.md §5). */
 const roundHalf = (x: number) => Math.round(x * 2) / 2;
 
-async function textToDialogue(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
+const textToDialogue = (req: ApiRequest, rc: RouteContext, mode: Mode) => admitted(req, rc, () => textToDialogueAdmitted(req, rc, mode));
+
+async function textToDialogueAdmitted(req: ApiRequest, rc: RouteContext, mode: Mode): Promise<ApiResponse> {
   const ctx = rc.app;
-  await refuseEarly(req, rc);
-  refuseWhenQueueFull(ctx, await authenticated(req, rc));
   const { caller, query, body, model } = await checkRequest(req, rc, mode, DialogueBody, DEFAULT_DIALOGUE_MODEL_ID);
   // Empty blocks are ignored.
   const inputs = body.inputs.map((input, index) => ({ ...input, index })).filter((i) => i.text.trim());
