@@ -13,13 +13,10 @@
  * same samples, target, settings and seed give the same output, however it is consumed.
  */
 import { CLEAN_CONTEXT, F0_RATE, FRAME_SECONDS, YinFft, cleanRange, frameCount, toF0Rate } from "./f0.js";
-import { AP_BANDS, BINS, FFT_SIZE, SpectralAnalyzer, WORK_RATE } from "./spectral.js";
+import { AP_BANDS, BINS, SpectralAnalyzer, WORK_RATE } from "./spectral.js";
 import { PulseSynth, type FrameSource, type SynthFrame } from "./synth.js";
-import { GRAIN_REACH, GrainSynth, type GrainFrame } from "./grains.js";
-import { bandwidthHz, mapFrame, measureVoice, planConversion, type ConversionPlan, type ConversionSettings, type VoiceStats } from "./mapping.js";
+import { mapFrame, measureVoice, planConversion, type ConversionPlan, type ConversionSettings, type VoiceStats } from "./mapping.js";
 import { PostChain } from "./post.js";
-import { Crossover } from "./crossover.js";
-import { RealFFT } from "./fft.js";
 import { hashSeed } from "../engine/prng.js";
 
 export interface ConvertOptions {
@@ -52,28 +49,20 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
   let rawDone = 0;
   const gate = source.loudestDb - 45;
   const analyzer = new SpectralAnalyzer(fs);
-  const mapped: Array<HybridFrame | undefined> = [];
+  const mapped: Array<SynthFrame | undefined> = [];
   let mappedDone = 0;
   const scratch: SynthFrame = { f0: 0, logEnv: new Float32Array(BINS), ap: new Float32Array(AP_BANDS) };
-  const source_: FrameSource & { at(i: number): HybridFrame } = {
+  const source_: FrameSource = {
     get length() {
       return mappedDone;
     },
     at: (i) => mapped[Math.max(0, Math.min(mappedDone - 1, i))]!,
   };
-  // The vocoder's pulses go where the grains put theirs, so the two bands join in phase.
-  const marks: number[] = [];
-  const synth = new PulseSynth(source_, fs, hashSeed("sts-noise", opts.seed), marks);
-  const grains = new GrainSynth(samples, source_, fs, marks);
-  const lifter = new GainLifter();
-  const topBin = Math.floor((0.9 * bandwidthHz(source.meanLogEnv) * FFT_SIZE) / fs);
-  const split = new Crossover(CROSSOVER_HZ, fs);
+  const synth = new PulseSynth(source_, fs, hashSeed("sts-noise", opts.seed));
   const post = new PostChain(fs, plan.gain, plan.speakerBoost);
 
   // Mapped frames before the dynamics step; it looks DYNAMICS_SPAN frames either way.
   const pre: Array<SynthFrame | undefined> = [];
-  // The analysed (unmapped) envelope and pitch of each pre-frame: the grains' filter is mapped over analysed.
-  const analysed: Array<{ f0: number; logEnv: Float32Array } | undefined> = [];
   let preDone = 0;
   let preDropped = 0;
   const preFrames = (upTo: number) => {
@@ -92,7 +81,6 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
       const out: SynthFrame = { f0: 0, logEnv: new Float32Array(BINS), ap: new Float32Array(AP_BANDS) };
       mapFrame(plan, i, scratch, out);
       pre[i] = out;
-      analysed[i] = { f0: scratch.f0, logEnv: scratch.logEnv.slice() };
     }
     preDone = want;
   };
@@ -100,10 +88,10 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
     const want = Math.min(frames, upTo);
     if (want <= mappedDone) return;
     preFrames(want + DYNAMICS_SPAN);
-    for (let i = mappedDone; i < want; i++) mapped[i] = lifter.frame(scaleDynamics(pre, i, preDone, plan.dynamics), analysed[i]!, topBin);
+    for (let i = mappedDone; i < want; i++) mapped[i] = scaleDynamics(pre, i, preDone, plan.dynamics);
     mappedDone = want;
     // Pre-frames older than the span are no longer read.
-    for (; preDropped < mappedDone - DYNAMICS_SPAN - 1; preDropped++) pre[preDropped] = analysed[preDropped] = undefined;
+    for (; preDropped < mappedDone - DYNAMICS_SPAN - 1; preDropped++) pre[preDropped] = undefined;
   };
 
   const first = Math.max(0.05, opts.firstBlockSeconds ?? 0.5);
@@ -113,11 +101,11 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
   let blockSeconds = first;
   while (done < samples.length) {
     const until = Math.min(samples.length, done + Math.round(blockSeconds * fs));
-    // Grains up to GRAIN_REACH past the block end are placed; their marks read a little further.
-    ensureFrames(Math.ceil((until + 2 * GRAIN_REACH) / (FRAME_SECONDS * fs)) + 2);
-    const block = split.mix(grains.render(until), synth.render(until));
-    // Both synthesisers only read frames from a grain's reach before `until` on: free the ones behind.
-    const behind = Math.min(mappedDone - 1, Math.floor((until - 2 * GRAIN_REACH) / (FRAME_SECONDS * fs)) - 2);
+    // Pulses near the block end read the next frame too.
+    ensureFrames(Math.ceil(until / (FRAME_SECONDS * fs)) + 2);
+    const block = synth.render(until);
+    // The synthesiser only reads frames from just before `until` on: free the ones behind.
+    const behind = Math.min(mappedDone - 1, Math.floor(until / (FRAME_SECONDS * fs)) - 2);
     for (; dropped < behind; dropped++) mapped[dropped] = undefined;
     yield post.process(block);
     done = until;
@@ -161,49 +149,4 @@ export function convertAll(samples: Float32Array, opts: ConvertOptions): Float32
     o += block.length;
   }
   return out;
-}
-
-/** A mapped frame as both synthesisers read it: the vocoder's envelope, pitch and aperiodicity, the grains' filter. */
-type HybridFrame = SynthFrame & GrainFrame;
-
-/** Below this the grains (the input's own excitation) sound, above it the vocoder's pulses and noise. */
-const CROSSOVER_HZ = 1000;
-
-/**
- * The grains' envelope correction is bounded to 18 dB either way. A tighter bound keeps more words but not the
- * target: at 12 dB or 8 dB fest-ked into Avery loses 25-27% of its words instead of 39%, into Desmond 46-48% instead
- * of 64%, but Jonas converted into three voices stays nearer himself in all three (convert.test.ts).
- */
-const GAIN_LIMIT = (18 * Math.LN10) / 20;
-
-/**
- * The grain filter of one frame: the mapped envelope over the analysed one, bounded, then liftered
- * to quefrencies below GAIN_QUEFRENCY (a Hann taper), so the filter's response stays within a few
- * milliseconds and a grain filtered in one FFT does not wrap around (the equaliser's fine ripple
- * and the frame's own analysis noise would otherwise smear each grain over ±23 ms). Above the
- * input's band (an 8 kHz or telephone recording) there is only its noise floor: nothing is boosted
- * there (the warp would lift the floor to the band's level).
- */
-const GAIN_QUEFRENCY = 96;
-const LIFTER = Float64Array.from({ length: FFT_SIZE }, (_, n) => {
-  const q = Math.min(n, FFT_SIZE - n);
-  return q < GAIN_QUEFRENCY ? 0.5 + 0.5 * Math.cos((Math.PI * q) / GAIN_QUEFRENCY) : 0;
-});
-class GainLifter {
-  private readonly fft = new RealFFT(FFT_SIZE);
-  private readonly re = new Float64Array(BINS);
-  private readonly im = new Float64Array(BINS);
-  private readonly zeros = new Float64Array(BINS);
-  private readonly ceps = new Float64Array(FFT_SIZE);
-
-  frame(m: SynthFrame, a: { f0: number; logEnv: Float32Array }, topBin: number): HybridFrame {
-    const { re, im, ceps } = this;
-    for (let k = 0; k < BINS; k++) re[k] = Math.max(-GAIN_LIMIT, Math.min(k > topBin ? 0 : GAIN_LIMIT, 0.5 * (m.logEnv[k] - a.logEnv[k])));
-    this.fft.inverse(re, this.zeros, ceps);
-    for (let n = 0; n < FFT_SIZE; n++) ceps[n] *= LIFTER[n];
-    this.fft.forward(ceps, re, im);
-    const gain = new Float32Array(BINS);
-    for (let k = 0; k < BINS; k++) gain[k] = Math.max(-GAIN_LIMIT, Math.min(k > topBin ? 0 : GAIN_LIMIT, re[k]));
-    return { ...m, srcF0: a.f0, outF0: m.f0, gain };
-  }
 }

@@ -55,15 +55,10 @@ export class PulseSynth {
   private nextNoiseFrame = 0;
   private readonly hop: number;
 
-  /**
-   * With `marks`, pulses go exactly where another synthesiser put its periods (output sample
-   * positions, pushed in order before `render` reaches them) instead of walking the F0 itself.
-   */
   constructor(
     private readonly frames: FrameSource,
     private readonly fs: number,
     seed: number,
-    private readonly marks?: number[],
   ) {
     this.rand = prng(seed);
     this.hop = FRAME_SECONDS * fs;
@@ -105,16 +100,10 @@ export class PulseSynth {
     const lastFrame = this.frames.length - 1;
     for (;;) {
       const noiseAt = Math.round(this.nextNoiseFrame * this.hop);
-      const pulseAt = this.marks ? (this.marks.length ? this.marks[0] : Infinity) : this.nextPulse;
-      const pulseFirst = pulseAt <= noiseAt;
-      const at = pulseFirst ? pulseAt : noiseAt;
+      const pulseFirst = this.nextPulse <= noiseAt;
+      const at = pulseFirst ? this.nextPulse : noiseAt;
       if (at >= until) break;
-      if (pulseFirst && this.marks) {
-        const m = this.marks.shift()!;
-        const f0 = this.f0At(m);
-        if (f0 > 0) this.pulse(m, this.fs / f0);
-        this.nextPulse = m;
-      } else if (pulseFirst) {
+      if (pulseFirst) {
         // Pulses advance through voiced stretches; unvoiced stretches are skipped a frame at a time.
         const f0 = this.f0At(this.nextPulse);
         if (f0 > 0) {
@@ -137,7 +126,6 @@ export class PulseSynth {
     this.out.copyWithin(0, n);
     this.out.fill(0, this.out.length - n);
     this.start = until;
-    if (this.marks) this.nextPulse = this.marks.length ? this.marks[0] : until;
     // Responses of frames the cursor has passed are no longer needed.
     const keepFrom = Math.floor(Math.min(this.nextPulse, this.nextNoiseFrame * this.hop) / this.hop) - 1;
     for (const key of this.responses.keys()) if (key < keepFrom) this.responses.delete(key);
