@@ -10,7 +10,7 @@
  *
  *   node --import tsx scripts/sts-outside.ts              # tune voices
  *   node --import tsx scripts/sts-outside.ts --heldout    # held-out voices (never tuned on)
- *   node --import tsx scripts/sts-outside.ts --sentences=8 --targets=Rachel,Adam
+ *   node --import tsx scripts/sts-outside.ts --sentences=8 --targets=Rachel,Adam --voices=flite-rms
  */
 import { OUTSIDE_VOICES, outsideSpeech, outsideVoiceAvailable, type OutsideVoice } from "../test/support/outside-speech.js";
 import { SENTENCES, recognize, recognizerAvailable, wordErrorRate, words } from "../functions/media/engine/flite/fixtures/intelligibility.js";
@@ -87,7 +87,8 @@ async function main() {
   const arg = (k: string) => process.argv.find((a) => a.startsWith(`--${k}=`))?.split("=")[1];
   const split = process.argv.includes("--heldout") ? "heldout" : "tune";
   const sentences = SENTENCES.slice(0, Number(arg("sentences") ?? 10));
-  const voices = OUTSIDE_VOICES.filter((v) => v.language === "en" && v.split === split && outsideVoiceAvailable(v));
+  const only = (arg("voices") ?? "").split(",").filter(Boolean);
+  const voices = OUTSIDE_VOICES.filter((v) => v.language === "en" && v.split === split && outsideVoiceAvailable(v) && (!only.length || only.includes(v.id)));
   const wanted = (arg("targets") ?? "").split(",").filter(Boolean);
   const records = premadeVoiceRecords().filter((r) => (r.profile as VoiceProfile).language === "en" && (!wanted.length || wanted.includes(r.name)));
   const engine = new DispatchingEngine(new EspeakEngine(), { flite: () => new FliteEngine() });

@@ -24,6 +24,14 @@ const VOICES = ["flite-rms", "fest-ked"].map((id) => OUTSIDE_VOICES.find((v) => 
 const TARGETS = ["Avery", "Desmond"];
 const N_SENTENCES = 6;
 const sentences = SENTENCES.slice(0, N_SENTENCES);
+/** Issue 26's goal: at most 15 points more word errors after conversion (mean over the pairs). */
+const GOAL = 0.15;
+/**
+ * Not met: the vocoder's figure on this set (2026-11-29 and 2026-12-07 alike: +2, +28, +44, +39 points, mean +28.6),
+ * with a little room.
+ * Lower it toward GOAL as the conversion keeps more words.
+ */
+const MEASURED_BOUND = 0.3;
 
 const stats = async (id: string, text: string, degrade: Parameters<typeof outsideSpeech>[2] = []): Promise<VoiceStats> => {
   const d = decodeWav(new Uint8Array(await outsideSpeech(id, text, degrade)));
@@ -65,15 +73,13 @@ describe("speech to speech on outside speech (issue 26)", () => {
     for (const t of targets) expect(Math.abs(Math.log2(fitWarp(kal.meanLogEnv, t.stats.meanLogEnv))), t.name).toBeLessThan(0.45);
   }, 120_000);
 
-  // Skipped: the goal is not met yet (issue 26 stays open on it). Measured 2026-11-29 with this test's set:
-  // flite-rms->Avery 2%->4%, flite-rms->Desmond 2%->30%, fest-ked->Avery 11%->55%, fest-ked->Desmond 11%->50%
-  // (mean +28 points; pitch in register). The vocoder's own analysis and resynthesis loses most of it: converting
-  // a reading into its own measured voice already takes fest-ked 10%->27-37% and flite-awb 7%->21-23%, whatever
-  // the settings. A conversion that keeps the input's excitation (PSOLA-style pitch and an envelope filter) was
-  // measured 2026-11-29 and not landed: fest-ked->Avery 11%->27-39%, ->Desmond 11%->43-63% (still over the goal),
-  // and the outputs stayed nearer their source (66% of the engine's held-out pairs nearer the target against 81%):
-  // docs/decisions/2026-11-29-sts-excitation.md. Full figures: functions/media/engine/README.md.
-  it.skip("keeps the words: at most 15 points more word errors, and the pitch in the target's register", async () => {
+  // The goal is not met yet (issue 26 stays open on it): the bound asserted is the vocoder's measured figure, so a
+  // change that loses more words fails here. Most of the loss is the vocoder's own analysis and resynthesis
+  // (a reading converted into its own measured voice already takes fest-ked 10% -> 27-37%). Keeping the input's
+  // excitation was measured and not landed twice: the grains alone (docs/decisions/2026-11-29-sts-excitation.md)
+  // and the grains below 1 kHz with the vocoder above (docs/decisions/2026-12-07-sts-hybrid.md). Full figures:
+  // functions/media/engine/README.md.
+  it("keeps the words: word errors rise by at most the measured bound, and the pitch stays in the target's register", async () => {
     const rows: string[] = [];
     const increases: number[] = [];
     const pitch: number[] = [];
@@ -90,7 +96,9 @@ describe("speech to speech on outside speech (issue 26)", () => {
     }
     const report = rows.join(", ");
     const mean = increases.reduce((a, b) => a + b, 0) / increases.length;
-    expect(mean, report).toBeLessThanOrEqual(0.15);
+    console.log(`speech to speech on outside speech: ${report}; mean +${(mean * 100).toFixed(1)} points (goal +${GOAL * 100})`);
+    expect(mean, report).toBeLessThanOrEqual(MEASURED_BOUND);
     expect(pitch.filter((e) => Math.abs(e) <= 0.1).length / pitch.length, report).toBeGreaterThanOrEqual(0.8);
-  }, 300_000);
+    // 24 conversions and 6 recogniser runs: a few minutes alone; 12 minutes measured on a shared, loaded machine.
+  }, 1_200_000);
 });
