@@ -1,22 +1,30 @@
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from "playwright-core";
-import { expect, type ExpectStatic } from "vitest";
+import { expect, inject, type ExpectStatic } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack } from "../support/stack.js";
+import { CHROMIUM, CHROMIUM_ARGS } from "../support/chromium.js";
 
 /**
- * Debian's Chromium (never a downloaded one), headless, with nothing running in the background.
- * With `microphone`, its microphone plays that WAV file (the fake device starts the file when
- * capture starts) and media permissions are granted without a prompt; with `askPermission` too,
- * the permission is each profile's: `newContext(..., { microphone: true })` grants it and any
- * other profile is refused (what a user who answers Block gets).
+ * A Chromium for a test file (test/support/chromium.ts). Without a microphone: the run's shared Chromium (one launched by
+ * test/support/global-setup.ts, which every file connects to; `close()` closes only this file's
+ * profiles), or a launch of its own when run outside the suite's global setup.
+ * With `microphone`, its own launch, as the WAV is a launch flag: its microphone plays that file
+ * (the fake device starts the file when capture starts) and media permissions are granted without
+ * a prompt; with `askPermission` too, the permission is each profile's:
+ * `newContext(..., { microphone: true })` grants it and any other profile is refused (what a user
+ * who answers Block gets).
  */
 export function launchChromium(opts: { microphone?: string; askPermission?: boolean } = {}): Promise<Browser> {
-  const args = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+  const args = [...CHROMIUM_ARGS];
+  if (!opts.microphone) {
+    const shared = inject("chromiumEndpoint");
+    if (shared) return chromium.connect(shared);
+  }
   if (opts.microphone) {
     if (!opts.askPermission) args.push("--use-fake-ui-for-media-stream");
     args.push("--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${opts.microphone}`, "--autoplay-policy=no-user-gesture-required");
   }
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args });
+  return chromium.launch({ executablePath: CHROMIUM, args });
 }
 
 const inflight = new WeakMap<BrowserContext, Set<Request>>();

@@ -2,8 +2,7 @@ import { type Browser, type BrowserContext, type Locator, type Page } from "play
 import { expect, type ExpectStatic } from "vitest";
 import { ElevenLabsClient } from "@elevenlabs/elevenlabs-js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { apiFetch, createTestAccount } from "../support/stack.js";
-import { createAccount } from "../../functions/platform/domain/accounts.js";
+import { apiFetch, createTestAccount, createTestUser } from "../support/stack.js";
 import { pvcMessages } from "../../web/app/components/pvc/wizard.js";
 import { newContext, signIn, visit, watchErrors } from "./helpers.js";
 
@@ -86,7 +85,7 @@ export async function openRecorder(page: Page, data: Locator) {
 /** A server administrator (who reviews manual verification requests on the administration page). */
 export async function createServerAdmin(stack: EmbeddedStack): Promise<{ email: string; password: string }> {
   const admin = { email: `admin-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`, password: "operator password" };
-  await createAccount(stack.ctx, { email: admin.email, password: admin.password, tier: "free", serverAdmin: true });
+  await createTestUser(stack, { email: admin.email, password: admin.password, tier: "free", serverAdmin: true });
   return admin;
 }
 

@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { argon2id } from "hash-wasm";
 import { parseConfig, type Config } from "../../functions/platform/config.js";
 import type { Logger } from "../../functions/platform/adapters/log.js";
 import { startEmbedded, type EmbeddedStack } from "../../infra/local/stack.js";
@@ -33,10 +35,33 @@ export async function startTestStack(
 
 let counter = 0;
 
+const cheapHashes = new Map<string, Promise<string>>();
+/**
+ * An argon2id hash of `password` with the cheapest parameters (1 pass, 64 KiB) for the accounts the
+ * test support creates straight through the domain, made once per password and process: the
+ * product's parameters (19 MiB, 2 passes: about 50-90 ms of CPU per hash and per sign-in) test
+ * nothing here that test/account's sign-up and sign-in tests do not, and a suite creates thousands
+ * of these accounts. Sign-in verifies it as any argon2id hash (the parameters are in the hash).
+ * Accounts made through the API or the pages still get the product's hashing.
+ */
+export function testPasswordHash(password: string): Promise<string> {
+  let hash = cheapHashes.get(password);
+  if (!hash) {
+    hash = argon2id({ password, salt: new Uint8Array(randomBytes(16)), parallelism: 1, iterations: 1, memorySize: 64, hashLength: 32, outputType: "encoded" });
+    cheapHashes.set(password, hash);
+  }
+  return hash;
+}
+
+/** createAccount with testPasswordHash's hash (what the test support's accounts use). */
+export async function createTestUser(stack: EmbeddedStack, input: Omit<Parameters<typeof createAccount>[1], "passwordHash">) {
+  return createAccount(stack.ctx, { ...input, passwordHash: await testPasswordHash(input.password) });
+}
+
 /** A user with its own workspace and an API key, straight through the domain. */
 export async function createTestAccount(stack: EmbeddedStack, tier: TierId = "free", password = "correct horse battery") {
   const email = `user${Date.now()}-${++counter}-${Math.random().toString(36).slice(2, 8)}@example.test`;
-  const { user, workspace } = await createAccount(stack.ctx, { email, password, tier });
+  const { user, workspace } = await createTestUser(stack, { email, password, tier });
   const { value } = await createApiKey(stack.ctx, { workspaceId: workspace.workspace_id, userId: user.user_id, name: "test" });
   return { email, password, user, workspace, apiKey: value };
 }

@@ -6,10 +6,12 @@
  *   sample    (one per sample, two at a time) the audio training uses: the sample's trim, the
  *             selected speakers' utterances, background noise removed when asked; analysed
  *             (pitch, rate, spectrum, loudness, SNR, clipping, embedding); the cleaned audio and
- *             the analysis are kept as artifacts
+ *             the analysis are kept as artifacts (copied from an earlier run when the sample and
+ *             its settings are unchanged: reuse.ts)
  *   fit       the engine profile fitted (closed form) to the pooled analysis (functions/capabilities/cloning/fit.ts), the
  *             dataset quality report, the voice updated: its profile, the model in
- *             high_quality_base_model_ids, the state fine_tuned
+ *             high_quality_base_model_ids, the state fine_tuned (the fit of the same pooled
+ *             analysis by an earlier run is reused)
  *   failed    (on any error) the model goes to failed with a message the wizard shows
  *
  * While a model is fine_tuning the voice cannot speak with it (functions/platform/domain/speechRules.ts).
@@ -32,6 +34,7 @@ import { hashSeed } from "../../media/engine/prng.js";
 import type { Gender, VoiceProfile } from "../../media/engine/port.js";
 import type { VoiceAnalysis } from "../../media/voice-analysis/port.js";
 import { qualityReport, type AnalysedSample, type DatasetQualityReport } from "./report.js";
+import { fitReuseKey, reuseFolder, sampleReuseKey } from "./reuse.js";
 
 export const FINE_TUNING_WORKFLOW = "voice-fine-tuning";
 const RUNNING: FineTuningState[] = ["queued", "fine_tuning"];
@@ -95,11 +98,28 @@ export async function prepareRun(ctx: AppContext, r: RunInput): Promise<{ sample
   return { sample_ids: samples.map((s) => s.sample_id), total: samples.length };
 }
 
-/** One sample's training audio, analysed; the cleaned audio and the analysis kept as artifacts. */
-export async function prepareSample(ctx: AppContext, r: RunInput & { sample_id: string; total: number }): Promise<{ sample_id: string; seconds: number }> {
+/**
+ * One sample's training audio, analysed; the cleaned audio and the analysis kept as artifacts.
+ * When an earlier run of the voice analysed the same bytes with the same trim, speakers and noise
+ * removal (reuse.ts), its artifacts are copied into this run instead (`reused`).
+ */
+export async function prepareSample(ctx: AppContext, r: RunInput & { sample_id: string; total: number }): Promise<{ sample_id: string; seconds: number; reused: boolean }> {
   const v = await voiceOf(ctx, r);
   const s = v.samples.find((x) => x.sample_id === r.sample_id);
-  if (!s) return { sample_id: r.sample_id, seconds: 0 }; // deleted meanwhile: trained without it
+  if (!s) return { sample_id: r.sample_id, seconds: 0, reused: false }; // deleted meanwhile: trained without it
+  const folder = runFolder(r.workspace_id, r.voice_id, r.model_id, r.run_id);
+  // A sample without its bytes' hash (none should be) is never reused: its key would not say what it holds.
+  const kept = s.hash ? `${reuseFolder(r.workspace_id, r.voice_id)}/samples/${sampleReuseKey(s, ANALYSIS_RATE)}` : undefined;
+  const earlier = kept ? await ctx.blobs.getBytes(`${kept}.json`) : undefined;
+  if (kept && earlier && (await ctx.blobs.head(`${kept}.wav`))) {
+    const analysed: AnalysedSample = { ...(JSON.parse(Buffer.from(earlier.bytes).toString("utf8")) as AnalysedSample), sample_id: s.sample_id, file_name: s.file_name };
+    await Promise.all([
+      ctx.blobs.copy(`${kept}.wav`, `${folder}/dataset/${s.sample_id}.wav`, "audio/wav"),
+      ctx.blobs.put(`${folder}/analysis/${s.sample_id}.json`, JSON.stringify(analysed), "application/json"),
+    ]);
+    await sampleProgress(ctx, r, folder);
+    return { sample_id: s.sample_id, seconds: Math.round(analysed.duration_secs * 10) / 10, reused: true };
+  }
   const decoded = await decodeSample(ctx, s);
   const trim = trimRange(s, decoded.durationSecs);
   const sep = s.speaker_separation;
@@ -117,7 +137,6 @@ export async function prepareSample(ctx: AppContext, r: RunInput & { sample_id: 
   const cleanAudio = s.remove_background_noise ? await analyzer.denoise(audio, ANALYSIS_RATE) : audio;
   const clean = s.remove_background_noise ? await analyzer.analyzeSamples(cleanAudio, ANALYSIS_RATE) : raw;
   const seconds = cleanAudio.length / ANALYSIS_RATE;
-  const folder = runFolder(r.workspace_id, r.voice_id, r.model_id, r.run_id);
   const made = await runCpu("wav", { samples: cleanAudio, rate: ANALYSIS_RATE, ranges: [{ start: 0, end: seconds }] }, [cleanAudio.buffer as ArrayBuffer]);
   const analysed: AnalysedSample = {
     sample_id: s.sample_id,
@@ -132,15 +151,24 @@ export async function prepareSample(ctx: AppContext, r: RunInput & { sample_id: 
     ctx.blobs.put(`${folder}/dataset/${s.sample_id}.wav`, made.wav, "audio/wav"),
     ctx.blobs.put(`${folder}/analysis/${s.sample_id}.json`, JSON.stringify(analysed), "application/json"),
   ]);
-  // Progress: the share of samples analysed, from 5% to 65%.
+  // Kept for a later run of the same input (the WAV last: the analysis alone is not reused).
+  if (kept) {
+    await ctx.blobs.put(`${kept}.json`, JSON.stringify(analysed), "application/json");
+    await ctx.blobs.copy(`${folder}/dataset/${s.sample_id}.wav`, `${kept}.wav`, "audio/wav");
+  }
+  await sampleProgress(ctx, r, folder);
+  return { sample_id: s.sample_id, seconds: Math.round(seconds * 10) / 10, reused: false };
+}
+
+/** Progress: the share of samples analysed, from 5% to 65%. */
+async function sampleProgress(ctx: AppContext, r: RunInput & { total: number }, folder: string): Promise<void> {
   const done = (await ctx.blobs.list(`${folder}/analysis/`)).length;
   const progress = Math.round((0.05 + (0.6 * done) / Math.max(1, r.total)) * 100) / 100;
   await ctx.stores.voices.setFineTuning(r.workspace_id, r.voice_id, r.model_id, { state: "fine_tuning", progress, message: fineTuningMessage(progress) });
-  return { sample_id: s.sample_id, seconds: Math.round(seconds * 10) / 10 };
 }
 
 /** Pools the analyses, fits the profile, writes the report, and makes the voice fine-tuned for the model. */
-export async function fitRun(ctx: AppContext, r: RunInput & { sample_ids: string[] }): Promise<{ report_key: string; similarity: number; dataset_seconds: number }> {
+export async function fitRun(ctx: AppContext, r: RunInput & { sample_ids: string[] }): Promise<{ report_key: string; similarity: number; dataset_seconds: number; reused_fit: boolean }> {
   const folder = runFolder(r.workspace_id, r.voice_id, r.model_id, r.run_id);
   const analysed: AnalysedSample[] = [];
   for (const id of r.sample_ids) {
@@ -156,20 +184,26 @@ export async function fitRun(ctx: AppContext, r: RunInput & { sample_ids: string
   const language = v.fine_tuning.language ?? current.language;
   const renderer = engineRenderer(ctx, language);
   // The closed-form fit of the instant clone, on all of the clone's audio; beside it, how the
-  // voice sounded before (its current profile read the same way), for the report.
+  // voice sounded before (its current profile read the same way), for the report. A fit of the
+  // same inputs by an earlier run is reused (reuse.ts).
+  const fitInput = {
+    analysis: pooled,
+    language,
+    accent: current.accent,
+    gender: labelled(v.labels.gender),
+    age: v.labels.age === "young" || v.labels.age === "old" || v.labels.age === "middle_aged" ? v.labels.age : undefined,
+    seed: hashSeed("pvc-fit", r.voice_id),
+  } as const;
+  const keptFit = `${reuseFolder(r.workspace_id, r.voice_id)}/fits/${fitReuseKey({ ...fitInput })}.json`;
+  const earlierFit = await ctx.blobs.getBytes(keptFit);
   const [before, fit] = await Promise.all([
     renderer.render({ ...current, language }),
-    fitProfile(
-      {
-        analysis: pooled,
-        language,
-        accent: current.accent,
-        gender: labelled(v.labels.gender),
-        age: v.labels.age === "young" || v.labels.age === "old" || v.labels.age === "middle_aged" ? v.labels.age : undefined,
-        seed: hashSeed("pvc-fit", r.voice_id),
-      },
-      renderer,
-    ),
+    earlierFit
+      ? (JSON.parse(Buffer.from(earlierFit.bytes).toString("utf8")) as Awaited<ReturnType<typeof fitProfile>>)
+      : fitProfile(fitInput, renderer).then(async (made) => {
+          await ctx.blobs.put(keptFit, JSON.stringify(made), "application/json");
+          return made;
+        }),
   ]);
   const round = (x: number | null, d: number) => (x === null ? null : Math.round(x * 10 ** d) / 10 ** d);
   const { target, fitted } = fit.report;
@@ -207,7 +241,7 @@ export async function fitRun(ctx: AppContext, r: RunInput & { sample_ids: string
         reports: { ...(cur.fine_tuning.reports ?? {}), [r.model_id]: reportKey },
       },
     };
-    if (await ctx.stores.voices.replace(next, cur.version)) return { report_key: reportKey, similarity: similarityAfter, dataset_seconds: report.total_duration_secs };
+    if (await ctx.stores.voices.replace(next, cur.version)) return { report_key: reportKey, similarity: similarityAfter, dataset_seconds: report.total_duration_secs, reused_fit: earlierFit !== undefined };
   }
   throw new Error("The voice changed too often while fine-tuning finished.");
 }

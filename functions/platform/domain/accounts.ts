@@ -28,10 +28,15 @@ export interface NewAccount {
 
 const nowSeconds = (ctx: AppContext) => Math.floor(ctx.now() / 1000);
 
-/** A user with their own workspace on `tier` (free for web sign-ups), admin of it, with the Everyone group. */
+/**
+ * A user with their own workspace on `tier` (free for web sign-ups), admin of it, with the Everyone group.
+ * `passwordHash`: an argon2id hash of `password` made already (the test support's accounts, hashed
+ * once per password with cheap parameters); every product path leaves it out and the password is
+ * hashed here with the product's parameters.
+ */
 export async function createAccount(
   ctx: AppContext,
-  input: { email: string; password: string; firstName?: string | null; tier?: TierId; joinWorkspaceId?: string; serverAdmin?: boolean },
+  input: { email: string; password: string; firstName?: string | null; tier?: TierId; joinWorkspaceId?: string; serverAdmin?: boolean; passwordHash?: string },
 ): Promise<NewAccount> {
   const parsed = SignUpSchema.parse({ email: input.email, password: input.password, first_name: input.firstName });
   const { users, workspaces, ledger } = ctx.stores;
@@ -51,7 +56,7 @@ export async function createAccount(
       email,
       first_name: firstName,
       photo_url: null,
-      password_hash: await hashPassword(parsed.password),
+      password_hash: input.passwordHash ?? (await hashPassword(parsed.password)),
       created_at: now,
       default_workspace_id: workspaceId,
       is_producer: false,
