@@ -8,7 +8,9 @@
  *   node --import tsx scripts/voice-verification-engine-speakers.ts [speakers per set, default 24] [tune|heldout]
  *
  * The tune set also gets two more genuine readings per speaker (other sentences, paces and noise seeds): within-speaker
- * variation to learn from; the held-out set is read exactly like the calibration script's.
+ * variation to learn from; the held-out set is read exactly like the calibration script's. Each speaker also reads the
+ * sentence (tune: and two others) through the web app's recording path (test/voice-verification/browser-channel.ts),
+ * kept apart as `browser`.
  */
 import { writeFileSync, mkdirSync } from "node:fs";
 import { EspeakEngine } from "../functions/media/engine/espeak/engine.js";
@@ -20,6 +22,7 @@ import { fitProfile } from "../functions/capabilities/cloning/fit.js";
 import { calibrationPassage } from "../functions/capabilities/cloning/passages.js";
 import { challengeLanguage, newChallenge } from "../functions/capabilities/voice-verification/challenge.js";
 import type { VoiceProfile } from "../functions/media/engine/port.js";
+import { browserChannel } from "../test/voice-verification/browser-channel.js";
 import { ENGINE_SPEAKERS_DIR, type EngineSpeaker } from "../test/voice-verification/engine-speakers.js";
 
 const N = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 24);
@@ -44,6 +47,13 @@ function noisy(x: Float32Array, snrDb: number, seed: number): Float32Array {
 async function reading(v: VoiceProfile, text: string, seed: number): Promise<number[]> {
   const speed = 0.9 + ((seed * 7) % 5) * 0.05;
   return analyzeVoice(await denoise(noisy(await speak(engine, v, text, { seed, settings: { speed } }), 25, seed), RATE), RATE).embedding;
+}
+
+/** A reading recorded in the web app (test/voice-verification/browser-channel.ts), decoded at 16 kHz and denoised as the server does. */
+async function browserReading(v: VoiceProfile, text: string, seed: number): Promise<number[]> {
+  const speed = 0.9 + ((seed * 7) % 5) * 0.05;
+  const recorded = await browserChannel(noisy(await speak(engine, v, text, { seed, settings: { speed } }), 35, seed), RATE);
+  return analyzeVoice(await denoise(recorded, 16000), 16000).embedding;
 }
 
 async function enrol(v: NamedVoice) {
@@ -73,9 +83,12 @@ for (const [split, seed] of [["tune", 31_337], ["heldout", 27_182]] as const) {
     const readingEmbedding = analyzeVoice(await speak(engine, s.clone, text, { seed: 1 }), RATE).embedding;
     const genuine = [await reading(s.v.profile, text, 500 + i)];
     if (split === "tune") for (const k of [1, 2]) genuine.push(await reading(s.v.profile, newChallenge(lang), 500 + i + 1000 * k));
+    // Through the browser's recording path: the sentence (and, in the tune set, two others).
+    const browser = [await browserReading(s.v.profile, text, 800 + i)];
+    if (split === "tune") for (const k of [1, 2]) browser.push(await browserReading(s.v.profile, newChallenge(lang), 800 + i + 1000 * k));
     const impostors: Array<{ index: number; embedding: number[] }> = [];
     for (const [j, t] of enrolled.entries()) if (j !== i) impostors.push({ index: j, embedding: await reading(t.v.profile, text, 700 + j) });
-    out.push({ name: s.v.name, language: s.v.profile.language, gender: s.v.profile.gender, samples: s.samples, reading: readingEmbedding, genuine, impostors });
+    out.push({ name: s.v.name, language: s.v.profile.language, gender: s.v.profile.gender, samples: s.samples, reading: readingEmbedding, genuine, browser, impostors });
     console.error(split, i, s.v.name);
   }
   const path = `${ENGINE_SPEAKERS_DIR}/${split}-${N}.json`;

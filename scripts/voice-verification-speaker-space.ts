@@ -8,9 +8,9 @@
  * each) and the engine speakers of scripts/voice-verification-engine-speakers.ts (run it first; its sets are the
  * calibration script's). --write writes the fitted projection and thresholds to speaker-space-data.ts.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { speakers } from "../test/voice-verification/outside-measures.js";
-import { poolEmbeddings, poolTrials, type PoolSpeaker } from "../test/voice-verification/speaker-pool.js";
+import { isBrowserCondition, poolEmbeddings, poolTrials, type PoolSpeaker } from "../test/voice-verification/speaker-pool.js";
 import { loadEngineSpeakers, type EngineSpeaker } from "../test/voice-verification/engine-speakers.js";
 import { fitSpeakerSpace, spaceSimilarity } from "../functions/capabilities/voice-verification/speaker-space.js";
 import { EMBEDDING_VERSION } from "../functions/media/voice-analysis/embedding.js";
@@ -29,15 +29,18 @@ const base = (id: string) => id.replace(/[+-]250c$/, "");
 
 /** Within-speaker sets for the fit: outside speakers (enrolment and tests) and engine speakers (samples, clone reading, readings). */
 function classes(outside: PoolSpeaker[], engine: EngineSpeaker[]): number[][][] {
-  return [...outside.map((s) => [s.enrol, ...s.tests.map((t) => t.e)]), ...engine.map((s) => [s.samples, s.reading, ...s.genuine])];
+  return [...outside.map((s) => [s.enrol, ...s.tests.map((t) => t.e)]), ...engine.map((s) => [s.samples, s.reading, ...s.genuine, ...s.browser])];
 }
 type Score = (a: number[], b: number[]) => number;
-interface Scored { outG: number[]; outI: number[]; outIL: number[]; instG: number[]; instI: number[]; instIH: number[]; soG: number[]; soI: number[]; soIH: number[] }
+/** G genuine, I impostors, IL/IH of the same language (and gender); GB the genuine readings through the browser's path (also in G). */
+interface Scored { outG: number[]; outGB: number[]; outI: number[]; outIL: number[]; instG: number[]; instGB: number[]; instI: number[]; instIH: number[]; soG: number[]; soGB: number[]; soI: number[]; soIH: number[] }
 function scoreSets(outside: PoolSpeaker[], engine: EngineSpeaker[], sim: Score, allGenuine: boolean): Scored {
-  const r: Scored = { outG: [], outI: [], outIL: [], instG: [], instI: [], instIH: [], soG: [], soI: [], soIH: [] };
+  const r: Scored = { outG: [], outGB: [], outI: [], outIL: [], instG: [], instGB: [], instI: [], instIH: [], soG: [], soGB: [], soI: [], soIH: [] };
   for (const t of poolTrials(outside, sim)) {
-    if (t.genuine) r.outG.push(t.score);
-    else {
+    if (t.genuine) {
+      r.outG.push(t.score);
+      if (isBrowserCondition(t.condition)) r.outGB.push(t.score);
+    } else {
       r.outI.push(t.score);
       if (t.sameLanguage) r.outIL.push(t.score);
     }
@@ -47,6 +50,12 @@ function scoreSets(outside: PoolSpeaker[], engine: EngineSpeaker[], sim: Score, 
     for (const g of allGenuine ? s.genuine : s.genuine.slice(0, 1)) {
       r.instG.push(inst(g));
       r.soG.push(sim(g, s.samples));
+    }
+    for (const g of s.browser) {
+      r.instG.push(inst(g));
+      r.soG.push(sim(g, s.samples));
+      r.instGB.push(inst(g));
+      r.soGB.push(sim(g, s.samples));
     }
     for (const imp of s.impostors) {
       const o = engine[imp.index];
@@ -91,6 +100,8 @@ function report(label: string, s: Scored, tInst: number, tSo: number) {
   console.log(`${label}: outside (samples-only score) FR ${pct(fr(s.outG, tSo))} of ${s.outG.length}, FA ${pct(fa(s.outI, tSo))} of ${s.outI.length} (same language+gender ${pct(fa(s.outIL, tSo))} of ${s.outIL.length}), EER ${pct(eer(s.outG, s.outI))}`);
   console.log(`${label}: engine instant @${tInst.toFixed(3)} FR ${pct(fr(s.instG, tInst))} of ${s.instG.length}, FA ${pct(fa(s.instI, tInst))} (same language+gender ${pct(fa(s.instIH, tInst))} of ${s.instIH.length}), EER ${pct(eer(s.instG, s.instI))}`);
   console.log(`${label}: engine samples-only @${tSo.toFixed(3)} FR ${pct(fr(s.soG, tSo))} of ${s.soG.length}, FA ${pct(fa(s.soI, tSo))} (same language+gender ${pct(fa(s.soIH, tSo))} of ${s.soIH.length}), EER ${pct(eer(s.soG, s.soI))}`);
+  const low = (xs: number[]) => (xs.length ? Math.min(...xs).toFixed(3) : "-");
+  console.log(`${label}: browser-path genuine FR: outside ${pct(fr(s.outGB, tSo))} of ${s.outGB.length} (lowest ${low(s.outGB)}), engine instant ${pct(fr(s.instGB, tInst))} of ${s.instGB.length} (lowest ${low(s.instGB)}), engine samples-only ${pct(fr(s.soGB, tSo))} of ${s.soGB.length} (lowest ${low(s.soGB)})`);
 }
 /**
  * Thresholds chosen on tune scores: with --rule=fr, where false rejects are at most `q` in every set the score applies
@@ -137,6 +148,19 @@ const space = fitSpeakerSpace(classes(outTune, engineTune), { reg: chosen.reg, d
 const sim = (a: number[], b: number[]) => spaceSimilarity(space, a, b);
 report("space tune (out-of-fold)", chosen.cv, th.inst, th.so);
 report("space held-out", scoreSets(outHeld, engineHeld, sim, false), th.inst, th.so);
+
+// Real browser readings (the speaker step's embeddings logged from a browser test run, one JSON line per attempt:
+// { samplesOnly, rec, samples, reading }): their scores and margins in the plain cosine and in the space.
+const dump = process.argv.find((a) => a.startsWith("--browser="))?.slice(10);
+if (dump) {
+  for (const line of readFileSync(dump, "utf8").split("\n").filter(Boolean)) {
+    const d = JSON.parse(line) as { name: string; samplesOnly: boolean; rec: number[]; samples: number[] | null; reading: number[] };
+    const score = (f: Score) => (d.samplesOnly ? f(d.rec, d.samples ?? d.reading) : (f(d.rec, d.samples ?? d.reading) + f(d.rec, d.reading)) / 2);
+    const [c, sp] = [score(similarity), score(sim)];
+    const [tc, ts] = d.samplesOnly ? [BEFORE.so, th.so] : [BEFORE.inst, th.inst];
+    console.log(`browser reading (${d.name}, ${d.samplesOnly ? "samples only" : "fitted"}): cosine ${c.toFixed(3)} vs ${tc} (margin ${(c - tc).toFixed(3)}), space ${sp.toFixed(3)} vs ${ts.toFixed(3)} (margin ${(sp - ts).toFixed(3)})`);
+  }
+}
 
 if (process.argv.includes("--write")) {
   const r = (x: number) => Math.round(x * 1e6) / 1e6;

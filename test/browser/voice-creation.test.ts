@@ -272,6 +272,12 @@ describe.each(SIZES)("Instant Voice Clone at $width px", (size) => {
         expect(await vdialog.getByRole("link", { name: "Generate speech" }).count(), `${await vdialog.textContent()} ${scores}`).toBe(1);
         const state = (await (await apiFetch(stack, account.apiKey, `/v1/voices/${voice.voice_id}/verification`)).json()) as { is_verified: boolean };
         expect(state.is_verified).toBe(true);
+        // The speaker check in the speaker space, through this path (Chromium's microphone, WebM/Opus): the
+        // genuine reading clears its threshold with some margin (measured 0.09-0.20 in two runs; held-out engine
+        // speakers through the emulated path fall under threshold + 0.03 in 1 of 24). Impostors through the path:
+        // test/voice-verification/speaker-outside.test.ts.
+        const speaker = stored!.verification.attempts.at(-1)!.speaker!;
+        expect(speaker.similarity - speaker.threshold, scores).toBeGreaterThanOrEqual(0.02);
         // Verify mode closes itself once the voice needs no verification.
         await visit(vpage, `/app?creationType=cloneVoice&mode=verify&voiceId=${voice.voice_id}`);
         await expect.poll(() => vpage.locator("dialog[open]").count(), { timeout: 10_000 }).toBe(0);

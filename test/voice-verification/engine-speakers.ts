@@ -16,6 +16,8 @@ export interface EngineSpeaker {
   reading: number[];
   /** The speaker's own readings: [0] of the sentence (the calibration script's), then others (tune set only). */
   genuine: number[][];
+  /** The speaker's readings recorded through the browser's path: [0] of the sentence, then others (tune set only). */
+  browser: number[][];
   /** Every other speaker of the set reading the same sentence. */
   impostors: Array<{ index: number; embedding: number[] }>;
 }
