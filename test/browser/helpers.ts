@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Download, type Page, type Request } from "playwright-core";
 import { expect, inject, type ExpectStatic } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack } from "../support/stack.js";
@@ -111,4 +111,11 @@ export async function openBrowserStack(env?: Record<string, string>): Promise<{ 
 export async function closeBrowserStack(stack: EmbeddedStack | undefined, browser: Browser | undefined): Promise<void> {
   await browser?.close();
   await stack?.close();
+}
+
+/** A download's bytes, read through the browser's connection (`download.path()` is refused when the browser is shared over a connection). */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

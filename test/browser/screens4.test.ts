@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { readFileSync } from "node:fs";
 import { apiFetch, createTestAccount } from "../support/stack.js";
 import { encodeWav } from "../../functions/media/audio/wav.js";
 import { toneInt16 } from "../../functions/media/audio/testing.js";
@@ -9,7 +8,7 @@ import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js
 import { voiceMessages } from "../../functions/platform/contract/voices.js";
 import { workspaceMessages } from "../../functions/platform/contract/workspace.js";
 import { settingsMessages } from "../../web/app/components/tts/settings.js";
-import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
+import { closeBrowserStack, closeContext, downloadedBytes, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
 
 /**
  * Issue 28 §4 and §10 at a phone's (390 px) and a desktop's (1280 px) width: the Text to Speech
@@ -163,8 +162,7 @@ describe.each(SIZES)("screens at $width px", (size) => {
     await link.click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/\.pls$/);
-    const path = await file.path();
-    expect(readFileSync(path, "utf8")).toContain("Tambra");
+    expect((await downloadedBytes(file)).toString("utf8")).toContain("Tambra");
 
     expect(errors.pageErrors).toEqual([]);
     await closeContext(context);

@@ -14,7 +14,7 @@ import type { VoiceProfile } from "../../functions/media/engine/port.js";
 import { stsMessages } from "../../functions/platform/contract/sts.js";
 import { modelMessages } from "../../web/app/components/tts/models.js";
 import { createTestAccount, insertOwnVoice } from "../support/stack.js";
-import { closeContext, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack, launchChromium } from "./helpers.js";
+import { closeContext, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack, launchChromium, downloadedBytes } from "./helpers.js";
 
 /**
  * The Voice Changer's queue and the Voice Isolator in Chromium against the embedded stack, with
@@ -121,7 +121,7 @@ describe("Voice Changer page", () => {
     // Download one: an MP3 named after the upload and the voice.
     const [download] = await Promise.all([page.waitForEvent("download"), first.getByRole("link", { name: "Download" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^first take_.+\.mp3$/);
-    const saved = readFileSync((await download.path())!);
+    const saved = await downloadedBytes(download);
     expect(saved.byteLength).toBeGreaterThan(5000);
     expect(saved[0] === 0xff || saved.subarray(0, 3).toString() === "ID3").toBe(true);
 
@@ -143,7 +143,7 @@ describe("Voice Changer page", () => {
     await expectPlaying(rows.first().locator("audio"));
     const [historyDownload] = await Promise.all([page.waitForEvent("download"), rows.nth(1).getByRole("button", { name: "Download" }).click()]);
     expect(historyDownload.suggestedFilename()).toMatch(/\.mp3$/);
-    const historyBytes = readFileSync((await historyDownload.path())!);
+    const historyBytes = await downloadedBytes(historyDownload);
     expect(historyBytes[0] === 0xff || historyBytes.subarray(0, 3).toString() === "ID3").toBe(true);
     const charged = (await currentUsage(stack.ctx, account.workspace.workspace_id)).character_count;
     await rows.first().getByRole("button", { name: "Regenerate" }).click();
