@@ -83,6 +83,7 @@ function writeWholeFiles(store: S3rverStore): void {
     const partial = `${file}.writing-${threadId}-${++writes}`;
     const md5 = createHash("md5");
     let size = 0;
+    const out = createWriteStream(partial);
     try {
       const content = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
       const count = new Transform({
@@ -92,9 +93,12 @@ function writeWholeFiles(store: S3rverStore): void {
           done(null, chunk);
         },
       });
-      await pipeline(content, count, createWriteStream(partial));
+      await pipeline(content, count, out);
       await rename(partial, file);
     } catch (e) {
+      // A body that broke off at once fails the pipeline before the file is even open: the
+      // stream opens it afterwards, so the file goes only once the stream has closed.
+      if (!out.closed) await new Promise<void>((r) => out.once("close", () => r()));
       await rm(partial, { force: true });
       throw e;
     }
