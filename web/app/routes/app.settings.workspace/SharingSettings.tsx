@@ -1,5 +1,4 @@
-import { Form, useNavigation } from "@remix-run/react";
-import { CsrfInput } from "../../components/Csrf.js";
+import { SettingForm } from "./SettingForm.js";
 
 export const EDITORS_SHARE_LABEL = "Editors can share pronunciation dictionaries";
 
@@ -8,21 +7,15 @@ export const EDITORS_SHARE_LABEL = "Editors can share pronunciation dictionaries
  * storing_shared_files_on_user). Off, only a dictionary's owner and admins share it; on, its editors too.
  */
 export function SharingSettings({ editorsShare }: { editorsShare: boolean }) {
-  const busy = useNavigation().formData?.get("intent") === "sharing";
   return (
-    <section className="card" aria-labelledby="sharing-title">
-      <h2 id="sharing-title">Sharing</h2>
-      <Form method="post" className="stack-form">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="sharing" />
-        <label className="checkbox">
-          <input type="checkbox" name="storing_shared_files_on_user" value="on" defaultChecked={editorsShare} key={String(editorsShare)} /> {EDITORS_SHARE_LABEL}
-        </label>
-        <p className="field-hint">Off, a dictionary is shared by its owner and its admins only. Viewers never share.</p>
-        <button type="submit" className="button" disabled={busy}>
-          Save
-        </button>
-      </Form>
-    </section>
+    <SettingForm
+      id="sharing-title"
+      title="Sharing"
+      intent="sharing"
+      name="storing_shared_files_on_user"
+      label={EDITORS_SHARE_LABEL}
+      checked={editorsShare}
+      hint="Off, a dictionary is shared by its owner and its admins only. Viewers never share."
+    />
   );
 }

@@ -1,5 +1,4 @@
-import { Form, useNavigation } from "@remix-run/react";
-import { CsrfInput } from "../../components/Csrf.js";
+import { SettingForm } from "./SettingForm.js";
 
 export const TRAINING_OPT_OUT_LABEL = "Opt out of training use";
 
@@ -8,21 +7,15 @@ export const TRAINING_OPT_OUT_LABEL = "Opt out of training use";
  * feeds Voice Data's training-use notice): when on, its samples train only its own voices.
  */
 export function TrainingSettings({ optedOut }: { optedOut: boolean }) {
-  const busy = useNavigation().formData?.get("intent") === "training";
   return (
-    <section className="card" aria-labelledby="training-title">
-      <h2 id="training-title">Training use</h2>
-      <Form method="post" className="stack-form">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="training" />
-        <label className="checkbox">
-          <input type="checkbox" name="training_opt_out" value="on" defaultChecked={optedOut} key={String(optedOut)} /> {TRAINING_OPT_OUT_LABEL}
-        </label>
-        <p className="field-hint">Samples of this workspace's professional clones then train those voices only; Voice Data tells members so.</p>
-        <button type="submit" className="button" disabled={busy}>
-          Save
-        </button>
-      </Form>
-    </section>
+    <SettingForm
+      id="training-title"
+      title="Training use"
+      intent="training"
+      name="training_opt_out"
+      label={TRAINING_OPT_OUT_LABEL}
+      checked={optedOut}
+      hint="Samples of this workspace's professional clones then train those voices only; Voice Data tells members so."
+    />
   );
 }
