@@ -1,8 +1,9 @@
 import { Link, useSearchParams } from "@remix-run/react";
 import { FormActions } from "../FormActions.js";
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { CreateCollectionBody } from "../../../../functions/platform/contract/voices.js";
 import { isVisible, type IconName } from "../../lib/nav.js";
+import { useUrlState } from "../../lib/useUrlState.js";
 import { navContext, useShell } from "../../lib/shell.js";
 import { apiCallError, v1Fetch, v1Json } from "../tts/client.js";
 import { voiceBadges, voiceDisplayName } from "../tts/voices.js";
@@ -87,7 +88,9 @@ export function MyVoices({ slots, collections: initialCollections }: { slots: Vo
   const [params, setParams] = useSearchParams();
   const shell = useShell();
   const toast = useToast();
-  const query = useMemo(() => parseMyVoicesQuery(params), [params]);
+  // The query shown is the one last chosen; the URL follows (useUrlState), so a category and then a sort
+  // chosen in quick succession both count.
+  const [query, setQuery] = useUrlState(parseMyVoicesQuery, writeMyVoicesQuery);
   const list = useMyVoices(query);
   const openId = params.get("voiceId");
   const [search, setSearch] = useState(query.search);
@@ -97,12 +100,10 @@ export function MyVoices({ slots, collections: initialCollections }: { slots: Vo
   const latest = useRef(query);
   latest.current = query;
 
-  const setQuery = useCallback((q: MyVoicesQuery) => setParams((prev) => writeMyVoicesQuery(q, prev), { replace: true, preventScrollReset: true }), [setParams]);
-
   useEffect(() => setSearch(query.search), [query.search]);
   useEffect(() => {
     if (search.trim() === latest.current.search.trim()) return;
-    const t = setTimeout(() => setQuery({ ...latest.current, search }), LIBRARY_SEARCH_DEBOUNCE_MS);
+    const t = setTimeout(() => setQuery((q) => ({ ...q, search })), LIBRARY_SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [search, setQuery]);
 
@@ -145,21 +146,21 @@ export function MyVoices({ slots, collections: initialCollections }: { slots: Vo
                 <Icon name="search" size={16} />
                 <input type="search" placeholder="Search my voices…" value={search} maxLength={200} onChange={(e) => setSearch(e.target.value)} aria-label="Search my voices" />
               </label>
-              <SelectField label="Category" value={query.filter} onChange={(e) => setQuery({ ...query, filter: e.target.value as MyVoicesQuery["filter"] })}>
+              <SelectField label="Category" value={query.filter} onChange={(e) => setQuery((q) => ({ ...q, filter: e.target.value as MyVoicesQuery["filter"] }))}>
                   {MY_VOICE_FILTERS.map((f) => (
                     <option key={f} value={f}>
                       {MY_VOICE_FILTER_LABELS[f]}
                     </option>
                   ))}
                 </SelectField>
-              <SelectField label="Sort" value={query.sort} onChange={(e) => setQuery({ ...query, sort: e.target.value as MyVoicesQuery["sort"] })}>
+              <SelectField label="Sort" value={query.sort} onChange={(e) => setQuery((q) => ({ ...q, sort: e.target.value as MyVoicesQuery["sort"] }))}>
                   {MY_VOICE_SORTS.map((s) => (
                     <option key={s} value={s}>
                       {MY_VOICE_SORT_LABELS[s]}
                     </option>
                   ))}
                 </SelectField>
-              <SelectField label="Collection" value={query.collectionId ?? ""} onChange={(e) => setQuery({ ...query, collectionId: e.target.value || null })}>
+              <SelectField label="Collection" value={query.collectionId ?? ""} onChange={(e) => setQuery((q) => ({ ...q, collectionId: e.target.value || null }))}>
                   <option value="">All collections</option>
                   {collections.map((c) => (
                     <option key={c.collection_id} value={c.collection_id}>
@@ -243,7 +244,7 @@ export function MyVoices({ slots, collections: initialCollections }: { slots: Vo
                 title={narrowed ? "No voices found" : "No voices yet"}
                 action={
                   narrowed ? (
-                    <button type="button" className="button" onClick={() => setQuery({ search: "", filter: "all", sort: query.sort, collectionId: null })}>
+                    <button type="button" className="button" onClick={() => setQuery((q) => ({ search: "", filter: "all", sort: q.sort, collectionId: null }))}>
                       Show all voices
                     </button>
                   ) : (
@@ -302,7 +303,7 @@ export function MyVoices({ slots, collections: initialCollections }: { slots: Vo
               const res = await v1Fetch(`/v1/voices/collections/${encodeURIComponent(modal.collection.collection_id)}`, { method: "DELETE" });
               if (!res.ok) throw await apiCallError(res);
               setModal(null);
-              setQuery({ ...query, collectionId: null });
+              setQuery((q) => ({ ...q, collectionId: null }));
               void reloadCollections();
               return null;
             } catch (e) {

@@ -1,7 +1,8 @@
-import { Link, useSearchParams } from "@remix-run/react";
-import { useEffect, useMemo, useRef, useState, type ChangeEvent } from "react";
+import { Link } from "@remix-run/react";
+import { useEffect, useRef, useState, type ChangeEvent } from "react";
 import { similarVoiceMessages } from "../../../../functions/platform/contract/voices.js";
 import { isVisible } from "../../lib/nav.js";
+import { useUrlState } from "../../lib/useUrlState.js";
 import { navContext, useShell } from "../../lib/shell.js";
 import { voiceDisplayName } from "../tts/voices.js";
 import { AudioPlayer } from "../audio/AudioPlayer.js";
@@ -60,24 +61,12 @@ function MissingVoice({ voiceId, voices }: { voiceId: string; voices: Array<{ vo
  * an uploaded clip (which a filter resets, with the spec's message).
  */
 export function VoiceLibrary({ opened, missing, slots }: VoiceLibraryProps) {
-  const [params, setParams] = useSearchParams();
   const shell = useShell();
   const toast = useToast();
-  const urlFilters = useMemo(() => parseLibraryFilters(params), [params]);
-  // The filters shown are the ones last chosen; the URL follows a moment later (a navigation).
-  // While it has not caught up with what was written last, the URL does not overrule them;
-  // after that it leads again (back and forward buttons).
-  const [filters, setFilters] = useState(urlFilters);
+  // The filters shown are the ones last chosen; the URL follows (useUrlState).
+  const [filters, setFilters] = useUrlState(parseLibraryFilters, writeLibraryFilters);
   const current = useRef(filters);
   current.current = filters;
-  const lastWritten = useRef<string | null>(null);
-  useEffect(() => {
-    if (lastWritten.current !== null) {
-      if (writeLibraryFilters(urlFilters).toString() === lastWritten.current) lastWritten.current = null;
-      return;
-    }
-    setFilters(urlFilters);
-  }, [urlFilters]);
   const similar = useSimilarSearch();
   const library = useLibrarySearch(filters, similar.query === null);
   const preview = usePreviewPlayer();
@@ -101,8 +90,6 @@ export function VoiceLibrary({ opened, missing, slots }: VoiceLibraryProps) {
   function writeFilters(next: Filters) {
     current.current = next;
     setFilters(next);
-    lastWritten.current = writeLibraryFilters(next).toString();
-    setParams((prev) => writeLibraryFilters(next, prev), { replace: true, preventScrollReset: true });
   }
 
   function changeFilters(change: Filters | ((current: Filters) => Filters)) {
