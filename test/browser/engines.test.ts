@@ -93,6 +93,22 @@ async function walk(width: number) {
   await card.getByRole("button", { name: "Test connection" }).click();
   await expect.poll(() => toast(page, "kokoro answers (2 voices).").isVisible()).toBe(true);
 
+  // Its timeouts: out of bounds said on the page, then changed in place.
+  await card.getByText("Change timeouts").click();
+  await card.getByLabel("First audio within (s)").fill("61");
+  await card.getByRole("button", { name: "Save timeouts" }).click();
+  await expect.poll(() => toast(page, "The first-byte timeout is a whole number of seconds from 1 to 60").isVisible()).toBe(true);
+  if (!(await card.getByLabel("First audio within (s)").isVisible())) await card.getByText("Change timeouts").click();
+  await card.getByLabel("First audio within (s)").fill("7");
+  await card.getByLabel("Whole answer within (s)").fill("90");
+  await card.getByRole("button", { name: "Save timeouts" }).click();
+  await expect.poll(() => toast(page, "kokoro now waits 7 s for the first audio and 90 s in all.").isVisible()).toBe(true);
+  await expect.poll(() => card.getByText("Timeouts 7 s first audio, 90 s in all", { exact: false }).isVisible()).toBe(true);
+  const listed = (await (await apiFetch(stack, admin.apiKey, "/v1/workspace/engines")).json()) as { engines: Array<{ first_byte_timeout_s: number; total_timeout_s: number }> };
+  expect(listed.engines[0]).toMatchObject({ first_byte_timeout_s: 7, total_timeout_s: 90 });
+  // What the engines speak in, and that the assistant keeps the built-in voice.
+  expect(await page.getByTestId("engines-scope").textContent()).toContain("The support assistant always speaks with Timbre's built-in voice.");
+
   await card.getByRole("button", { name: "Remove kokoro" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
   await expect.poll(() => toast(page, "kokoro removed, with its voices.").isVisible()).toBe(true);

@@ -68,6 +68,9 @@ const REFERENCE = wav(2);
 let openaiUrl: string;
 let mp3Url: string;
 let xttsUrl: string;
+let slowUrl: string;
+/** How long the slow fake waits before its first byte of speech (ms). */
+let slowDelayMs = 2500;
 
 beforeAll(async () => {
   // Loopback allowed as for a webhook receiver on this machine; private networks are not.
@@ -102,6 +105,16 @@ beforeAll(async () => {
       res.write(wavHeader(0));
       res.write(tone(0.5));
       return void setTimeout(() => res.end(tone(0.5)), 20);
+    }
+    res.writeHead(404).end();
+  });
+  slowUrl = await fake("slow", (req, _body, res) => {
+    if (req.url === "/v1/audio/voices") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ voices: ["slowpoke"] }));
+    if (req.url === "/v1/audio/speech" && req.method === "POST") {
+      // Nothing at all (no headers either) until the delay: a model still loading.
+      const t = setTimeout(() => res.writeHead(200, { "content-type": "audio/wav" }).end(wav(1)), slowDelayMs);
+      res.on("close", () => clearTimeout(t));
+      return;
     }
     res.writeHead(404).end();
   });
@@ -349,4 +362,61 @@ describe("a workspace's engines speak", () => {
     expect(asked.filter((a) => a.server === "xtts" && a.path === "/tts_stream")).toHaveLength(2);
     expect(logLines.filter((l) => l.includes(KEY))).toEqual([]);
   });
+});
+
+describe("per-engine timeouts", () => {
+  const patch = (apiKey: string, id: string, body: Record<string, unknown>) => apiFetch(stack, apiKey, `/v1/workspace/engines/${id}`, { method: "PATCH", body: JSON.stringify(body) });
+
+  it("are bounded (first byte 1-60 s, total 5-600 s, total not shorter), default to 15 s / 120 s and change in place; members 403, another workspace 404", async () => {
+    const admin = await adminOf(stack);
+    const refused = async (body: Record<string, unknown>, pattern: RegExp) => {
+      const res = await add(admin.apiKey, { engine_id: "bounded", url: openaiUrl, ...body });
+      expect(res.status).toBe(400);
+      expect(await errorOf(res)).toMatchObject({ status: "invalid_engine", message: expect.stringMatching(pattern) });
+    };
+    await refused({ first_byte_timeout_s: 0 }, /^first_byte_timeout_s of the engine "bounded" must be a whole number of seconds from 1 to 60 \(got 0\)/);
+    await refused({ first_byte_timeout_s: 61 }, /from 1 to 60/);
+    await refused({ first_byte_timeout_s: 2.5 }, /whole number/);
+    await refused({ total_timeout_s: 4 }, /^total_timeout_s .* from 5 to 600/);
+    await refused({ total_timeout_s: 601 }, /from 5 to 600/);
+    await refused({ first_byte_timeout_s: 30, total_timeout_s: 20 }, /must not be shorter than its first_byte_timeout_s \(30 s\)/);
+
+    const res = await add(admin.apiKey, { engine_id: "defaults", url: openaiUrl });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ first_byte_timeout_s: 15, total_timeout_s: 120 });
+    const edited = await patch(admin.apiKey, "defaults", { first_byte_timeout_s: 5 });
+    expect(edited.status).toBe(200);
+    expect(await edited.json()).toMatchObject({ engine_id: "defaults", first_byte_timeout_s: 5, total_timeout_s: 120 });
+    expect((await patch(admin.apiKey, "defaults", { total_timeout_s: 4 })).status).toBe(400);
+    const listed = (await (await apiFetch(stack, admin.apiKey, "/v1/workspace/engines")).json()) as { engines: Array<Record<string, unknown>> };
+    expect(listed.engines[0]).toMatchObject({ first_byte_timeout_s: 5, total_timeout_s: 120 });
+
+    const member = await joinAsMember(stack, admin);
+    expect((await patch(member.apiKey, "defaults", { first_byte_timeout_s: 9 })).status).toBe(403);
+    const other = await adminOf(stack);
+    expect((await patch(other.apiKey, "defaults", { first_byte_timeout_s: 9 })).status).toBe(404);
+    expect((await patch(admin.apiKey, "nothing-here", { first_byte_timeout_s: 9 })).status).toBe(404);
+  });
+
+  it("a slow first byte past the engine's own timeout is a 504 naming the engine, refunded; a longer timeout set in place lets the same server answer", async () => {
+    const admin = await adminOf(stack);
+    expect((await add(admin.apiKey, { engine_id: "slow", kind: "openai", url: slowUrl, key: KEY, first_byte_timeout_s: 1, total_timeout_s: 5 })).status).toBe(201);
+    const voice = (await voicesOf(admin.apiKey)).find((v) => v.name === "slowpoke (slow)")!;
+    const before = await used(admin.apiKey);
+    slowDelayMs = 2500;
+    const res = await speak(admin.apiKey, voice.voice_id, "Waiting for a slow model.");
+    expect(res.status).toBe(504);
+    const err = await errorOf(res);
+    expect(err.status).toBe("remote_engine_timeout");
+    // The configured second, not the default 15 s: the server answers after 2.5 s, which the default would have waited for.
+    expect(err.message).toBe("The remote engine slow did not answer in time (no audio within 1000 ms).");
+    expect(await used(admin.apiKey)).toBe(before);
+
+    expect((await patch(admin.apiKey, "slow", { first_byte_timeout_s: 10, total_timeout_s: 20 })).status).toBe(200);
+    const ok = await speak(admin.apiKey, voice.voice_id, "Waiting long enough.");
+    expect(ok.status).toBe(200);
+    expect((await ok.arrayBuffer()).byteLength).toBeGreaterThan(4000);
+    expect(await used(admin.apiKey)).toBe(before + "Waiting long enough.".length);
+    expect(logLines.filter((l) => l.includes(KEY))).toEqual([]);
+  }, 60_000);
 });

@@ -28,12 +28,42 @@ export interface NewEngine {
   key?: string | null;
   model?: string | null;
   language?: string | null;
+  /** Seconds to the first byte of audio (1-60, default 15) and to the whole answer (5-600, default 120). */
+  first_byte_timeout_s?: number | null;
+  total_timeout_s?: number | null;
+}
+
+/** The bounds of a workspace engine's timeouts, in seconds (the engine port takes ms). */
+export const TIMEOUT_BOUNDS = { firstByte: { min: 1, max: 60, dflt: 15 }, total: { min: 5, max: 600, dflt: 120 } } as const;
+
+/** The timeouts asked for, checked (whole seconds within the bounds, the total not shorter than the first byte), in ms. */
+export function checkedTimeouts(id: string, firstByteS: number | null | undefined, totalS: number | null | undefined, current?: { first: number; total: number }) {
+  const one = (v: number | null | undefined, b: { min: number; max: number; dflt: number }, name: string, had?: number) => {
+    if (v === null || v === undefined) return had ?? b.dflt * 1000;
+    if (!Number.isInteger(v) || v < b.min || v > b.max) throw new ApiError(400, "invalid_engine", `${name} of the engine "${id}" must be a whole number of seconds from ${b.min} to ${b.max} (got ${v}).`);
+    return v * 1000;
+  };
+  const first = one(firstByteS, TIMEOUT_BOUNDS.firstByte, "first_byte_timeout_s", current?.first);
+  const total = one(totalS, TIMEOUT_BOUNDS.total, "total_timeout_s", current?.total);
+  if (total < first) throw new ApiError(400, "invalid_engine", `total_timeout_s of the engine "${id}" (${total / 1000} s) must not be shorter than its first_byte_timeout_s (${first / 1000} s).`);
+  return { first_byte_timeout_ms: first, total_timeout_ms: total };
 }
 
 const store = (ctx: AppContext) => new WorkspaceEngines(ctx.stores.tables.main);
 
 export function engineWire(r: WorkspaceEngineRecord, extra: { voice_ids?: string[]; voices_error?: string | null; state?: BreakerSnapshot } = {}) {
-  return { engine_id: r.engine_id, kind: r.kind, url: r.url, model: r.model, language: r.language, key_hint: r.key_hint, created_at_unix: r.created_at_unix, ...extra };
+  return {
+    engine_id: r.engine_id,
+    kind: r.kind,
+    url: r.url,
+    model: r.model,
+    language: r.language,
+    key_hint: r.key_hint,
+    first_byte_timeout_s: (r.first_byte_timeout_ms ?? TIMEOUT_BOUNDS.firstByte.dflt * 1000) / 1000,
+    total_timeout_s: (r.total_timeout_ms ?? TIMEOUT_BOUNDS.total.dflt * 1000) / 1000,
+    created_at_unix: r.created_at_unix,
+    ...extra,
+  };
 }
 
 const notAllowed = (id: string, what: string) =>
@@ -58,6 +88,7 @@ export async function addEngine(ctx: AppContext, caller: Caller, body: NewEngine
   } catch (e) {
     throw new ApiError(400, "invalid_engine", (e as Error).message.replace(/^REMOTE_ENGINES\[0\]\.(id|kind|url|key|model|language)/, "$1").replace(/^REMOTE_ENGINES\[0\]/, "engine"));
   }
+  const timeouts = checkedTimeouts(cfg.id, body.first_byte_timeout_s, body.total_timeout_s);
   const url = new URL(cfg.url);
   const literal = literalHostRefused(url, ctx.config.webhooks);
   if (literal) throw notAllowed(cfg.id, `a ${literal} address`);
@@ -78,9 +109,22 @@ export async function addEngine(ctx: AppContext, caller: Caller, body: NewEngine
     key_enc: cfg.key ? seal(ctx.secrets.session, SEAL_PURPOSE, cfg.key) : null,
     key_hint: cfg.key ? `••••${cfg.key.slice(-4)}` : null,
     created_at_unix: Math.floor(ctx.now() / 1000),
+    ...timeouts,
   };
   if (!(await s.create(record))) throw new ApiError(409, "engine_exists", `This workspace already has an engine named "${cfg.id}".`);
   return record;
+}
+
+/** Changes an engine's timeouts (what may change without adding it again). */
+export async function editEngine(ctx: AppContext, caller: Caller, engineId: string, body: { first_byte_timeout_s?: number | null; total_timeout_s?: number | null }): Promise<WorkspaceEngineRecord> {
+  await caller.requireAdmin();
+  const s = store(ctx);
+  const r = await s.get(caller.workspaceId, engineId);
+  if (!r) throw new ApiError(404, "engine_not_found", `This workspace has no engine named "${engineId}".`);
+  const now = { first: r.first_byte_timeout_ms ?? TIMEOUT_BOUNDS.firstByte.dflt * 1000, total: r.total_timeout_ms ?? TIMEOUT_BOUNDS.total.dflt * 1000 };
+  const next = { ...r, ...checkedTimeouts(engineId, body.first_byte_timeout_s, body.total_timeout_s, now) };
+  if (!(await s.replace(next))) throw new ApiError(404, "engine_not_found", `This workspace has no engine named "${engineId}".`);
+  return next;
 }
 
 /**

@@ -33,7 +33,7 @@ const KIND_NAMES = { openai: "OpenAI-compatible", elevenlabs: "ElevenLabs-compat
 
 /** The engine's settings as the engine port takes them, the key unsealed (kept in memory for one request). */
 export function configOf(ctx: AppContext, r: WorkspaceEngineRecord): RemoteEngineConfig {
-  const [cfg] = parseRemoteEngines(JSON.stringify([{ id: r.engine_id, kind: r.kind, url: r.url, model: r.model, language: r.language }]));
+  const [cfg] = parseRemoteEngines(JSON.stringify([{ id: r.engine_id, kind: r.kind, url: r.url, model: r.model, language: r.language, firstByteTimeoutMs: r.first_byte_timeout_ms, totalTimeoutMs: r.total_timeout_ms }]));
   return { ...cfg, key: r.key_enc ? unseal(ctx.secrets.session, SEAL_PURPOSE, r.key_enc) : undefined };
 }
 

@@ -19,6 +19,9 @@ export interface WorkspaceEngineRecord {
   /** The key's last four characters behind dots ("••••1a2b"), for the list. */
   key_hint: string | null;
   created_at_unix: number;
+  /** Per-engine timeouts (ms); absent on records from before they could be set: the defaults. */
+  first_byte_timeout_ms?: number;
+  total_timeout_ms?: number;
 }
 
 const key = (ws: string, id: string) => ({ pk: `WS#${ws}`, sk: `ENGINE#${id}` });
@@ -38,6 +41,11 @@ export class WorkspaceEngines {
 
   async list(ws: string): Promise<WorkspaceEngineRecord[]> {
     return (await this.main.queryPrefix<Stored<WorkspaceEngineRecord>>(`WS#${ws}`, "ENGINE#")).map((i) => withoutKeys<WorkspaceEngineRecord>(i));
+  }
+
+  /** Replaces an existing record (false when there is none). */
+  async replace(r: WorkspaceEngineRecord): Promise<boolean> {
+    return this.main.put({ ...key(r.workspace_id, r.engine_id), ...r }, { condition: "attribute_exists(pk)" });
   }
 
   /** False when there was none. */

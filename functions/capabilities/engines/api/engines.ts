@@ -3,7 +3,7 @@ import type { ApiRouter } from "../../../platform/http/app.js";
 import { json } from "../../../platform/http/types.js";
 import { jsonBody, q, queryParams } from "../../../platform/http/validate.js";
 import { remoteEngineHealth } from "../health.js";
-import { addEngine, engineStatus, engineWire, listEngines, refreshEngineVoices, removeEngine } from "../manage.js";
+import { addEngine, editEngine, engineStatus, engineWire, listEngines, refreshEngineVoices, removeEngine } from "../manage.js";
 import { remoteEngine } from "../health.js";
 import { breakerKeyOf, configOf } from "../speak.js";
 
@@ -15,7 +15,10 @@ const EngineBody = z.object({
   model: z.string().max(100).nullish(),
   language: z.string().max(16).nullish(),
   voices: z.array(z.string().max(100)).max(500).nullish(),
+  first_byte_timeout_s: z.number().nullish(),
+  total_timeout_s: z.number().nullish(),
 });
+const EditBody = z.object({ first_byte_timeout_s: z.number().nullish(), total_timeout_s: z.number().nullish() });
 
 /**
  * GET /v1/engines: each remote engine's state (ok / failing / open, the last error's class). Any
@@ -46,6 +49,12 @@ export function registerEngines(r: ApiRouter): void {
     const { record, state, probe } = await engineStatus(rc.app, await rc.caller(), req.params.engine_id, true);
     const voices = probe?.ok ? await refreshEngineVoices(rc.app, record) : {};
     return json({ ...engineWire(record, { state, ...voices }), probe });
+  });
+  // Its timeouts (first byte, total) change in place; the rest is the engine's identity: remove and add it again.
+  r.patch("/v1/workspace/engines/:engine_id", async (req, rc) => {
+    const record = await editEngine(rc.app, await rc.caller(), req.params.engine_id, jsonBody(req, EditBody));
+    const engine = await remoteEngine(rc.app);
+    return json(engineWire(record, engine ? { state: engine.stateOf({ config: configOf(rc.app, record), breakerKey: breakerKeyOf(record) }) } : {}));
   });
   r.delete("/v1/workspace/engines/:engine_id", async (req, rc) => {
     await removeEngine(rc.app, await rc.caller(), req.params.engine_id);

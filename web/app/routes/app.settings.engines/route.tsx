@@ -54,7 +54,19 @@ const AddSchema = z.object({
   key: z.string().max(512),
   model: z.string().trim().max(100),
   language: z.string().trim().max(16),
+  first_byte_timeout_s: seconds(1, 60, "The first-byte timeout"),
+  total_timeout_s: seconds(5, 600, "The total timeout"),
 });
+
+/** A timeout field: empty (the default) or whole seconds within the API's bounds. */
+function seconds(min: number, max: number, what: string) {
+  return z
+    .string()
+    .trim()
+    .refine((v) => v === "" || (/^\d+$/.test(v) && Number(v) >= min && Number(v) <= max), `${what} is a whole number of seconds from ${min} to ${max}`)
+    .transform((v) => (v === "" ? null : Number(v)));
+}
+const TimeoutsSchema = z.object({ first_byte_timeout_s: seconds(1, 60, "The first-byte timeout"), total_timeout_s: seconds(5, 600, "The total timeout") });
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { client, form } = await v1Form(request, context);
@@ -64,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     switch (intent) {
       case "add": {
-        const p = AddSchema.safeParse(Object.fromEntries(["engine_id", "kind", "url", "key", "model", "language"].map((k) => [k, String(form.get(k) ?? "")])));
+        const p = AddSchema.safeParse(Object.fromEntries(["engine_id", "kind", "url", "key", "model", "language", "first_byte_timeout_s", "total_timeout_s"].map((k) => [k, String(form.get(k) ?? "")])));
         if (!p.success) {
           const issue = p.error.issues[0];
           return data<ActionFailure>({ ok: false, intent, error: issue.message, fields: { [String(issue.path[0])]: issue.message } }, { status: 400 });
@@ -73,6 +85,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
         const n = e.voice_ids?.length ?? 0;
         const message = e.kind === "xtts" ? `${e.engine_id} added: the workspace's cloned voices now speak through it.` : `${e.engine_id} added with ${n} voice${n === 1 ? "" : "s"}.`;
         return { ok: true, intent, message, warning: e.voices_error ?? null } satisfies ActionResult;
+      }
+      case "timeouts": {
+        const p = TimeoutsSchema.safeParse({ first_byte_timeout_s: String(form.get("first_byte_timeout_s") ?? ""), total_timeout_s: String(form.get("total_timeout_s") ?? "") });
+        if (!p.success) return data<ActionFailure>({ ok: false, intent, error: p.error.issues[0].message }, { status: 400 });
+        const e = await api.timeouts(id, { first_byte_timeout_s: p.data.first_byte_timeout_s ?? 15, total_timeout_s: p.data.total_timeout_s ?? 120 });
+        return { ok: true, intent, message: `${id} now waits ${e.first_byte_timeout_s} s for the first audio and ${e.total_timeout_s} s in all.` } satisfies ActionResult;
       }
       case "probe": {
         const r = await api.probe(id);
@@ -128,9 +146,28 @@ function EngineCard({ e, onRemove }: { e: Engine; onRemove: (e: Engine) => void 
       </div>
       <p className="webhook-url">{e.url}</p>
       <p className="muted small">
-        {kindLabel(e.kind)} · Model {e.model} · Language {e.language} · {e.key_hint ? `Key ${e.key_hint}` : "No key"} · Added {formatDate(e.created_at_unix)}
+        {kindLabel(e.kind)} · Model {e.model} · Language {e.language} · {e.key_hint ? `Key ${e.key_hint}` : "No key"} · Timeouts {e.first_byte_timeout_s} s first audio, {e.total_timeout_s} s in all · Added {formatDate(e.created_at_unix)}
         {e.state?.last_error && ` · Last error: ${e.state.last_error}`}
       </p>
+      <details className="engine-timeouts">
+        <summary>Change timeouts</summary>
+        <Form method="post" className="row-form">
+          <CsrfInput />
+          <input type="hidden" name="intent" value="timeouts" />
+          <input type="hidden" name="engine_id" value={e.engine_id} />
+          <div className="field">
+            <label htmlFor={`first-${e.engine_id}`}>First audio within (s)</label>
+            <input id={`first-${e.engine_id}`} name="first_byte_timeout_s" type="number" inputMode="numeric" min={1} max={60} defaultValue={e.first_byte_timeout_s} />
+          </div>
+          <div className="field">
+            <label htmlFor={`total-${e.engine_id}`}>Whole answer within (s)</label>
+            <input id={`total-${e.engine_id}`} name="total_timeout_s" type="number" inputMode="numeric" min={5} max={600} defaultValue={e.total_timeout_s} />
+          </div>
+          <button type="submit" className="button button-small">
+            Save timeouts
+          </button>
+        </Form>
+      </details>
     </li>
   );
 }
@@ -203,6 +240,19 @@ export default function SpeechEngines() {
               <input id="engine-language" name="language" maxLength={16} placeholder="en" />
             </div>
           </div>
+          <div className="row-form">
+            <div className="field">
+              <label htmlFor="engine-first-byte">First audio within (s, optional)</label>
+              <input id="engine-first-byte" name="first_byte_timeout_s" type="number" inputMode="numeric" min={1} max={60} placeholder="15" aria-describedby="engine-timeouts-hint" aria-invalid={field("first_byte_timeout_s") ? true : undefined} />
+            </div>
+            <div className="field">
+              <label htmlFor="engine-total">Whole answer within (s, optional)</label>
+              <input id="engine-total" name="total_timeout_s" type="number" inputMode="numeric" min={5} max={600} placeholder="120" aria-describedby="engine-timeouts-hint" aria-invalid={field("total_timeout_s") ? true : undefined} />
+            </div>
+          </div>
+          <p className="field-hint" id="engine-timeouts-hint">
+            A request that gets no audio in the first time, or is not finished in the second, fails with a timeout and is refunded: 1-60 s and 5-600 s.
+          </p>
           <button type="submit" className="button button-primary" disabled={busy}>
             {busy ? "Adding…" : "Add engine"}
           </button>
@@ -212,6 +262,9 @@ export default function SpeechEngines() {
 
       <section aria-labelledby="engines-title">
         <h2 id="engines-title">Workspace engines</h2>
+        <p className="muted small" data-testid="engines-scope">
+          Their voices speak in text to speech, dialogue and voice previews, and ElevenLabs-compatible engines also convert speech to speech. The support assistant always speaks with Timbre's built-in voice.
+        </p>
         {list.length === 0 ? (
           <EmptyState icon="plug" title="No engines" headingLevel={3} id="engines-empty">
             <p>Add one above: its voices appear in the workspace's voice list.</p>
