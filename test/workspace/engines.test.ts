@@ -420,3 +420,70 @@ describe("per-engine timeouts", () => {
     expect(logLines.filter((l) => l.includes(KEY))).toEqual([]);
   }, 60_000);
 });
+
+describe("previews of a workspace engine's voices", () => {
+  const preview = (apiKey: string, id: string) => apiFetch(stack, apiKey, `/v1/voices/${id}/preview`);
+  const speechCalls = () => asked.filter((a) => a.server === "openai" && a.path === "/v1/audio/speech").length;
+
+  it("are made through the engine on the first request, free, kept for the next (one synthesis for requests at once); another workspace gets 404", async () => {
+    const admin = await adminOf(stack);
+    const other = await adminOf(stack);
+    expect((await add(admin.apiKey, { engine_id: "previews", kind: "openai", url: openaiUrl, key: KEY, model: "kokoro" })).status).toBe(201);
+    const listed = ((await (await apiFetch(stack, admin.apiKey, "/v1/voices")).json()) as { voices: Array<{ voice_id: string; name: string; preview_url: string | null }> }).voices;
+    const bella = listed.find((v) => v.name === "af_bella (previews)")!;
+    const adam = listed.find((v) => v.name === "am_adam (previews)")!;
+    expect(bella.preview_url).toMatch(new RegExp(`/v1/voices/${bella.voice_id}/preview$`));
+
+    // Another workspace: neither the preview nor a request to the engine.
+    const calls0 = speechCalls();
+    expect((await preview(other.apiKey, bella.voice_id)).status).toBe(404);
+    expect(speechCalls()).toBe(calls0);
+
+    const before = await used(admin.apiKey);
+    const first = await preview(admin.apiKey, bella.voice_id);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toBe("audio/mpeg");
+    expect(first.headers.get("cache-control")).toContain("private");
+    const audio = Buffer.from(await first.arrayBuffer());
+    expect(audio.length).toBeGreaterThan(4000);
+    expect(speechCalls()).toBe(calls0 + 1);
+    const call = asked.findLast((a) => a.server === "openai" && a.path === "/v1/audio/speech")!;
+    expect(call.auth).toBe(`Bearer ${KEY}`);
+    expect(JSON.parse(call.body.toString())).toMatchObject({ voice: "af_bella", input: expect.stringMatching(/^Hi, I'm af_bella\. /) });
+
+    // Kept: the same bytes again, the engine not asked, a member hears it too; nothing charged.
+    const member = await joinAsMember(stack, admin);
+    for (const k of [admin.apiKey, member.apiKey]) {
+      const again = await preview(k, bella.voice_id);
+      expect(again.status).toBe(200);
+      expect(Buffer.from(await again.arrayBuffer()).equals(audio)).toBe(true);
+    }
+    expect(speechCalls()).toBe(calls0 + 1);
+    expect((await preview(other.apiKey, bella.voice_id)).status).toBe(404);
+
+    // Three at once for a voice without one: one synthesis.
+    const three = await Promise.all([0, 1, 2].map(() => preview(admin.apiKey, adam.voice_id)));
+    expect(three.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(speechCalls()).toBe(calls0 + 2);
+    expect(await used(admin.apiKey)).toBe(before);
+    expect(logLines.filter((l) => l.includes(KEY))).toEqual([]);
+  });
+
+  it("an engine that fails is the engine's error, nothing kept; the next request makes it", async () => {
+    const admin = await adminOf(stack);
+    expect((await add(admin.apiKey, { engine_id: "pfail", kind: "openai", url: openaiUrl, key: KEY })).status).toBe(201);
+    const voice = (await voicesOf(admin.apiKey)).find((v) => v.name === "af_bella (pfail)")!;
+    openaiMode = "fail";
+    try {
+      const res = await preview(admin.apiKey, voice.voice_id);
+      expect(res.status).toBe(502);
+      const err = await errorOf(res);
+      expect(err.status).toBe("remote_engine_failed");
+      expect(err.message).toContain("pfail");
+      expect(err.message).not.toContain(KEY);
+    } finally {
+      openaiMode = "ok";
+    }
+    expect((await preview(admin.apiKey, voice.voice_id)).status).toBe(200);
+  });
+});

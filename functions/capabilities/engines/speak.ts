@@ -13,8 +13,8 @@ import { premadeVoiceId, systemVoiceFields } from "../../platform/domain/premade
 import { ApiError } from "../../platform/http/errors.js";
 import { WorkspaceEngines, type WorkspaceEngineRecord } from "../../platform/stores/workspaceEngines.js";
 import type { VoiceRecord, VoiceSampleRecord } from "../../platform/stores/voices.js";
-import type { VoiceProfile } from "../../media/engine/port.js";
-import { parseRemoteEngines, type RemoteEngineConfig, type RemoteTarget, type RemoteVoice } from "../../media/engine/remote/index.js";
+import { EngineVoiceUnavailableError, type VoiceProfile } from "../../media/engine/port.js";
+import { parseRemoteEngines, RemoteEngineError, type RemoteEngineConfig, type RemoteTarget, type RemoteVoice } from "../../media/engine/remote/index.js";
 
 export const SEAL_PURPOSE = "remote-engine-keys";
 
@@ -55,6 +55,16 @@ export function workspaceRemoteVoiceRecord(r: WorkspaceEngineRecord, remote: Rem
     ...systemVoiceFields(language),
     role_to_group_ids: { viewer: [EVERYONE_GROUP_ID] },
   };
+}
+
+/** Whether a voice speaks through one of its workspace's engines ("@ENGINE/VOICE"). */
+export const isWorkspaceEngineVoice = (v: Pick<VoiceRecord, "profile">) => v.profile.engine === "remote" && v.profile.engineVoice?.startsWith("@") === true;
+
+/** A remote engine's failure as the caller's error: a voice it cannot speak a 400, the engine's failure its 502/503/504. */
+export function remoteFailure(e: unknown): unknown {
+  if (e instanceof EngineVoiceUnavailableError) return new ApiError(400, "voice_unavailable", e.message);
+  if (e instanceof RemoteEngineError) return new ApiError(e.statusCode, e.code, e.message, e.retryAfterSeconds ? { "retry-after": String(e.retryAfterSeconds) } : {});
+  return e;
 }
 
 /** Whether a voice is one of a workspace engine's (removed with the engine). */

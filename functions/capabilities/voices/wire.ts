@@ -7,6 +7,7 @@ import type { ResourceRole } from "../../platform/contract/dictionaries.js";
 import { isLibraryCopy } from "./records.js";
 import { usageWindows } from "./counters.js";
 import { allowedToFineTune } from "../pvc/records.js";
+import { isWorkspaceEngineVoice } from "../engines/speak.js";
 
 /** The wire shapes of contract §2: `Voice`, `LibraryVoiceResponse`, `UserVoiceCollectionResponseModel`. */
 export interface VoiceWireContext {
@@ -108,7 +109,8 @@ export function voiceWire(v: VoiceRecord, w: VoiceWireContext) {
     },
     labels: v.labels,
     description: v.description,
-    preview_url: v.preview_object_key ? `${w.base}/v1/voices/${v.voice_id}/preview` : null,
+    // A workspace engine's voice has one from the start: it is made on the first request.
+    preview_url: v.preview_object_key || isWorkspaceEngineVoice(v) ? `${w.base}/v1/voices/${v.voice_id}/preview` : null,
     available_for_tiers: v.available_for_tiers,
     settings: v.settings,
     sharing: own ? sharingWire(v, listing, w.nowUnix) : null,

@@ -15,6 +15,8 @@ import { assertCanManage, voiceNotFound } from "../records.js";
 import { deleteSample, deleteVoice, editVoice, filterVoices, nameRank, sampleAudio, visibleVoices, wireContext, workspaceMemberships } from "../manage.js";
 import { libraryAccents } from "../accents.js";
 import { voiceWire } from "../wire.js";
+import { workspaceEnginePreview } from "../previews.js";
+import { isWorkspaceEngineVoice } from "../../engines/speak.js";
 
 export { voiceNotFound };
 
@@ -140,7 +142,11 @@ export function registerVoices(r: ApiRouter): void {
       if (listing?.status === "listed") key = listing.preview_object_key;
       else {
         isPublic = false;
-        key = (await accessibleVoice(rc.app, await rc.caller(), id))?.preview_object_key;
+        const caller = await rc.caller();
+        const v = await accessibleVoice(rc.app, caller, id);
+        key = v?.preview_object_key;
+        // A workspace engine's voice: made through the engine on first request (free), then kept.
+        if (v && !key && v.workspace_id === caller.workspaceId && isWorkspaceEngineVoice(v)) key = await workspaceEnginePreview(rc.app, caller.workspaceId, v);
       }
     }
     if (!key) throw voiceNotFound(id);
