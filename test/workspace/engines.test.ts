@@ -487,3 +487,55 @@ describe("previews of a workspace engine's voices", () => {
     expect((await preview(admin.apiKey, voice.voice_id)).status).toBe(200);
   });
 });
+
+describe("the operator's reference-audio (XTTS) engine", () => {
+  let op: EmbeddedStack;
+  beforeAll(async () => {
+    op = await startTestStack({
+      env: { WEBHOOK_ALLOW_LOCAL_TARGETS: "true", REMOTE_ENGINES: JSON.stringify([{ id: "opxtts", kind: "xtts", url: xttsUrl, key: KEY }]) },
+      log: createLogger("debug", {}, (l) => logLines.push(l)),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await op?.close();
+  });
+
+  it("has every workspace's own clones speak through it, each clone's sample sent as its reference once; the workspace's own engine is not needed", async () => {
+    const a = await adminOf(op);
+    const b = await adminOf(op);
+    const clones = [];
+    for (const w of [a, b]) {
+      const key = `voices/${w.workspace.workspace_id}/reference.wav`;
+      await op.ctx.blobs.put(key, REFERENCE, "audio/wav");
+      const sample = { sample_id: "s1", file_name: "reference.wav", mime_type: "audio/wav", size_bytes: REFERENCE.length, hash: "x", duration_secs: 2, object_key: key, remove_background_noise: false, isolated_object_key: null, trim_start: null, trim_end: null, speaker_separation: null, created_at_unix: 0 };
+      clones.push(await insertOwnVoice(op, w.workspace.workspace_id, w.user.user_id, "Operator XTTS clone", { samples: [sample] }));
+    }
+    const cloneCalls = () => asked.filter((x) => x.server === "xtts" && x.path === "/clone_speaker").length;
+    const ttsCalls = () => asked.filter((x) => x.server === "xtts" && x.path === "/tts_stream");
+    const clones0 = cloneCalls();
+    const tts0 = ttsCalls().length;
+    const say = (apiKey: string, id: string, text: string) =>
+      apiFetch(op, apiKey, `/v1/text-to-speech/${id}?output_format=mp3_44100_128`, { method: "POST", body: JSON.stringify({ text, model_id: "eleven_multilingual_v2" }) });
+    const usedOn = async (apiKey: string) => ((await (await apiFetch(op, apiKey, "/v1/user/subscription")).json()) as { character_count: number }).character_count;
+    const before = await usedOn(a.apiKey);
+    for (const text of ["The operator's engine speaks.", "Again, from the cached conditioning."]) {
+      const r = await say(a.apiKey, clones[0].voice_id, text);
+      expect(r.status).toBe(200);
+      expect((await r.arrayBuffer()).byteLength).toBeGreaterThan(4000);
+    }
+    expect(cloneCalls()).toBe(clones0 + 1);
+    expect(await usedOn(a.apiKey)).toBe(before + "The operator's engine speaks.".length + "Again, from the cached conditioning.".length);
+    // Another workspace's clone: its own reference, its own conditioning (not the first workspace's cache).
+    const r = await say(b.apiKey, clones[1].voice_id, "Another workspace's clone.");
+    expect(r.status).toBe(200);
+    expect(cloneCalls()).toBe(clones0 + 2);
+    const tts = ttsCalls().slice(tts0);
+    expect(tts.map((t) => (JSON.parse(t.body.toString()) as { text: string }).text)).toEqual(["The operator's engine speaks.", "Again, from the cached conditioning.", "Another workspace's clone."]);
+    expect(tts[0].auth).toBe(`Bearer ${KEY}`);
+    // Not another workspace's voice: b cannot speak a's clone.
+    expect([400, 404]).toContain((await say(b.apiKey, clones[0].voice_id, "Not mine.")).status);
+    const engines = (await (await apiFetch(op, a.apiKey, "/v1/engines")).json()) as { engines: Array<{ id: string; kind: string; state: string }> };
+    expect(engines.engines).toEqual([expect.objectContaining({ id: "opxtts", kind: "xtts", state: "ok" })]);
+    expect(logLines.filter((l) => l.includes(KEY))).toEqual([]);
+  }, 60_000);
+});

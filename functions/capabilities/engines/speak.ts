@@ -3,8 +3,9 @@
  * workspace (listed and picked like any of its voices, seen by no other workspace); a request
  * through one is resolved here, from the caller's workspace only, into the engine port's
  * `SynthesisRequest.remote` with the key unsealed in memory for that request. A workspace with a
- * reference-audio engine (kind "xtts") has its own clones speak through it, one stored sample of
- * the clone (bounded) sent as the reference.
+ * reference-audio engine (kind "xtts"), or on a server whose operator configured one
+ * (REMOTE_ENGINES), has its own clones speak through it, one stored sample of the clone (bounded)
+ * sent as the reference.
  */
 import type { AppContext } from "../../platform/context.js";
 import { unseal } from "../../platform/domain/sealed.js";
@@ -83,6 +84,28 @@ export interface RemotePart {
   remote?: RemoteTarget;
 }
 
+let operatorEngines: { json: string | undefined; engines: RemoteEngineConfig[] } | undefined;
+
+/**
+ * The operator's reference-audio engine (the first REMOTE_ENGINES entry of kind "xtts" by id), for
+ * every workspace without one of its own; the conditioning it answers is cached per workspace.
+ */
+function operatorXtts(ctx: AppContext, workspaceId: string) {
+  const json = ctx.config.remoteEngines;
+  if (!json?.trim()) return undefined;
+  if (operatorEngines?.json !== json) {
+    let engines: RemoteEngineConfig[] = [];
+    try {
+      engines = parseRemoteEngines(json);
+    } catch {
+      // A broken REMOTE_ENGINES stops the start (platform checks it); here it is none.
+    }
+    operatorEngines = { json, engines };
+  }
+  const cfg = operatorEngines.engines.filter((e) => e.kind === "xtts").sort((a, b) => a.id.localeCompare(b.id))[0];
+  return cfg && { id: cfg.id, config: () => cfg, breakerKey: cfg.id, cacheAs: (voice: string) => `${workspaceId}/${voice}` };
+}
+
 /**
  * For each voice of a request, the profile it speaks with and, for a workspace engine, the
  * engine. Only the caller's workspace's engines are read: a voice naming an engine the workspace
@@ -93,7 +116,11 @@ export async function resolveRemoteParts(ctx: AppContext, workspaceId: string, v
   if (!needs) return voices.map((v) => ({ profile: v.profile }));
   const engines = await new WorkspaceEngines(ctx.stores.tables.main).list(workspaceId);
   const byId = new Map(engines.map((e) => [e.engine_id, e]));
-  const xtts = engines.filter((e) => e.kind === "xtts").sort((a, b) => a.engine_id.localeCompare(b.engine_id))[0];
+  const own = engines.filter((e) => e.kind === "xtts").sort((a, b) => a.engine_id.localeCompare(b.engine_id))[0];
+  // The workspace's own reference-audio engine, else the operator's (REMOTE_ENGINES kind "xtts").
+  const xtts: { id: string; config: () => RemoteEngineConfig; breakerKey: string; cacheAs: (voice: string) => string } | undefined = own
+    ? { id: own.engine_id, config: () => config(own), breakerKey: breakerKeyOf(own), cacheAs: (voice) => voice }
+    : operatorXtts(ctx, workspaceId);
   const configs = new Map<string, RemoteEngineConfig>();
   const config = (r: WorkspaceEngineRecord) => {
     let c = configs.get(r.engine_id);
@@ -111,14 +138,14 @@ export async function resolveRemoteParts(ctx: AppContext, workspaceId: string, v
     }
     if (xtts && ownClone(v, workspaceId)) {
       const sample = referenceSample(v);
-      if (!sample) throw new ApiError(400, "voice_unavailable", `The voice "${v.name}" speaks through the workspace's reference-audio engine ${xtts.engine_id}, and none of its samples is within ${MAX_REFERENCE_SECONDS} s and ${MAX_REFERENCE_BYTES / 1024 / 1024} MB.`);
+      if (!sample) throw new ApiError(400, "voice_unavailable", `The voice "${v.name}" speaks through the reference-audio engine ${xtts.id}, and none of its samples is within ${MAX_REFERENCE_SECONDS} s and ${MAX_REFERENCE_BYTES / 1024 / 1024} MB.`);
       return {
-        profile: { ...v.profile, engine: "remote", engineVoice: workspaceEngineVoice(xtts.engine_id, v.voice_id) },
+        profile: { ...v.profile, engine: "remote", engineVoice: own ? workspaceEngineVoice(xtts.id, v.voice_id) : `${xtts.id}/${v.voice_id}` },
         remote: {
-          config: config(xtts),
-          breakerKey: breakerKeyOf(xtts),
+          config: xtts.config(),
+          breakerKey: xtts.breakerKey,
           // Its version and sample: a changed clone is sent again.
-          voice: `${v.voice_id}@${v.version}#${sample.sample_id}`,
+          voice: xtts.cacheAs(`${v.voice_id}@${v.version}#${sample.sample_id}`),
           reference: async () => {
             const o = await ctx.blobs.getBytes(sample.object_key);
             if (!o || o.bytes.length > MAX_REFERENCE_BYTES) throw new ApiError(400, "voice_unavailable", `The reference sample of the voice "${v.name}" could not be read.`);
