@@ -69,6 +69,9 @@ let openaiUrl: string;
 let mp3Url: string;
 let xttsUrl: string;
 let slowUrl: string;
+let elevenUrl: string;
+/** What the ElevenLabs-compatible fake does with speech to speech: answer PCM, or fail (500). */
+let elevenMode: "ok" | "fail" = "ok";
 /** How long the slow fake waits before its first byte of speech (ms). */
 let slowDelayMs = 2500;
 
@@ -105,6 +108,19 @@ beforeAll(async () => {
       res.write(wavHeader(0));
       res.write(tone(0.5));
       return void setTimeout(() => res.end(tone(0.5)), 20);
+    }
+    res.writeHead(404).end();
+  });
+  elevenUrl = await fake("eleven", (req, _body, res) => {
+    if (req.url === "/v1/voices") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ voices: [{ voice_id: "EXAVITQu4vr4xnSDxMaL", name: "Sarah" }] }));
+    if (req.url?.startsWith("/v1/speech-to-speech/") && req.method === "POST") {
+      if (elevenMode === "fail") return void res.writeHead(500, { "content-type": "text/plain" }).end(`conversion crashed (${KEY})`);
+      // Raw 16-bit mono PCM at the rate asked for (pcm_22050), in two parts.
+      const pcm = Buffer.alloc(22050 * 2);
+      for (let i = 0; i < 22050; i++) pcm.writeInt16LE(Math.round(6000 * Math.sin((2 * Math.PI * 220 * i) / 22050)), i * 2);
+      res.writeHead(200, { "content-type": "audio/pcm" });
+      res.write(pcm.subarray(0, 20000));
+      return void setTimeout(() => res.end(pcm.subarray(20000)), 20);
     }
     res.writeHead(404).end();
   });
@@ -538,4 +554,85 @@ describe("the operator's reference-audio (XTTS) engine", () => {
     expect(engines.engines).toEqual([expect.objectContaining({ id: "opxtts", kind: "xtts", state: "ok" })]);
     expect(logLines.filter((l) => l.includes(KEY))).toEqual([]);
   }, 60_000);
+});
+
+describe("speech to speech into a workspace engine's voice", () => {
+  /** The clip converted: 2 s of a tone, as a WAV. */
+  const INPUT = wav(2);
+  const sts = (apiKey: string, voiceId: string, fields: Record<string, string> = {}) => {
+    const form = new FormData();
+    form.append("audio", new Blob([INPUT], { type: "audio/wav" }), "input.wav");
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    return apiFetch(stack, apiKey, `/v1/speech-to-speech/${voiceId}?output_format=mp3_44100_128`, { method: "POST", body: form });
+  };
+  const stsCalls = () => asked.filter((a) => a.server === "eleven" && a.path.startsWith("/v1/speech-to-speech/"));
+
+  it("an ElevenLabs-compatible engine converts: the upload sent as it came with the key, charged, in history; another workspace 404 and the engine not asked", async () => {
+    const admin = await adminOf(stack);
+    const other = await adminOf(stack);
+    expect((await add(admin.apiKey, { engine_id: "eleven", kind: "elevenlabs", url: elevenUrl, key: KEY })).status).toBe(201);
+    const sarah = (await voicesOf(admin.apiKey)).find((v) => v.name === "Sarah (eleven)")!;
+    expect((await sts(other.apiKey, sarah.voice_id)).status).toBe(404);
+    expect(stsCalls()).toEqual([]);
+
+    const before = await used(admin.apiKey);
+    const res = await sts(admin.apiKey, sarah.voice_id, { model_id: "eleven_multilingual_sts_v2", voice_settings: JSON.stringify({ stability: 0.3, similarity_boost: 0.9 }), seed: "42" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("audio/mpeg");
+    const mp3 = Buffer.from(await res.arrayBuffer());
+    expect(mp3.length).toBeGreaterThan(8000);
+    const cost = Number(res.headers.get("character-cost"));
+    expect(cost).toBeGreaterThan(0);
+    expect(await used(admin.apiKey)).toBe(before + cost);
+
+    const [call] = stsCalls();
+    expect(call.path).toBe("/v1/speech-to-speech/EXAVITQu4vr4xnSDxMaL/stream?output_format=pcm_22050");
+    expect(call.xi).toBe(KEY);
+    expect(call.type).toMatch(/^multipart\/form-data; boundary=/);
+    expect(call.body.includes(INPUT)).toBe(true);
+    const text = call.body.toString("latin1");
+    expect(text).toContain('name="model_id"\r\n\r\neleven_multilingual_sts_v2');
+    expect(text).toContain('name="seed"\r\n\r\n42');
+    expect(text).toMatch(/name="voice_settings"\r\n\r\n\{"stability":0\.3,"similarity_boost":0\.9,/);
+
+    const historyId = res.headers.get("history-item-id")!;
+    const item = (await (await apiFetch(stack, admin.apiKey, `/v1/history/${historyId}`)).json()) as { voice_id: string; source: string };
+    expect(item).toMatchObject({ voice_id: sarah.voice_id, source: "STS" });
+    expect(logLines.filter((l) => l.includes(KEY))).toEqual([]);
+  }, 60_000);
+
+  it("an engine that fails is its 502, refunded, the key out of the message", async () => {
+    const admin = await adminOf(stack);
+    expect((await add(admin.apiKey, { engine_id: "eleven-fails", kind: "elevenlabs", url: elevenUrl, key: KEY })).status).toBe(201);
+    const sarah = (await voicesOf(admin.apiKey)).find((v) => v.name === "Sarah (eleven-fails)")!;
+    const before = await used(admin.apiKey);
+    elevenMode = "fail";
+    try {
+      const res = await sts(admin.apiKey, sarah.voice_id);
+      expect(res.status).toBe(502);
+      const err = await errorOf(res);
+      expect(err.status).toBe("remote_engine_failed");
+      expect(err.message).toContain("eleven-fails");
+      expect(err.message).not.toContain(KEY);
+    } finally {
+      elevenMode = "ok";
+    }
+    expect(await used(admin.apiKey)).toBe(before);
+  }, 60_000);
+
+  it("an OpenAI-compatible engine's voice is a clear 400 naming the engine and what it cannot do, nothing charged, the engine not asked", async () => {
+    const admin = await adminOf(stack);
+    expect((await add(admin.apiKey, { engine_id: "nosts", kind: "openai", url: openaiUrl, key: KEY })).status).toBe(201);
+    const bella = (await voicesOf(admin.apiKey)).find((v) => v.name === "af_bella (nosts)")!;
+    const before = await used(admin.apiKey);
+    const calls = asked.length;
+    const res = await sts(admin.apiKey, bella.voice_id);
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toEqual({
+      status: "voice_cannot_convert",
+      message: "The remote engine nosts is an OpenAI-compatible server, which has no speech to speech: only ElevenLabs-compatible engines convert speech into their voices. Use this voice for text to speech, or convert into another voice.",
+    });
+    expect(asked.length).toBe(calls);
+    expect(await used(admin.apiKey)).toBe(before);
+  });
 });

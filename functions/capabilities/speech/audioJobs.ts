@@ -17,6 +17,7 @@ import type { DecodedInfo, InputFormat, JobHandle } from "../../media/voice-conv
 import { generationMessages } from "./generate.js";
 import { releaseSlot, takeSlot } from "./slots.js";
 import { voiceTarget } from "./voiceTargets.js";
+import { conversionTarget, remoteConversion } from "../engines/sts.js";
 
 /**
  * Speech to speech and the voice isolator: audio in, audio out, metered by the input's decoded
@@ -187,8 +188,11 @@ const extensionOf = (format: OutputFormat) => (format.codec === "opus" ? "ogg" :
 export async function startSpeechToSpeech(ctx: AppContext, caller: Caller, req: SpeechToSpeechRequest): Promise<AudioResult> {
   const ws = await caller.workspace();
   const multiplier = ws.custom_model_rates[req.model.model_id] ?? req.model.character_cost_multiplier;
-  const target = await voiceTarget(ctx, caller.workspaceId, req.voice);
+  // A workspace engine's voice converts on that engine (or is refused, naming it); the others on the embedded converter.
+  const remote = await conversionTarget(ctx, caller.workspaceId, req.voice);
+  const target = remote ? null : await voiceTarget(ctx, caller.workspaceId, req.voice);
   const seed = req.seed ?? randomInt(0, 2 ** 32 - 1);
+  const conversion = { stability: req.settings.stability, similarity_boost: req.settings.similarity_boost, style: req.settings.style, use_speaker_boost: req.settings.use_speaker_boost };
   const logging = req.enableLogging && !ws.force_logging_disabled;
   const historyItemId = logging ? newId() : null;
   const latencyMs = Math.max(0, Date.now() - req.receivedAt);
@@ -197,18 +201,25 @@ export async function startSpeechToSpeech(ctx: AppContext, caller: Caller, req: 
     maxBytes: STS_MAX_BYTES,
     maxSeconds: STS_MAX_SECONDS,
     start: () =>
-      ctx.converter().convert({
-        bytes: req.upload.bytes,
-        fileFormat: req.upload.fileFormat,
-        maxBytes: STS_MAX_BYTES,
-        maxSeconds: STS_MAX_SECONDS,
-        target,
-        settings: { stability: req.settings.stability, similarity_boost: req.settings.similarity_boost, style: req.settings.style, use_speaker_boost: req.settings.use_speaker_boost },
-        seed,
-        removeBackgroundNoise: req.removeBackgroundNoise,
-        format: req.format.id,
-        firstBlockSeconds: req.firstBlockSeconds,
-      }),
+      remote
+        ? remoteConversion(ctx, remote, {
+            input: { ...req.upload, modelId: req.model.model_id, settings: conversion, seed, removeBackgroundNoise: req.removeBackgroundNoise },
+            format: req.format,
+            maxBytes: STS_MAX_BYTES,
+            maxSeconds: STS_MAX_SECONDS,
+          })
+        : ctx.converter().convert({
+            bytes: req.upload.bytes,
+            fileFormat: req.upload.fileFormat,
+            maxBytes: STS_MAX_BYTES,
+            maxSeconds: STS_MAX_SECONDS,
+            target: target!,
+            settings: conversion,
+            seed,
+            removeBackgroundNoise: req.removeBackgroundNoise,
+            format: req.format.id,
+            firstBlockSeconds: req.firstBlockSeconds,
+          }),
     cost: (info) => speechToSpeechCredits(info.durationSecs, multiplier, req.rate),
     finished: historyItemId
       ? async (audio, info, usage) => {
@@ -247,7 +258,7 @@ export async function startSpeechToSpeech(ctx: AppContext, caller: Caller, req: 
               remove_background_noise: req.removeBackgroundNoise,
             },
             replay: {
-              engine: "timbre-vocoder",
+              engine: remote ? "remote" : "timbre-vocoder",
               voice_versions: { [req.voice.voice_id]: req.voice.version },
               settings: { ...req.settings },
               seed,

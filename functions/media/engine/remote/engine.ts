@@ -139,6 +139,54 @@ export class RemoteEngine implements SpeechEngine {
 
   async *synthesize(req: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
     const target = this.targetOf(req);
+    yield* this.guarded(target, signal, () =>
+      this.exchange(target, signal, req.settings.volume, async (post, timedOut) => {
+        const cfg = target.config;
+        if (cfg.kind === "xtts") {
+          const language = xttsLanguage(req.languageCode ?? req.voice.language);
+          if (!language) throw new EngineVoiceUnavailableError(`The remote engine ${cfg.id} (XTTS) does not speak ${req.languageCode ?? req.voice.language}; it speaks ${XTTS_LANGUAGES.join(", ")}.`);
+          const cond = await this.xttsConditioning(target, post, timedOut);
+          return post(`${cfg.url}/tts_stream`, {
+            headers: { "content-type": "application/json", accept: "audio/wav" },
+            body: JSON.stringify({ text: req.text, language, speaker_embedding: cond.speaker_embedding, gpt_cond_latent: cond.gpt_cond_latent, add_wav_header: true, stream_chunk_size: "20" }),
+          });
+        }
+        const { url, accept, body } = this.request(cfg, target.voice, req);
+        return post(url, { headers: { "content-type": "application/json", accept }, body });
+      }),
+    );
+  }
+
+  /**
+   * Speech to speech into a remote voice: the upload as it came, sent to an ElevenLabs-compatible
+   * server (`POST {url}/v1/speech-to-speech/{voice}/stream?output_format=pcm_22050`, multipart
+   * `audio`, `model_id`, `voice_settings`, `seed`, `remove_background_noise`, `file_format`), its
+   * PCM read back like speech. Other kinds have no speech to speech: the caller refuses them first
+   * (`canConvert`), and an `EngineVoiceUnavailableError` says so here too.
+   */
+  async *convert(target: RemoteTarget, input: RemoteConversion, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
+    const cfg = target.config;
+    if (!canConvert(cfg.kind)) throw new EngineVoiceUnavailableError(cannotConvertMessage(cfg));
+    yield* this.guarded(target, signal, () =>
+      this.exchange(target, signal, input.volumeDb, async (post) => {
+        const form = new FormData();
+        form.append("audio", new Blob([input.bytes as Uint8Array<ArrayBuffer>], { type: input.contentType }), input.fileName || "audio");
+        form.append("model_id", input.modelId);
+        form.append("voice_settings", JSON.stringify(input.settings));
+        if (input.seed !== null) form.append("seed", String(input.seed));
+        form.append("remove_background_noise", String(input.removeBackgroundNoise));
+        form.append("file_format", input.fileFormat);
+        const encoded = new Response(form);
+        return post(`${cfg.url}/v1/speech-to-speech/${encodeURIComponent(target.voice)}/stream?output_format=pcm_${ELEVENLABS_PCM_RATE}`, {
+          headers: { accept: "audio/pcm, application/octet-stream", "content-type": encoded.headers.get("content-type")! },
+          body: new Uint8Array(await encoded.arrayBuffer()),
+        });
+      }),
+    );
+  }
+
+  /** A request behind the target's circuit breaker: refused at once while it is open; its verdict counted. */
+  private async *guarded(target: RemoteTarget, signal: AbortSignal | undefined, run: () => AsyncIterable<SynthesisChunk>): AsyncIterable<SynthesisChunk> {
     const cfg = target.config;
     const breaker = this.breaker(target.breakerKey, cfg);
     const admitted = breaker.admit();
@@ -147,7 +195,7 @@ export class RemoteEngine implements SpeechEngine {
     }
     let verdict: "ok" | "failed" | null = null;
     try {
-      yield* this.run(target, req, signal);
+      yield* run();
       verdict = "ok";
     } catch (e) {
       if (!signal?.aborted && e instanceof RemoteEngineError) {
@@ -161,9 +209,18 @@ export class RemoteEngine implements SpeechEngine {
     }
   }
 
-  private async *run(target: RemoteTarget, req: SynthesisRequest, signal?: AbortSignal): AsyncIterable<SynthesisChunk> {
+  /**
+   * One exchange with a server under the engine's timeouts (first byte, total): `send` posts the
+   * request through the checked `post` (the key added, failures classed), the answer is read as
+   * audio (elevenlabs: raw PCM at ELEVENLABS_PCM_RATE; openai and xtts: a WAV).
+   */
+  private async *exchange(
+    target: RemoteTarget,
+    signal: AbortSignal | undefined,
+    volumeDb: number | undefined,
+    send: (post: (url: string, init: RequestInit) => Promise<Response>, timedOut: () => RemoteEngineError | null) => Promise<Response>,
+  ): AsyncIterable<SynthesisChunk> {
     const cfg = target.config;
-    const voice = target.voice;
     const name = cfg.id;
     const stop = new AbortController();
     const onAbort = () => stop.abort();
@@ -198,19 +255,7 @@ export class RemoteEngine implements SpeechEngine {
         }
         return res;
       };
-      let res: Response;
-      if (cfg.kind === "xtts") {
-        const language = xttsLanguage(req.languageCode ?? req.voice.language);
-        if (!language) throw new EngineVoiceUnavailableError(`The remote engine ${name} (XTTS) does not speak ${req.languageCode ?? req.voice.language}; it speaks ${XTTS_LANGUAGES.join(", ")}.`);
-        const cond = await this.xttsConditioning(target, post, timedOut);
-        res = await post(`${cfg.url}/tts_stream`, {
-          headers: { "content-type": "application/json", accept: "audio/wav" },
-          body: JSON.stringify({ text: req.text, language, speaker_embedding: cond.speaker_embedding, gpt_cond_latent: cond.gpt_cond_latent, add_wav_header: true, stream_chunk_size: "20" }),
-        });
-      } else {
-        const { url, accept, body } = this.request(cfg, voice, req);
-        res = await post(url, { headers: { "content-type": "application/json", accept }, body });
-      }
+      const res = await send(post, timedOut);
       if (!res.body) throw new RemoteEngineError(502, "remote_engine_failed", `The remote engine ${name} sent no audio.`);
       const type = (res.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
       if (/^(application\/json|text\/)/.test(type)) {
@@ -223,7 +268,7 @@ export class RemoteEngine implements SpeechEngine {
       }
       // elevenlabs: raw 16-bit mono PCM at the rate asked for; openai and xtts: a WAV.
       const raw = cfg.kind === "elevenlabs" ? ELEVENLABS_PCM_RATE : 0;
-      yield* this.decode(res.body, cfg, stop.signal, timedOut, () => clearTimeout(firstTimer), req.settings.volume, raw);
+      yield* this.decode(res.body, cfg, stop.signal, timedOut, () => clearTimeout(firstTimer), volumeDb, raw);
     } finally {
       clearTimeout(firstTimer);
       clearTimeout(totalTimer);
@@ -388,6 +433,29 @@ export class RemoteEngine implements SpeechEngine {
   languages(): Array<{ language_id: string; name: string }> {
     return [];
   }
+}
+
+/** An upload to convert into a remote voice (speech to speech), as the product checked it. */
+export interface RemoteConversion {
+  bytes: Uint8Array;
+  fileName: string;
+  contentType: string;
+  /** "pcm_s16le_16" (raw 16 kHz PCM) or "other" (a file the server decodes). */
+  fileFormat: string;
+  modelId: string;
+  settings: { stability: number; similarity_boost: number; style: number; use_speaker_boost: boolean };
+  seed: number | null;
+  removeBackgroundNoise: boolean;
+  volumeDb?: number;
+}
+
+/** Whether a kind of server converts speech to speech (ElevenLabs-compatible ones do; OpenAI's speech API and XTTS have none). */
+export const canConvert = (kind: RemoteEngineConfig["kind"]) => kind === "elevenlabs";
+
+const KIND_LABELS = { openai: "an OpenAI-compatible server", elevenlabs: "an ElevenLabs-compatible server", xtts: "a reference-audio (XTTS) server" } as const;
+
+export function cannotConvertMessage(cfg: Pick<RemoteEngineConfig, "id" | "kind">): string {
+  return `The remote engine ${cfg.id} is ${KIND_LABELS[cfg.kind]}, which has no speech to speech: only ElevenLabs-compatible engines convert speech into their voices. Use this voice for text to speech, or convert into another voice.`;
 }
 
 interface XttsConditioning {

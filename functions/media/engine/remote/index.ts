@@ -8,7 +8,7 @@ import type { SpeechEngine } from "../port.js";
 import { parseRemoteEngines } from "./config.js";
 import { RemoteEngine, type RemoteEngineOptions } from "./engine.js";
 
-export { RemoteEngine, RemoteEngineError, splitEngineVoice, type RemoteEngineHealth, type RemoteEngineOptions } from "./engine.js";
+export { RemoteEngine, RemoteEngineError, splitEngineVoice, canConvert, cannotConvertMessage, type RemoteConversion, type RemoteEngineHealth, type RemoteEngineOptions } from "./engine.js";
 export { parseRemoteEngines, fetchRemoteVoices, keyHeaders, REMOTE_ENGINE_KINDS, type ReferenceAudio, type RemoteEngineConfig, type RemoteEngineKind, type RemoteTarget, type RemoteVoice } from "./config.js";
 
 export function remoteEngineCreator(json: string, opts: RemoteEngineOptions = {}): () => SpeechEngine {
