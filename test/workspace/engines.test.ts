@@ -10,6 +10,8 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { ASSISTANT, type AssistantServerMessage } from "../../functions/platform/contract/assistant.js";
 import { createLogger } from "../../functions/platform/adapters/log.js";
 import { wavHeader as pcmWavHeader } from "../../functions/media/audio/wav.js";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
@@ -635,4 +637,33 @@ describe("speech to speech into a workspace engine's voice", () => {
     expect(asked.length).toBe(calls);
     expect(await used(admin.apiKey)).toBe(before);
   });
+});
+
+describe("the support assistant", () => {
+  it("speaks with Timbre's built-in voice in a workspace with engines: none of them is asked (the settings page says so)", async () => {
+    const admin = await adminOf(stack);
+    expect((await add(admin.apiKey, { engine_id: "assistant-ws", kind: "openai", url: openaiUrl, key: KEY })).status).toBe(201);
+    const calls = asked.length;
+    const ws = new WebSocket(stack.url.replace(/^http/, "ws") + ASSISTANT.path, [ASSISTANT.subprotocol, `${ASSISTANT.apiKeyPrefix}${admin.apiKey}`]);
+    const messages: AssistantServerMessage[] = [];
+    ws.on("message", (d) => {
+      const m = JSON.parse(d.toString()) as AssistantServerMessage;
+      messages.push(m);
+      if (m.type === "tool_call") ws.send(JSON.stringify({ type: "tool_result", id: m.call.id, ok: true }));
+    });
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    try {
+      ws.send(JSON.stringify({ type: "user_text", text: "what plan am I on" }));
+      await expect.poll(() => messages.some((m) => m.type === "audio_end"), { timeout: 60_000, interval: 50 }).toBe(true);
+      const audio = messages.filter((m): m is Extract<AssistantServerMessage, { type: "audio" }> => m.type === "audio");
+      expect(audio.length).toBeGreaterThan(0);
+      expect(Buffer.from(audio[0].audio, "base64").length).toBeGreaterThan(500);
+    } finally {
+      ws.close();
+    }
+    expect(asked.length).toBe(calls);
+  }, 90_000);
 });
