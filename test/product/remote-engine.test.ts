@@ -44,11 +44,14 @@ function wav(seconds: number): Buffer {
 beforeAll(async () => {
   fake = createServer((req, res) => {
     let body = "";
-    req.on("data", (c) => (body += c));
+    req.on("data", (c: Buffer) => (body += c.toString("latin1")));
     req.on("end", () => {
       asked.push({ path: req.url ?? "", auth: req.headers.authorization, body });
       if (req.url === "/v1/audio/voices") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ voices: ["af_bella", "am_adam"] }));
       if (req.url === "/v1/audio/speech" && req.method === "POST") return void res.writeHead(200, { "content-type": "audio/wav" }).end(wav(1.5));
+      // The same server in ElevenLabs' shape: its voices and speech to speech (raw PCM at 22050 Hz, as asked).
+      if (req.url === "/v1/voices") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ voices: [{ voice_id: "EXAVITQu4vr4xnSDxMaL", name: "Sarah" }] }));
+      if (req.url?.startsWith("/v1/speech-to-speech/") && req.method === "POST") return void res.writeHead(200, { "content-type": "audio/pcm" }).end(wav(1).subarray(44));
       res.writeHead(404).end();
     });
   });
@@ -119,6 +122,39 @@ describe("a remote engine under npm start", () => {
     expect(after.map((v) => v.voice_id)).not.toContain(adam.voice_id);
     expect(server.output()).not.toContain(KEY);
   });
+
+  it("a workspace engine's voice previews through the engine (once), and an ElevenLabs-compatible one converts speech to speech, charged", async () => {
+    const h = { "xi-api-key": DEMO_KEY, "content-type": "application/json" };
+    for (const body of [{ engine_id: "prev", kind: "openai", url: fakeUrl, key: KEY }, { engine_id: "conv", kind: "elevenlabs", url: fakeUrl, key: KEY }]) {
+      const r = await fetch(`${server.url}/v1/workspace/engines`, { method: "POST", headers: h, body: JSON.stringify(body) });
+      expect(r.status, await r.clone().text()).toBe(201);
+    }
+    const voices = ((await (await fetch(`${server.url}/v1/voices`, { headers: h })).json()) as { voices: Array<{ voice_id: string; name: string; preview_url: string | null }> }).voices;
+    const bella = voices.find((v) => v.name === "af_bella (prev)")!;
+    expect(bella.preview_url).toBe(`${server.url}/v1/voices/${bella.voice_id}/preview`);
+    const speech = () => asked.filter((a) => a.path === "/v1/audio/speech").length;
+    const n = speech();
+    for (let i = 0; i < 2; i++) {
+      const p = await fetch(bella.preview_url!, { headers: { "xi-api-key": DEMO_KEY } });
+      expect(p.status).toBe(200);
+      expect(p.headers.get("content-type")).toBe("audio/mpeg");
+      expect((await p.arrayBuffer()).byteLength).toBeGreaterThan(4000);
+    }
+    expect(speech()).toBe(n + 1);
+
+    const sarah = voices.find((v) => v.name === "Sarah (conv)")!;
+    const form = new FormData();
+    form.append("audio", new Blob([new Uint8Array(wav(2))], { type: "audio/wav" }), "input.wav");
+    const res = await fetch(`${server.url}/v1/speech-to-speech/${sarah.voice_id}?output_format=mp3_44100_128`, { method: "POST", headers: { "xi-api-key": DEMO_KEY }, body: form });
+    expect(res.status, res.ok ? "" : await res.clone().text()).toBe(200);
+    expect(Number(res.headers.get("character-cost"))).toBeGreaterThan(0);
+    expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(4000);
+    const call = asked.findLast((a) => a.path.startsWith("/v1/speech-to-speech/"))!;
+    expect(call.path).toBe("/v1/speech-to-speech/EXAVITQu4vr4xnSDxMaL/stream?output_format=pcm_22050");
+    expect(call.body).toContain(wav(2).toString("latin1"));
+    for (const id of ["prev", "conv"]) expect((await fetch(`${server.url}/v1/workspace/engines/${id}`, { method: "DELETE", headers: h })).status).toBe(200);
+    expect(server.output()).not.toContain(KEY);
+  }, 120_000);
 
   it("a loopback engine URL without WEBHOOK_ALLOW_LOCAL_TARGETS stops the start, naming the engine", async () => {
     const dir = mkdtempSync(join(tmpdir(), "timbre-remote-refused-"));

@@ -597,6 +597,19 @@ describe("speech to speech into a workspace engine's voice", () => {
     expect(text).toContain('name="seed"\r\n\r\n42');
     expect(text).toMatch(/name="voice_settings"\r\n\r\n\{"stability":0\.3,"similarity_boost":0\.9,/);
 
+    // Raw 16 kHz PCM (file_format pcm_s16le_16): its length is its duration; sent as it came, saying so.
+    const raw = Buffer.alloc(16000 * 2 * 3);
+    const rawForm = new FormData();
+    rawForm.append("audio", new Blob([raw], { type: "application/octet-stream" }), "input.pcm");
+    rawForm.append("file_format", "pcm_s16le_16");
+    const rawRes = await apiFetch(stack, admin.apiKey, `/v1/speech-to-speech/${sarah.voice_id}/stream?output_format=mp3_44100_128`, { method: "POST", body: rawForm });
+    expect(rawRes.status).toBe(200);
+    expect((await rawRes.arrayBuffer()).byteLength).toBeGreaterThan(4000);
+    expect(Number(rawRes.headers.get("character-cost"))).toBeGreaterThan(cost);
+    const rawCall = stsCalls().at(-1)!;
+    expect(rawCall.body.includes(raw)).toBe(true);
+    expect(rawCall.body.toString("latin1")).toContain('name="file_format"\r\n\r\npcm_s16le_16');
+
     const historyId = res.headers.get("history-item-id")!;
     const item = (await (await apiFetch(stack, admin.apiKey, `/v1/history/${historyId}`)).json()) as { voice_id: string; source: string };
     expect(item).toMatchObject({ voice_id: sarah.voice_id, source: "STS" });

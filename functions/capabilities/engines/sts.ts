@@ -48,7 +48,7 @@ export function remoteConversion(ctx: AppContext, target: RemoteTarget, job: Rem
     if (input.bytes.length > job.maxBytes) throw new AudioLimitError("bytes", job.maxBytes, input.bytes.length);
     if (input.fileFormat === "pcm_s16le_16") {
       const durationSecs = input.bytes.length / RAW_BYTES_PER_SECOND;
-      if (durationSecs > job.maxSeconds) throw new AudioLimitError("seconds", job.maxSeconds, durationSecs);
+      if (durationSecs > job.maxSeconds) throw new AudioLimitError("duration", job.maxSeconds, durationSecs);
       return { durationSecs, sampleRate: 16_000, channels: 1, container: "pcm", codec: "pcm" } as DecodedInfo;
     }
     const m = await ctx.analyzer().measure(input.bytes, { maxBytes: job.maxBytes, maxSeconds: job.maxSeconds, points: 1, signal: stop.signal });
