@@ -226,6 +226,19 @@ const used = async (apiKey: string) => ((await (await apiFetch(stack, apiKey, "/
 const speak = (apiKey: string, voiceId: string, text: string, path = "") =>
   apiFetch(stack, apiKey, `/v1/text-to-speech/${voiceId}${path}?output_format=mp3_44100_128`, { method: "POST", body: JSON.stringify({ text, model_id: "eleven_multilingual_v2" }) });
 const errorOf = async (res: Response) => ((await res.json()) as { detail: { status: string; message: string } }).detail;
+/** Adds an engine (201) and gives its voice of that name. */
+async function engineVoice(apiKey: string, body: Record<string, unknown>, name: string) {
+  expect((await add(apiKey, body)).status).toBe(201);
+  return (await voicesOf(apiKey)).find((v) => v.name === name)!;
+}
+/** A remote engine's failure as the caller sees it: 502, naming the engine, never its key. */
+async function expectEngineFailed(res: Response, engine: string) {
+  expect(res.status).toBe(502);
+  const err = await errorOf(res);
+  expect(err.status).toBe("remote_engine_failed");
+  expect(err.message).toContain(engine);
+  expect(err.message).not.toContain(KEY);
+}
 
 describe("a workspace's engines speak", () => {
   it("their voices are the workspace's only, speak through convert, stream, timestamps and dialogue, are charged and kept in history; the key is in no answer and no log", async () => {
@@ -296,8 +309,7 @@ describe("a workspace's engines speak", () => {
 
   it("a failing engine is a clear 502, refunded; after its failures in a row the breaker refuses fast (503); the key stays out of the message", async () => {
     const admin = await adminOf(stack);
-    expect((await add(admin.apiKey, { engine_id: "flaky", kind: "openai", url: openaiUrl, key: KEY })).status).toBe(201);
-    const voice = (await voicesOf(admin.apiKey)).find((v) => v.name === "am_adam (flaky)")!;
+    const voice = await engineVoice(admin.apiKey, { engine_id: "flaky", kind: "openai", url: openaiUrl, key: KEY }, "am_adam (flaky)");
     const before = await used(admin.apiKey);
     openaiMode = "fail";
     try {
@@ -334,8 +346,7 @@ describe("a workspace's engines speak", () => {
 
   it("a server that answers MP3 although PCM was asked for is a clear error, not noise", async () => {
     const admin = await adminOf(stack);
-    expect((await add(admin.apiKey, { engine_id: "hosted", kind: "elevenlabs", url: mp3Url, key: KEY })).status).toBe(201);
-    const george = (await voicesOf(admin.apiKey)).find((v) => v.name === "George (hosted)")!;
+    const george = await engineVoice(admin.apiKey, { engine_id: "hosted", kind: "elevenlabs", url: mp3Url, key: KEY }, "George (hosted)");
     const before = await used(admin.apiKey);
     const res = await speak(admin.apiKey, george.voice_id, "Answered in MP3.");
     expect(res.status).toBe(502);
@@ -418,8 +429,7 @@ describe("per-engine timeouts", () => {
 
   it("a slow first byte past the engine's own timeout is a 504 naming the engine, refunded; a longer timeout set in place lets the same server answer", async () => {
     const admin = await adminOf(stack);
-    expect((await add(admin.apiKey, { engine_id: "slow", kind: "openai", url: slowUrl, key: KEY, first_byte_timeout_s: 1, total_timeout_s: 5 })).status).toBe(201);
-    const voice = (await voicesOf(admin.apiKey)).find((v) => v.name === "slowpoke (slow)")!;
+    const voice = await engineVoice(admin.apiKey, { engine_id: "slow", kind: "openai", url: slowUrl, key: KEY, first_byte_timeout_s: 1, total_timeout_s: 5 }, "slowpoke (slow)");
     const before = await used(admin.apiKey);
     slowDelayMs = 2500;
     const res = await speak(admin.apiKey, voice.voice_id, "Waiting for a slow model.");
@@ -489,16 +499,10 @@ describe("previews of a workspace engine's voices", () => {
 
   it("an engine that fails is the engine's error, nothing kept; the next request makes it", async () => {
     const admin = await adminOf(stack);
-    expect((await add(admin.apiKey, { engine_id: "pfail", kind: "openai", url: openaiUrl, key: KEY })).status).toBe(201);
-    const voice = (await voicesOf(admin.apiKey)).find((v) => v.name === "af_bella (pfail)")!;
+    const voice = await engineVoice(admin.apiKey, { engine_id: "pfail", kind: "openai", url: openaiUrl, key: KEY }, "af_bella (pfail)");
     openaiMode = "fail";
     try {
-      const res = await preview(admin.apiKey, voice.voice_id);
-      expect(res.status).toBe(502);
-      const err = await errorOf(res);
-      expect(err.status).toBe("remote_engine_failed");
-      expect(err.message).toContain("pfail");
-      expect(err.message).not.toContain(KEY);
+      await expectEngineFailed(await preview(admin.apiKey, voice.voice_id), "pfail");
     } finally {
       openaiMode = "ok";
     }
@@ -572,8 +576,7 @@ describe("speech to speech into a workspace engine's voice", () => {
   it("an ElevenLabs-compatible engine converts: the upload sent as it came with the key, charged, in history; another workspace 404 and the engine not asked", async () => {
     const admin = await adminOf(stack);
     const other = await adminOf(stack);
-    expect((await add(admin.apiKey, { engine_id: "eleven", kind: "elevenlabs", url: elevenUrl, key: KEY })).status).toBe(201);
-    const sarah = (await voicesOf(admin.apiKey)).find((v) => v.name === "Sarah (eleven)")!;
+    const sarah = await engineVoice(admin.apiKey, { engine_id: "eleven", kind: "elevenlabs", url: elevenUrl, key: KEY }, "Sarah (eleven)");
     expect((await sts(other.apiKey, sarah.voice_id)).status).toBe(404);
     expect(stsCalls()).toEqual([]);
 
@@ -618,17 +621,11 @@ describe("speech to speech into a workspace engine's voice", () => {
 
   it("an engine that fails is its 502, refunded, the key out of the message", async () => {
     const admin = await adminOf(stack);
-    expect((await add(admin.apiKey, { engine_id: "eleven-fails", kind: "elevenlabs", url: elevenUrl, key: KEY })).status).toBe(201);
-    const sarah = (await voicesOf(admin.apiKey)).find((v) => v.name === "Sarah (eleven-fails)")!;
+    const sarah = await engineVoice(admin.apiKey, { engine_id: "eleven-fails", kind: "elevenlabs", url: elevenUrl, key: KEY }, "Sarah (eleven-fails)");
     const before = await used(admin.apiKey);
     elevenMode = "fail";
     try {
-      const res = await sts(admin.apiKey, sarah.voice_id);
-      expect(res.status).toBe(502);
-      const err = await errorOf(res);
-      expect(err.status).toBe("remote_engine_failed");
-      expect(err.message).toContain("eleven-fails");
-      expect(err.message).not.toContain(KEY);
+      await expectEngineFailed(await sts(admin.apiKey, sarah.voice_id), "eleven-fails");
     } finally {
       elevenMode = "ok";
     }
@@ -637,8 +634,7 @@ describe("speech to speech into a workspace engine's voice", () => {
 
   it("an OpenAI-compatible engine's voice is a clear 400 naming the engine and what it cannot do, nothing charged, the engine not asked", async () => {
     const admin = await adminOf(stack);
-    expect((await add(admin.apiKey, { engine_id: "nosts", kind: "openai", url: openaiUrl, key: KEY })).status).toBe(201);
-    const bella = (await voicesOf(admin.apiKey)).find((v) => v.name === "af_bella (nosts)")!;
+    const bella = await engineVoice(admin.apiKey, { engine_id: "nosts", kind: "openai", url: openaiUrl, key: KEY }, "af_bella (nosts)");
     const before = await used(admin.apiKey);
     const calls = asked.length;
     const res = await sts(admin.apiKey, bella.voice_id);

@@ -151,7 +151,7 @@ function EngineCard({ e, onRemove }: { e: Engine; onRemove: (e: Engine) => void 
       </p>
       <details className="engine-timeouts">
         <summary>Change timeouts</summary>
-        <Form method="post" className="row-form">
+        <Form method="post" className="row-form" noValidate>
           <CsrfInput />
           <input type="hidden" name="intent" value="timeouts" />
           <input type="hidden" name="engine_id" value={e.engine_id} />
