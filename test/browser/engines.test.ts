@@ -19,11 +19,37 @@ let fake: HttpServer;
 let fakeUrl: string;
 const KEY = "sk-browser-engine-key-77aa";
 const seenKeys: Array<string | undefined> = [];
+/** Speech requests the fake answered (the picker's preview is made through it once). */
+let speechAsked = 0;
+/** 1.5 s of a tone as a 16-bit mono WAV at 24 kHz, as a speech server answers. */
+function toneWav(seconds: number): Buffer {
+  const rate = 24000;
+  const n = Math.round(seconds * rate);
+  const b = Buffer.alloc(44 + n * 2);
+  b.write("RIFF", 0);
+  b.writeUInt32LE(36 + n * 2, 4);
+  b.write("WAVEfmt ", 8);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20);
+  b.writeUInt16LE(1, 22);
+  b.writeUInt32LE(rate, 24);
+  b.writeUInt32LE(rate * 2, 28);
+  b.writeUInt16LE(2, 32);
+  b.writeUInt16LE(16, 34);
+  b.write("data", 36);
+  b.writeUInt32LE(n * 2, 40);
+  for (let i = 0; i < n; i++) b.writeInt16LE(Math.round(6000 * Math.sin((2 * Math.PI * 200 * i) / rate)), 44 + i * 2);
+  return b;
+}
 
 beforeAll(async () => {
   fake = createServer((req, res) => {
     seenKeys.push(req.headers.authorization);
     if (req.url === "/v1/audio/voices") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ voices: ["af_sky", "bm_lewis"] }));
+    if (req.url === "/v1/audio/speech" && req.method === "POST") {
+      speechAsked++;
+      return void res.writeHead(200, { "content-type": "audio/wav" }).end(toneWav(1.5));
+    }
     res.writeHead(404).end();
   });
   await new Promise<void>((r) => fake.listen(0, "127.0.0.1", r));
@@ -88,6 +114,13 @@ async function walk(width: number) {
   await page.getByRole("combobox", { name: "Search voices" }).pressSequentially("kokoro");
   await expect.poll(() => page.getByRole("option").count()).toBe(2);
   await page.keyboard.press("Escape");
+  // Its preview plays in the picker: made through the engine on the first Play.
+  const asked0 = speechAsked;
+  const play = page.getByRole("button", { name: /^Play preview of af_sky/ });
+  await expect.poll(() => play.count()).toBe(1);
+  await play.click();
+  await expect.poll(() => page.getByRole("button", { name: /^Pause preview of af_sky/ }).count(), { timeout: 20_000 }).toBe(1);
+  expect(speechAsked).toBe(asked0 + 1);
   await visit(page, "/app/settings/engines");
 
   await card.getByRole("button", { name: "Test connection" }).click();
