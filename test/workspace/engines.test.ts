@@ -155,7 +155,7 @@ describe("workspace remote engines", () => {
     const text = await res.text();
     expect(res.status).toBe(201);
     expect(text).not.toContain(KEY);
-    expect(JSON.parse(text)).toEqual({ engine_id: "kokoro", kind: "openai", url: "http://127.0.0.1:8880", model: "kokoro", language: "en", key_hint: "••••9f3b", created_at_unix: expect.any(Number), voice_ids: [], voices_error: "The voices of kokoro could not be listed: it could not be reached." });
+    expect(JSON.parse(text)).toEqual({ engine_id: "kokoro", kind: "openai", url: "http://127.0.0.1:8880", model: "kokoro", language: "en", key_hint: "••••9f3b", first_byte_timeout_s: 15, total_timeout_s: 120, created_at_unix: expect.any(Number), voice_ids: [], voices_error: "The voices of kokoro could not be listed: it could not be reached." });
 
     const list = await apiFetch(stack, admin.apiKey, "/v1/workspace/engines");
     const listText = await list.text();
