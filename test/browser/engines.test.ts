@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
+import { wavHeader } from "../../functions/media/audio/wav.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
 import { axeViolations, smallTargets } from "./axe.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
@@ -21,25 +22,13 @@ const KEY = "sk-browser-engine-key-77aa";
 const seenKeys: Array<string | undefined> = [];
 /** Speech requests the fake answered (the picker's preview is made through it once). */
 let speechAsked = 0;
-/** 1.5 s of a tone as a 16-bit mono WAV at 24 kHz, as a speech server answers. */
+/** Seconds of a tone as a 16-bit mono WAV at 24 kHz, as a speech server answers. */
 function toneWav(seconds: number): Buffer {
   const rate = 24000;
   const n = Math.round(seconds * rate);
-  const b = Buffer.alloc(44 + n * 2);
-  b.write("RIFF", 0);
-  b.writeUInt32LE(36 + n * 2, 4);
-  b.write("WAVEfmt ", 8);
-  b.writeUInt32LE(16, 16);
-  b.writeUInt16LE(1, 20);
-  b.writeUInt16LE(1, 22);
-  b.writeUInt32LE(rate, 24);
-  b.writeUInt32LE(rate * 2, 28);
-  b.writeUInt16LE(2, 32);
-  b.writeUInt16LE(16, 34);
-  b.write("data", 36);
-  b.writeUInt32LE(n * 2, 40);
-  for (let i = 0; i < n; i++) b.writeInt16LE(Math.round(6000 * Math.sin((2 * Math.PI * 200 * i) / rate)), 44 + i * 2);
-  return b;
+  const pcm = Buffer.alloc(n * 2);
+  for (let i = 0; i < n; i++) pcm.writeInt16LE(Math.round(6000 * Math.sin((2 * Math.PI * 200 * i) / rate)), i * 2);
+  return Buffer.concat([Buffer.from(wavHeader(rate, pcm.length)), pcm]);
 }
 
 beforeAll(async () => {
