@@ -272,9 +272,9 @@ describe("right after a fresh start (issue 24)", () => {
       // slower of two at once without a storm (the plan's two slots share the engine's workers,
       // whole answers in turn: about 2x alone), at the same share of the machine. The issue's
       // goal, 3x alone, is reported above (heldOverAloneAtShare): after the changes of
-      // docs/decisions/2026-12-07-background-at-low-priority.md it held in 1 of 4 runs at load
-      // 16-25 (up to 3.5-4.0x, always highest for the second of the storm's first two slot
-      // holders), so it is not asserted.
+      // docs/decisions/2026-12-07-background-at-low-priority.md it held in 3 of 8 runs at load
+      // 13-25 (up to 3.3-4.0x; the highest was the second of the storm's first two slot holders
+      // in 7 of 8), so it is not asserted.
       expect(s.slotWaitMs, JSON.stringify(report)).toBeLessThanOrEqual(RETRY_AFTER_SECONDS * 1000 + SLOT_WAIT_MS + 1000);
       expect(held[i].ms, JSON.stringify(report)).toBeLessThanOrEqual(held[i].bound);
     }
