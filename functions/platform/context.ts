@@ -33,28 +33,46 @@ export interface AppContext {
   /** The speech engine, created on first use (its workers cost memory and start-up time). */
   engine(): Promise<SpeechEngine>;
   /**
+   * The engine for background synthesis (the first start's previews): its own workers, one per
+   * engine, at the lowest scheduling priority, so a job it is running never takes the cores
+   * from a user's request (issue 24). Created on first use; `closeBackgroundEngine` ends it.
+   */
+  backgroundEngine(): Promise<SpeechEngine>;
+  closeBackgroundEngine(): Promise<void>;
+  /**
    * Decoding, analysis and noise removal of uploaded audio, on its own worker pool, created on
    * first use (cloning, verification, separation, speech to speech, similar voices).
    */
   analyzer(): VoiceAnalyzer;
   /** Speech to speech and the voice isolator, on their own worker pool, created on first use. */
   converter(): VoiceConverter;
-  /** Stops the engine's, the analyzer's and the converter's workers if they were created. */
+  /** Stops the engines', the analyzer's and the converter's workers if they were created. */
   closeEngine(): Promise<void>;
   /** Stops the analyzer's workers if it was created. */
   closeAnalyzer(): Promise<void>;
 }
 
-export type EngineFactory = (cfg: Config) => Promise<SpeechEngine>;
+/** `background`: the engine of `AppContext.backgroundEngine` (a factory that ignores it makes an ordinary one). */
+export type EngineFactory = (cfg: Config, opts?: EngineOptions) => Promise<SpeechEngine>;
+
+export interface EngineOptions {
+  background?: boolean;
+}
+
+/**
+ * The background engine's threads (nice 19: a weight of 15 against a normal thread's 1,024 on
+ * Linux). They still get every core nobody else wants, so the background work completes.
+ */
+export const BACKGROUND_NICE = 19;
 
 /**
  * The embedded engines: eSpeak NG in WebAssembly plus DSP, and flite (WASI) for the profiles that
  * name it (VoiceProfile.engine), each on its own worker pool, behind one dispatching engine.
  */
-export const defaultEngineFactory: EngineFactory = (cfg) => embeddedEngines(cfg, {});
+export const defaultEngineFactory: EngineFactory = (cfg, opts) => embeddedEngines(cfg, {}, opts);
 
 /** The same, plus engines the caller brings (the embedded server's Piper voices: infra/local/piper.ts). */
-export async function embeddedEngines(cfg: Config, extra: Partial<Record<EngineId, () => SpeechEngine>>): Promise<SpeechEngine> {
+export async function embeddedEngines(cfg: Config, extra: Partial<Record<EngineId, () => SpeechEngine>>, opts: EngineOptions = {}): Promise<SpeechEngine> {
   const { EspeakEngine } = await import("../media/engine/espeak/engine.js");
   const { FliteEngine } = await import("../media/engine/flite/engine.js");
   const { DispatchingEngine } = await import("../media/engine/dispatch.js");
@@ -62,7 +80,10 @@ export async function embeddedEngines(cfg: Config, extra: Partial<Record<EngineI
   const { checkedFetch } = await import("./net/fetch.js");
   // Each request resolves the engine's host and connects only to an address the target rules allow.
   const remote = remoteEngineCreator(cfg.remoteEngines, { fetch: checkedFetch(cfg.webhooks) });
-  return new DispatchingEngine(new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial" }), { flite: () => new FliteEngine(), remote, ...extra });
+  // Background synthesis: one low-priority worker per engine (the extra engines a caller brings,
+  // Piper's, keep their own pools).
+  const low = opts.background ? { size: 1, nice: BACKGROUND_NICE } : {};
+  return new DispatchingEngine(new EspeakEngine({ parallelEncoding: cfg.engineEncoding !== "serial", ...low }), { flite: () => new FliteEngine(low), remote, ...extra });
 }
 
 export interface ContextOptions {
@@ -87,6 +108,7 @@ export interface ContextOptions {
 export function createContext(cfg: Config, opts: ContextOptions): AppContext {
   const aws = createAwsClients(cfg, { dynamoHandler: opts.dynamoHandler, s3Handler: opts.s3Handler });
   let engine: Promise<SpeechEngine> | undefined;
+  let backgroundEngine: Promise<SpeechEngine> | undefined;
   let analyzer: VoiceAnalyzer | undefined;
   let converter: VoiceConverter | undefined;
   const factory = opts.engine ?? defaultEngineFactory;
@@ -102,15 +124,22 @@ export function createContext(cfg: Config, opts: ContextOptions): AppContext {
     secrets: { session: opts.sessionSecret },
     challengeRandom: opts.challengeSeed === undefined ? cryptoUniform : prng(hashSeed("verification-challenges", opts.challengeSeed)),
     engine: () => (engine ??= factory(cfg)),
+    backgroundEngine: () => (backgroundEngine ??= factory(cfg, { background: true })),
+    closeBackgroundEngine: async () => {
+      const b = backgroundEngine;
+      backgroundEngine = undefined;
+      await b?.then((x) => x.close());
+    },
     // Creating the analyzer only builds its pool object: workers start on its first job.
     analyzer: () => (analyzer ??= (opts.analyzer ?? createVoiceAnalyzer)()),
     converter: () => (converter ??= createVoiceConverter()),
     closeEngine: async () => {
-      const [e, a, c] = [engine, analyzer, converter];
+      const [e, b, a, c] = [engine, backgroundEngine, analyzer, converter];
       engine = undefined;
+      backgroundEngine = undefined;
       analyzer = undefined;
       converter = undefined;
-      await Promise.all([e?.then((x) => x.close()), a?.close(), c?.close()]);
+      await Promise.all([e?.then((x) => x.close()), b?.then((x) => x.close()), a?.close(), c?.close()]);
     },
     closeAnalyzer: async () => {
       const a = analyzer;

@@ -139,7 +139,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   const defs = await loadDefinitions();
   phase("definitions");
   const workflows = new LocalWorkflowRunner(defs, { waitOverrideMs: opts.workflowWaitMs, singletons: [DISPATCH_WORKFLOW] });
-  const ctx = createContext(config, { workflows, dynamoHandler: emulators.dynamoHandler, s3Handler: emulators.s3Handler, sessionSecret: sessionSecret(config, dataDir), log, now: opts.now, engine: opts.engine ?? ((cfg) => embeddedEngines(cfg, { piper: piperEngine(cfg) })), challengeSeed: opts.challengeSeed });
+  const ctx = createContext(config, { workflows, dynamoHandler: emulators.dynamoHandler, s3Handler: emulators.s3Handler, sessionSecret: sessionSecret(config, dataDir), log, now: opts.now, engine: opts.engine ?? ((cfg, o) => embeddedEngines(cfg, { piper: piperEngine(cfg) }, o)), challengeSeed: opts.challengeSeed });
   workflows.bind(ctx);
   // The engine's workers compile and warm up on their own threads while the stores get ready.
   let engineWarm = !opts.warmEngine;

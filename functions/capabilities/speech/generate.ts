@@ -9,7 +9,7 @@ import { newId } from "../../platform/adapters/ids.js";
 import { CHARGE_RECORD_TTL_SECONDS, charge, currentUsage, refund, refundPart, requireUsablePlan, spendingCaps } from "../../platform/domain/credits.js";
 import { maxTextLength } from "../../platform/domain/speechRules.js";
 import { ApiError } from "../../platform/http/errors.js";
-import { releaseSlot, takeSlot } from "./slots.js";
+import { pausedBeforeAdmission, releaseSlot, takeSlot } from "./slots.js";
 import { codePointLength } from "../../platform/contract/text.js";
 import { parseOutputFormat, type OutputFormat } from "../../media/audio/formats.js";
 import { wholeAudio } from "../../media/audio/encoder.js";
@@ -190,7 +190,8 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
   const owner = req.requestId;
   const asked = Date.now();
   let slot: number | undefined = await takeSlot(ctx, caller, owner, req.signal);
-  const slotWaitMs = Date.now() - asked;
+  // With the time it was held back before its admission: all of it waiting for a slot.
+  const slotWaitMs = Date.now() - asked + pausedBeforeAdmission(caller);
   const release = async () => {
     if (slot === undefined) return;
     const n = slot;

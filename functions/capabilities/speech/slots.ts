@@ -71,8 +71,6 @@ function state(ctx: AppContext): ProcessSlots {
 
 /** What a refusal's Retry-After says. */
 export const RETRY_AFTER_SECONDS = 1;
-/** How long a key refused again within its Retry-After waits for its next 429 (see refuseKnownKeyWhenQueueFull). */
-export const REPEAT_REFUSAL_PAUSE_MS = 400;
 
 export function tooManyConcurrent(limit: number, headers: Record<string, string> = {}): ApiError {
   return new ApiError(429, "too_many_concurrent_requests", slotMessages.tooMany(limit), { "retry-after": String(RETRY_AFTER_SECONDS), ...headers });
@@ -87,6 +85,8 @@ export function waitingForSlot(ctx: AppContext, workspaceId: string): number {
 export interface Admission {
   /** Gives the place back (idempotent): when the request took its slot, queued, or failed before. */
   done(): void;
+  /** How long it was held back before it was admitted (`refuseKnownKeyWhenQueueFull`'s pause). */
+  readonly pausedMs: number;
 }
 
 const admissions = new WeakMap<Caller, Admission>();
@@ -98,13 +98,14 @@ const admissions = new WeakMap<Caller, Admission>();
  * almost nothing). Admitted, it holds a place until `takeSlot` (or `done()` when it fails before):
  * the requests on their way to the store count as queued, so no more go there than could wait.
  */
-export function admitToQueue(ctx: AppContext, caller: Caller): Admission {
+export function admitToQueue(ctx: AppContext, caller: Caller, pausedMs = 0): Admission {
   const s = state(ctx);
   const ws = caller.workspaceId;
   if (queueFull(s, ws)) throw tooManyConcurrent(s.limits.get(ws)!);
   s.admitted.set(ws, (s.admitted.get(ws) ?? 0) + 1);
   let open = true;
   const admission: Admission = {
+    pausedMs,
     done() {
       if (!open) return;
       open = false;
@@ -117,6 +118,14 @@ export function admitToQueue(ctx: AppContext, caller: Caller): Admission {
   return admission;
 }
 
+/**
+ * How long a request was held back before its admission: part of its wait for a slot (a served
+ * answer's x-timbre-slot-wait-ms counts it with the queue's wait).
+ */
+export function pausedBeforeAdmission(caller: Caller): number {
+  return admissions.get(caller)?.pausedMs ?? 0;
+}
+
 const keyHash = (apiKey: string) => createHash("sha256").update(apiKey).digest("base64");
 
 /**
@@ -124,24 +133,28 @@ const keyHash = (apiKey: string) => createHash("sha256").update(apiKey).digest("
  * has already authenticated: a storm of retries with one key then costs a hash and two map
  * lookups each, not a store read (the profile of issue 24's storm: about 7 ms of CPU per refusal,
  * most of it the store's client). It can only refuse: a key revoked since it was seen gets this
- * 429 instead of a 401 while its former workspace's queue is full, and nothing else.
+ * 429 instead of a 401 while its former workspace's queue is full, and nothing else. Let through,
+ * it resolves to how long it held the request back (for `admitToQueue`).
  */
-export async function refuseKnownKeyWhenQueueFull(ctx: AppContext, apiKey: string | undefined): Promise<void> {
+export async function refuseKnownKeyWhenQueueFull(ctx: AppContext, apiKey: string | undefined): Promise<number> {
   const key = apiKey?.trim();
-  if (!key) return;
+  if (!key) return 0;
   const s = state(ctx);
   const h = keyHash(key);
   const ws = s.keyWorkspaces.get(h);
-  if (ws === undefined || !queueFull(s, ws)) return;
-  // Refused again before its Retry-After: the answer waits REPEAT_REFUSAL_PAUSE_MS (a timer, no
-  // work), then looks at the queue once more. A client that ignores Retry-After then retries a
-  // few times a second instead of a hundred, and the cores stay with the requests being served.
+  if (ws === undefined || !queueFull(s, ws)) return 0;
+  // Refused again before the Retry-After its key was last given has run out: the answer waits
+  // until it has (a timer, no work), then looks at the queue once more. A client that ignores
+  // Retry-After then retries once a second instead of a hundred times, and the cores stay with the
+  // requests being served: at 400 ms, the first seconds of issue 24's storm cost the server's
+  // other threads (loop, garbage collector, store) as much CPU as the engine's two workers got
+  // (docs/decisions/2026-12-07-background-at-low-priority.md).
   const now = Date.now();
   const last = s.refusedAt.get(h);
   let paused = 0;
   if (last !== undefined && now - last < RETRY_AFTER_SECONDS * 1000) {
-    await new Promise((r) => setTimeout(r, REPEAT_REFUSAL_PAUSE_MS));
-    if (!queueFull(s, ws)) return;
+    await new Promise((r) => setTimeout(r, RETRY_AFTER_SECONDS * 1000 - (now - last)));
+    if (!queueFull(s, ws)) return Date.now() - now;
     paused = Date.now() - now;
   }
   s.refusedAt.delete(h);

@@ -30,7 +30,8 @@ export const previewKey = (voiceId: string) => publicKey("voices", voiceId, "pre
 
 /**
  * Synthesises and stores a preview; returns its object key. `background` (the first start's
- * previews): after every user's work in the engine's queue.
+ * previews): on the background engine, whose low-priority threads leave the cores to users'
+ * requests even in the middle of a preview (AppContext.backgroundEngine).
  */
 export async function makePreview(
   ctx: AppContext,
@@ -38,7 +39,7 @@ export async function makePreview(
   signal?: AbortSignal,
   opts: { background?: boolean; remote?: RemoteTarget; key?: string } = {},
 ): Promise<string> {
-  const engine = await ctx.engine();
+  const engine = opts.background ? await ctx.backgroundEngine() : await ctx.engine();
   const say = PREVIEW_TEXT[v.profile.language] ?? PREVIEW_TEXT.en;
   const parts: Array<{ audio: Uint8Array; samples?: number }> = [];
   for await (const c of engine.synthesizeEncoded(

@@ -16,19 +16,24 @@ export { PREVIEW_FORMAT } from "../../capabilities/voices/previews.js";
  * Synthesises the preview of every system voice that has none yet (first start, or after its
  * profile changed): the premade voices first, then the community library's. Runs in the
  * background: a voice without a preview just has no preview_url yet. Each waits until no user's
- * request is being served (a slot held) and runs after any user's chunk in the engine's queue.
+ * request is being served (a slot held) and runs on the background engine's low-priority threads.
  */
 export async function generatePremadePreviews(ctx: AppContext, signal?: AbortSignal): Promise<number> {
   const missing = (await ctx.stores.voices.premade()).filter((v) => !v.preview_object_key);
   let made = 0;
-  for (const v of missing) {
-    await yieldToInteractive(ctx, signal);
-    if (signal?.aborted) break;
-    const key = await makePreview(ctx, v, signal, { background: true });
-    await ctx.stores.voices.patch(null, v.voice_id, { preview_object_key: key });
-    made++;
+  try {
+    for (const v of missing) {
+      await yieldToInteractive(ctx, signal);
+      if (signal?.aborted) break;
+      const key = await makePreview(ctx, v, signal, { background: true });
+      await ctx.stores.voices.patch(null, v.voice_id, { preview_object_key: key });
+      made++;
+    }
+    if (!signal?.aborted) made += await generateCommunityPreviews(ctx, signal);
+  } finally {
+    // Its threads are only for this work.
+    await ctx.closeBackgroundEngine();
   }
-  if (!signal?.aborted) made += await generateCommunityPreviews(ctx, signal);
   return made;
 }
 

@@ -3,10 +3,9 @@
  * analysis-worker.js beside the function's bundle (infra/constructs/function.ts).
  */
 import { int16ToFloat } from "../audio/resample.js";
-import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
 import { createHash } from "node:crypto";
 import { parentPort } from "node:worker_threads";
+import { lowerThisThreadPriority } from "../workers/pool.js";
 import { AudioDecodeError, AudioLimitError, decodeAudio, measureAudio, probeAudio } from "../audio/decode/index.js";
 import { analyzeVoice, detectSpeech, embedSegment } from "./analyze.js";
 import { denoise } from "../audio/denoise/index.js";
@@ -21,12 +20,7 @@ const asFloat = (x: Float32Array | Int16Array): Float32Array => (x instanceof In
 
 // Analysis is batch work: a lower scheduling priority for this thread keeps the request loop
 // (and the in-process stores) responsive on a busy machine. Linux only; elsewhere it runs as is.
-try {
-  const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
-} catch {
-  // Not Linux, or not permitted.
-}
+lowerThisThreadPriority(10);
 
 const port = parentPort!;
 const post = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);

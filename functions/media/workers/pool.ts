@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { existsSync, readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -73,6 +74,21 @@ export function workerExecArgv(argv: readonly string[]): string[] {
     out.push(a);
   }
   return out;
+}
+
+/**
+ * Lowers the calling thread's scheduling priority to `nice` (Linux: a thread is a task of its own;
+ * elsewhere, or when not permitted, it runs as it is). For a worker thread's own batch work: a
+ * thread can lower its priority, never raise it back, so a pool whose threads do it keeps them
+ * for that work.
+ */
+export function lowerThisThreadPriority(nice: number): void {
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
+  } catch {
+    // Not Linux, or not permitted.
+  }
 }
 
 /**

@@ -143,11 +143,11 @@ async function speech(req: ApiRequest, rc: RouteContext): Promise<ApiResponse> {
   const ctx = rc.app;
   const key = apiKeyOf(req);
   // Over the plan's concurrency with its queue full: refused before any other read (slots.ts).
-  await refuseKnownKeyWhenQueueFull(ctx, key);
+  const paused = await refuseKnownKeyWhenQueueFull(ctx, key);
   const caller = await authenticated(req, rc);
   if (caller.principal.via === "api_key") rememberKey(ctx, key, caller.workspaceId);
   // Admitted, it holds a place in the queue until it takes a slot (or fails before).
-  const admission = admitToQueue(ctx, caller);
+  const admission = admitToQueue(ctx, caller, paused);
   try {
     return await speechAdmitted(req, ctx, caller);
   } finally {

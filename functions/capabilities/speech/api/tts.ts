@@ -144,10 +144,10 @@ const refuseEarly = (req: ApiRequest, rc: RouteContext) => refuseKnownKeyWhenQue
  * memory (slots.ts). Admitted, `handle` runs holding a place in the queue until it takes a slot.
  */
 async function admitted(req: ApiRequest, rc: RouteContext, handle: () => Promise<ApiResponse>): Promise<ApiResponse> {
-  await refuseEarly(req, rc);
+  const paused = await refuseEarly(req, rc);
   const caller = await rc.caller();
   if (caller.principal.via === "api_key") rememberKey(rc.app, req.headers["xi-api-key"], caller.workspaceId);
-  const admission = admitToQueue(rc.app, caller);
+  const admission = admitToQueue(rc.app, caller, paused);
   try {
     return await handle();
   } finally {

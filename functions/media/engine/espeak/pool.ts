@@ -53,11 +53,17 @@ export interface PoolOptions {
    * the same output, kept as the bench's same-run baseline.
    */
   fullReset?: boolean;
+  /**
+   * The workers' scheduling priority when lower than the process's (a nice value): the pool of
+   * background synthesis, which must not take the cores from a user's request even mid-job.
+   */
+  nice?: number;
 }
 
 export class EspeakPool {
   readonly size: number;
   private readonly fullReset: boolean;
+  private readonly nice: number | undefined;
   private pool: WorkerPool<Job> | null = null;
   /** Open encoder sessions on each worker (they count in its load). */
   private readonly sessions = new WeakMap<PoolWorker, Set<number>>();
@@ -69,6 +75,7 @@ export class EspeakPool {
   constructor(opts: PoolOptions = {}) {
     this.size = Math.max(1, opts.size ?? availableParallelism());
     this.fullReset = opts.fullReset ?? false;
+    this.nice = opts.nice;
   }
 
   start(): Promise<void> {
@@ -176,7 +183,7 @@ export class EspeakPool {
       closedMessage: "engine closed",
       // Replace only workers that had worked: one that dies while starting would die again.
       maxFailedStarts: 0,
-      start: () => startWorker(build, this.fullReset),
+      start: () => startWorker(build, this.fullReset, this.nice),
       message: (job) => job.job,
       // The worker exits by itself once eSpeak's main() returns; terminate covers a stuck one.
       stop: async (worker, send) => {
@@ -239,11 +246,11 @@ export class EncoderSession {
  * A worker (worker.js next to this file when compiled; worker.ts through tsx from sources) with
  * its channel and wake counter: jobs go through the channel, then the counter is bumped.
  */
-function startWorker(build: EspeakBuild, fullReset: boolean): StartedWorker {
+function startWorker(build: EspeakBuild, fullReset: boolean, nice: number | undefined): StartedWorker {
   const { port1, port2 } = new MessageChannel();
   const wakeBuffer = new SharedArrayBuffer(4);
   const wake = new Int32Array(wakeBuffer);
-  const init: WorkerInit = { build, fullReset, port: port2, wake: wakeBuffer };
+  const init: WorkerInit = { build, fullReset, port: port2, wake: wakeBuffer, nice };
   const worker: Worker = spawnWorker({ ts: new URL("./worker.ts", import.meta.url), js: new URL("./worker.js", import.meta.url) }, import.meta.url, {
     workerData: init,
     transferList: [port2],

@@ -12,6 +12,8 @@ export interface WorkerInit {
   port: import("node:worker_threads").MessagePort;
   /** Int32 counter bumped (and notified) after every message, so the worker can sleep on it. */
   wake: SharedArrayBuffer;
+  /** The thread's scheduling priority, when lower than the process's (PoolOptions.nice). */
+  nice?: number;
 }
 
 export type ToWorker =

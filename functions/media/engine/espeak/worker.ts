@@ -15,13 +15,16 @@ import { planChunk, type ChunkJob, type ChunkPlan } from "./plan.js";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol.js";
 import { runEspeak, type EspeakHost, type LineJob, type LineResult } from "./runtime.js";
 import { ESPEAK_SAMPLE_RATE } from "./wasm.js";
+import { lowerThisThreadPriority } from "../../workers/pool.js";
 
 const init = workerData as WorkerInit;
 
 // The engine's threads run at the request loop's own priority: the synthesis a user waits for
 // must not lose the cores to the loop answering refusals or to the stores (at nice 10 it got a
 // twelfth of their share: issue 24, docs/decisions/2026-11-28-overload-without-starvation.md).
-// Background synthesis is kept out of the user's way by the pool's queue instead (engine.ts).
+// Background synthesis runs on a pool of its own whose threads lower their priority
+// (platform/context.ts backgroundEngine), and after every user's chunk in this queue (engine.ts).
+if (init.nice !== undefined) lowerThisThreadPriority(init.nice);
 const wake = new Int32Array(init.wake);
 let seen = 0;
 const encoders = new Map<number, AudioEncoder>();

@@ -30,6 +30,8 @@ const BACKGROUND_PRIORITY = 2 ** 50;
 export interface FliteEngineOptions {
   /** Number of workers; defaults to the available cores. */
   size?: number;
+  /** The workers' scheduling priority when lower than the process's (background synthesis). */
+  nice?: number;
 }
 
 type Reply = Extract<FromWorker, { kind: "synth-done" | "enc-done" }>;
@@ -49,6 +51,7 @@ export class FliteEngine implements SpeechEngine {
   readonly id = "flite";
   readonly sampleRate = FLITE_OUTPUT_RATE;
   readonly size: number;
+  private readonly nice: number | undefined;
   private pool: WorkerPool<Job> | null = null;
   private started: Promise<void> | null = null;
   private closed = false;
@@ -57,6 +60,7 @@ export class FliteEngine implements SpeechEngine {
 
   constructor(opts: FliteEngineOptions = {}) {
     this.size = Math.max(1, opts.size ?? availableParallelism());
+    this.nice = opts.nice;
   }
 
   warm(): Promise<void> {
@@ -224,7 +228,7 @@ export class FliteEngine implements SpeechEngine {
       maxFailedStarts: 0,
       start: () =>
         spawnWorker({ ts: new URL("./flite-worker.ts", import.meta.url), js: new URL("./flite-worker.js", import.meta.url) }, import.meta.url, {
-          workerData: { module } satisfies WorkerInit,
+          workerData: { module, nice: this.nice } satisfies WorkerInit,
         }),
       message: (job) => job.job,
       onMessage: (job, m) => {

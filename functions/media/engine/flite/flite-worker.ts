@@ -13,8 +13,11 @@ import { synthesizeChunk } from "./synth.js";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol.js";
 import { FliteRuntime } from "./wasi.js";
 import { FLITE_OUTPUT_RATE } from "./synth.js";
+import { lowerThisThreadPriority } from "../../workers/pool.js";
 
 const init = workerData as WorkerInit;
+// A background pool's thread (platform/context.ts backgroundEngine): before its first synthesis.
+if (init.nice !== undefined) lowerThisThreadPriority(init.nice);
 const runtime = new FliteRuntime(init.module);
 const encoders = new Map<number, AudioEncoder>();
 const post = (m: FromWorker, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);

@@ -5,6 +5,8 @@ import type { ChunkAlignment } from "./alignment.js";
 
 export interface WorkerInit {
   module: WebAssembly.Module;
+  /** The thread's scheduling priority, when lower than the process's (FliteEngineOptions.nice). */
+  nice?: number;
 }
 
 /** One chunk of text to speak (a sentence, or a clause of a long one). */
