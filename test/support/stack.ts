@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { inject } from "vitest";
 import { argon2id } from "hash-wasm";
 import { parseConfig, type Config } from "../../functions/platform/config.js";
 import type { Logger } from "../../functions/platform/adapters/log.js";
@@ -34,7 +33,8 @@ export async function startTestStack(
     // The same verification sentences on every run: whether a test's reading passes must not
     // depend on the words it drew (the rates over many sentences are the calibration's to measure).
     challengeSeed: opts.challengeSeed ?? 1,
-    systemSnapshots: inject("systemSnapshots") || undefined,
+    // Set by test/support/wiring.ts in a test run; scripts that start a test stack seed it.
+    systemSnapshots: process.env.TIMBRE_TEST_SYSTEM_SNAPSHOTS || undefined,
   });
 }
 

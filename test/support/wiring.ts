@@ -18,6 +18,8 @@ setCpuRunner(async (message, transfer) => {
 
 // The worker threads a test starts load the server bundle's files (test/support/global-setup.ts).
 startWorkersFromBundle(inject("workerBundleDir") || undefined);
+// The run's system-data snapshots, for startTestStack (test/support/stack.ts; this process only).
+process.env.TIMBRE_TEST_SYSTEM_SNAPSHOTS = inject("systemSnapshots");
 
 // The CPU this file's process used (its main thread and worker threads: imports, stacks, engines;
 // not Chromium's processes), for the slowest-files report (test/support/slowest-files.ts). Each
