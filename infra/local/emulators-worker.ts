@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Agent, request, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
@@ -19,7 +20,8 @@ import S3rver from "s3rver";
  * uploads straight into s3rver's store, through its port (emulators.ts).
  */
 export type EmulatorWorkerData =
-  | { kind: "dynamo"; path?: string; key: string; header: string }
+  /** `from`: a snapshot file (`save` below) loaded into the in-memory store before it listens (tests). */
+  | { kind: "dynamo"; path?: string; key: string; header: string; from?: string }
   | { kind: "s3"; directory: string; reset: boolean; key: string; header: string };
 
 /** To the worker. Chunks of a put arrive in order after its "put"; "end" or "abort" closes it. */
@@ -37,7 +39,9 @@ export type ToEmulator =
   | { kind: "request-cancel"; id: number; message: string }
   /** The reader of a streamed response is full, or wants more. */
   | { kind: "response-pause"; id: number }
-  | { kind: "response-resume"; id: number };
+  | { kind: "response-resume"; id: number }
+  /** DynamoDB's in-memory store, every entry (tables, items, indexes) written to `file` (tests: a snapshot of the system data). */
+  | { kind: "save"; id: number; file: string };
 
 /** From the worker. "pull": the store took a put's chunks so far and wants more. */
 export type FromEmulator =
@@ -47,6 +51,7 @@ export type FromEmulator =
   | { kind: "pull"; id: number }
   | { kind: "stored"; id: number; md5: string; size: number }
   | { kind: "deleted"; id: number }
+  | { kind: "saved"; id: number }
   | { kind: "store-failed"; id: number; message: string }
   | { kind: "response"; id: number; status: number; headers: Record<string, string>; body: Uint8Array }
   /** A large response: its head, then its body in chunks, then its end (or "request-failed"). */
@@ -252,8 +257,55 @@ function serveRequests(listenPort: number): void {
   });
 }
 
+/** The parts of dynalite 4's store used for snapshots: its abstract-level database (memory-level when in memory). */
+interface DynaliteLevel {
+  iterator(options: { keyEncoding: "utf8"; valueEncoding: "utf8" }): { all(): Promise<[string, string][]> };
+  batch(ops: { type: "put"; key: string; value: string; keyEncoding: "utf8"; valueEncoding: "utf8" }[]): Promise<void>;
+}
+
+/**
+ * dynalite in memory, and its store's database. dynalite keeps the store to itself: its `db.create` is
+ * wrapped for the one call, as the s3rver store is reached below (and as loudly when it moved).
+ */
+function inMemoryDynalite(): { server: Server; level: DynaliteLevel } {
+  const dbModule = createRequire(import.meta.url)("dynalite/db") as { create: (o: unknown) => { db?: DynaliteLevel } };
+  const create = dbModule.create;
+  let level: DynaliteLevel | undefined;
+  dbModule.create = (o: unknown) => {
+    const store = create(o);
+    level = store.db;
+    return store;
+  };
+  let server: Server;
+  try {
+    server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  } finally {
+    dbModule.create = create;
+  }
+  if (typeof level?.iterator !== "function" || typeof level.batch !== "function") throw new Error("dynalite's store is not where this version of Timbre expects it");
+  return { server, level };
+}
+
 async function startDynamo(d: Extract<EmulatorWorkerData, { kind: "dynamo" }>): Promise<() => Promise<void>> {
-  const dyn = dynalite({ path: d.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  // Snapshots only for the in-memory store (tests); a data folder is never loaded into or saved from here.
+  const { server: dyn, level } = d.path ? { server: dynalite({ path: d.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }), level: undefined } : inMemoryDynalite();
+  if (d.from && level) {
+    const entries = JSON.parse(await readFile(d.from, "utf8")) as [string, string][];
+    await level.batch(entries.map(([key, value]) => ({ type: "put", key, value, keyEncoding: "utf8", valueEncoding: "utf8" })));
+  }
+  if (level) {
+    port!.on("message", (m: ToEmulator) => {
+      if (m.kind !== "save") return;
+      level
+        .iterator({ keyEncoding: "utf8", valueEncoding: "utf8" })
+        .all()
+        .then((entries) => writeFile(m.file, JSON.stringify(entries), { mode: 0o600 }))
+        .then(
+          () => post({ kind: "saved", id: m.id }),
+          (e: unknown) => post({ kind: "store-failed", id: m.id, message: errorText(e) }),
+        );
+    });
+  }
   guardServer(dyn, d.key, d.header);
   const listening = await listen(dyn);
   serveRequests(listening);

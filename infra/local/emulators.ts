@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { tmpdir } from "node:os";
@@ -32,7 +32,21 @@ export interface Emulators {
   key: string;
   /** Set when the previous run on this folder did not stop cleanly and the indexes were rebuilt. */
   repaired?: RepairReport;
+  /**
+   * In memory only (tests): writes what both stores hold now into the folder `dir` (made here;
+   * left as it is when another process made it first), for startEmulators' `from`.
+   */
+  saveSnapshot?(dir: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A snapshot folder's DynamoDB entries (tables, items and indexes, as dynalite stores them) and its S3 folder. */
+const SNAPSHOT_DYNAMO = "dynamodb.json";
+const SNAPSHOT_S3 = "s3";
+
+/** Whether `dir` holds a whole snapshot (saveSnapshot renames it into place once written). */
+export function isSnapshot(dir: string): boolean {
+  return existsSync(join(dir, SNAPSHOT_DYNAMO));
 }
 
 /**
@@ -355,11 +369,16 @@ export function privateDir(dir: string): void {
   chmodSync(dir, 0o700);
 }
 
-/** On disk under the data folder, or in memory and a temporary folder (tests). */
-export async function startEmulators(dataDir: string | undefined): Promise<Emulators> {
+/**
+ * On disk under the data folder, or in memory and a temporary folder (tests). In memory, `from`
+ * names a snapshot folder (Emulators.saveSnapshot) both stores start with.
+ */
+export async function startEmulators(dataDir: string | undefined, opts: { from?: string } = {}): Promise<Emulators> {
+  if (dataDir && opts.from) throw new Error("a data folder is not loaded from a snapshot");
   const key = randomBytes(32).toString("base64url");
   const s3Dir = dataDir ? join(dataDir, "s3") : mkdtempSync(join(tmpdir(), "timbre-s3-"));
   privateDir(s3Dir);
+  if (opts.from) cpSync(join(opts.from, SNAPSHOT_S3), s3Dir, { recursive: true });
   const dynamoDir = dataDir ? join(dataDir, "dynamodb") : undefined;
   // Present while a store runs on the folder: found at start, the last run was killed mid-write.
   const openMarker = dataDir ? join(dataDir, "dynamodb.open") : undefined;
@@ -376,7 +395,7 @@ export async function startEmulators(dataDir: string | undefined): Promise<Emula
     });
   };
   const header = EMULATOR_KEY_HEADER;
-  const dynamo = new EmulatorThread({ kind: "dynamo", path: dynamoDir, key, header }, onDeath);
+  const dynamo = new EmulatorThread({ kind: "dynamo", path: dynamoDir, key, header, from: opts.from ? join(opts.from, SNAPSHOT_DYNAMO) : undefined }, onDeath);
   const s3 = new EmulatorThread({ kind: "s3", directory: s3Dir, reset: !dataDir, key, header }, onDeath);
   let ports: number[];
   try {
@@ -393,6 +412,29 @@ export async function startEmulators(dataDir: string | undefined): Promise<Emula
     store: threadStore(s3),
     key,
     repaired,
+    saveSnapshot: dataDir
+      ? undefined
+      : async (dir) => {
+          if (isSnapshot(dir)) return;
+          // Written beside it, then renamed into place: a reader never sees half a snapshot, and
+          // of two processes saving at once the first one's stays.
+          const partial = `${dir}.writing-${process.pid}-${randomBytes(4).toString("hex")}`;
+          privateDir(partial);
+          try {
+            const { id, answer } = dynamo.expect();
+            dynamo.send({ kind: "save", id, file: join(partial, SNAPSHOT_DYNAMO) });
+            const m = await answer;
+            if (m.kind !== "saved") throw new Error(m.kind === "store-failed" ? m.message : `unexpected answer ${m.kind}`);
+            cpSync(s3Dir, join(partial, SNAPSHOT_S3), { recursive: true });
+            try {
+              renameSync(partial, dir);
+            } catch (e) {
+              if (!isSnapshot(dir)) throw e;
+            }
+          } finally {
+            rmSync(partial, { recursive: true, force: true });
+          }
+        },
     async close() {
       await Promise.all([s3.close(), dynamo.close()]);
       if (openMarker) rmSync(openMarker, { force: true });

@@ -1,7 +1,7 @@
 import "./polyfills.js";
 import { existsSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
@@ -20,7 +20,7 @@ import { provision } from "./provision.js";
 import { LocalWorkflowRunner } from "./workflow-runner.js";
 import { createFront, type FrontLimits } from "./front.js";
 import { useCpuWorkers } from "../../functions/handlers/offload/index.js";
-import { privateDir, startEmulators, type Emulators } from "./emulators.js";
+import { isSnapshot, privateDir, startEmulators, type Emulators } from "./emulators.js";
 import { authenticateRequest } from "../../functions/platform/http/auth.js";
 import { eventToRequest } from "../../functions/platform/http/lambda.js";
 import { hasValidWebSession } from "./web-session.js";
@@ -63,6 +63,19 @@ export interface EmbeddedOptions {
   now?: () => number;
   /** Verification sentences from a PRNG with this seed (tests; see ContextOptions.challengeSeed). */
   challengeSeed?: number;
+  /**
+   * Tests, in memory only: a folder of system-data snapshots. A stack whose tables and bucket have
+   * one there starts its stores from it instead of seeding; one that has none seeds as usual and
+   * saves its stores there, as `seedSystem` left them, for the next stack. The Piper and remote
+   * voices (read from this stack's configuration) are loaded on top either way.
+   */
+  systemSnapshots?: string;
+}
+
+/** The snapshot folder for a configuration's tables and bucket: another naming never loads it. */
+function snapshotFolder(root: string, config: Config): string {
+  const names = JSON.stringify([config.aws.tables.main, config.aws.tables.history, config.aws.tables.ledger, config.aws.tables.library, config.aws.bucket]);
+  return join(root, `system-${createHash("sha256").update(names).digest("hex").slice(0, 16)}`);
 }
 
 export interface EmbeddedStack {
@@ -126,7 +139,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
     log.debug("start phase", { phase: name, at_ms: Math.round(performance.now()), cpu_ms: Math.round((cpu.user + cpu.system) / 1000) });
   };
   phase("code loaded");
-  const emulators: Emulators = opts.config.mode === "localstack" ? localstackEndpoints(opts.config) : await startEmulators(dataDir);
+  const snapshot = opts.systemSnapshots && !dataDir && opts.config.mode !== "localstack" ? snapshotFolder(opts.systemSnapshots, opts.config) : undefined;
+  const fromSnapshot = snapshot !== undefined && isSnapshot(snapshot);
+  const emulators: Emulators = opts.config.mode === "localstack" ? localstackEndpoints(opts.config) : await startEmulators(dataDir, { from: fromSnapshot ? snapshot : undefined });
   phase("emulators");
   if (emulators.repaired) log.warn("the data folder was not closed cleanly (a crash or kill -9): its indexes were rebuilt from the items", { ...emulators.repaired });
   const endpoints = { dynamo: emulators.dynamo, s3: emulators.s3, key: emulators.key };
@@ -155,7 +170,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedStac
   engineReady.catch((e: unknown) => log.error("speech engine failed to start", { error: e }));
   await provision(config, ctx.aws.ddb, ctx.aws.s3, defs);
   phase("provisioned");
-  await seedSystem(ctx);
+  if (fromSnapshot) log.debug("system data loaded from a snapshot", { snapshot });
+  else {
+    await seedSystem(ctx);
+    if (snapshot) await emulators.saveSnapshot?.(snapshot).catch((e: unknown) => log.warn("the system data snapshot was not saved", { error: e }));
+  }
   // Piper voices from the voices folder (a broken file is logged and left out).
   await loadPiperVoices(ctx, log);
   // Voices of the remote engines (REMOTE_ENGINES); a server down is logged and its voices kept.

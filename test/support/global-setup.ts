@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { chromium, type BrowserServer } from "playwright-core";
 import { loadDefinitions } from "../../infra/local/definitions.js";
@@ -11,6 +14,8 @@ declare module "vitest" {
     chromiumEndpoint: string;
     /** Where worker threads start from (functions/media/workers/pool.ts spawnWorker); empty: tsx as before. */
     workerBundleDir: string;
+    /** The run's folder of system-data snapshots (infra/local/stack.ts systemSnapshots); empty: every stack seeds. */
+    systemSnapshots: string;
   }
 }
 
@@ -22,7 +27,10 @@ declare module "vitest" {
  * TIMBRE_TEST_SHARED_CHROMIUM=0 to have each file launch its own. And the server bundle
  * (build/server, as `npm start` builds it, only when a source changed), whose worker files every
  * worker thread the tests start loads instead of registering tsx and transpiling in each thread
- * (0.3 s of CPU instead of 0.8 s a thread); TIMBRE_TEST_WORKER_BUNDLE=0 turns it off.
+ * (0.3 s of CPU instead of 0.8 s a thread); TIMBRE_TEST_WORKER_BUNDLE=0 turns it off. And a
+ * folder for the run's system-data snapshot: the run's first test stack seeds the system data as
+ * `npm start` does and saves its stores there, the others start from that copy (about 2 s of CPU
+ * less a stack); TIMBRE_TEST_SYSTEM_SNAPSHOT=0 has every stack seed.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   ensureWebBuild((line) => process.stdout.write(`${line}\n`));
@@ -40,7 +48,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     server = await chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }
   project.provide("chromiumEndpoint", server?.wsEndpoint() ?? "");
+  const snapshots = process.env.TIMBRE_TEST_SYSTEM_SNAPSHOT === "0" ? "" : mkdtempSync(join(tmpdir(), "timbre-system-"));
+  project.provide("systemSnapshots", snapshots);
   return async () => {
     await server?.close();
+    if (snapshots) rmSync(snapshots, { recursive: true, force: true });
   };
 }

@@ -10,7 +10,10 @@ import { newId } from "../../functions/platform/adapters/ids.js";
 import { blankFineTuning, blankVerification, type VoiceRecord } from "../../functions/platform/stores/voices.js";
 import { createVoice } from "../../functions/capabilities/voices/records.js";
 
-/** A fresh in-memory embedded stack on a random port; close it in afterAll. */
+/**
+ * A fresh in-memory embedded stack on a random port; close it in afterAll. Its system data comes
+ * from the run's snapshot (test/support/global-setup.ts) once a stack of the run has seeded it.
+ */
 export async function startTestStack(
   opts: { env?: Record<string, string>; web?: boolean; now?: () => number; previews?: boolean; frontLimits?: Partial<FrontLimits>; scheduleMs?: number; challengeSeed?: number; log?: Logger } = {},
 ): Promise<EmbeddedStack> {
@@ -30,6 +33,8 @@ export async function startTestStack(
     // The same verification sentences on every run: whether a test's reading passes must not
     // depend on the words it drew (the rates over many sentences are the calibration's to measure).
     challengeSeed: opts.challengeSeed ?? 1,
+    // Set by test/support/wiring.ts in a test run; scripts that start a test stack seed it.
+    systemSnapshots: process.env.TIMBRE_TEST_SYSTEM_SNAPSHOTS || undefined,
   });
 }
 
