@@ -23,8 +23,9 @@ import { closeBrowserStack, closeContext, launchChromium, newContext, reload, si
  *   an error item (language-mismatch, or min-duration first when it is too short) and is not sent.
  * - §9 page permission gates cached 30 minutes (app-shell.md §6): a granted page stays open on a
  *   reload without a permission read (reads counted in the API's request log), a 403 for the
- *   permission from an action drops the cache and the next load denies, and a failed read denies
- *   (and is reported) without being kept.
+ *   permission from an action drops the cache and the next load denies, a 403 to the page's own
+ *   /v1 call (Generate speech) does the same for the server and the browser, and a failed read
+ *   denies (and is reported) without being kept.
  * One Chromium launch; one stack whose logger counts `GET /v1/workspace`.
  */
 let stack: EmbeddedStack;
@@ -194,6 +195,42 @@ describe("page permission gates are cached for 30 minutes", () => {
       expect(errors.pageErrors).toEqual([]);
       expect(freshErrors.pageErrors).toEqual([]);
       await closeContext(fresh);
+      await closeContext(context);
+    }, 90_000);
+
+    it(`drops the cache when a call from the page is refused for the permission, on a ${size.name}`, async () => {
+      const { member, setEveryone } = await memberOf(PERMISSION_IDS);
+      const context = await newContext(browser, stack, { width: size.width, height: size.height });
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      await signIn(page, member.email, member.password);
+      await visit(page, "/app/speech-synthesis/text-to-speech");
+      const generate = page.getByRole("button", { name: "Generate speech" });
+      await generate.waitFor();
+      const reads = workspaceReads.length;
+
+      // Taken away elsewhere: the page stays open within the window...
+      await setEveryone(PERMISSION_IDS.filter((p) => p !== "text_to_speech"));
+      await reload(page);
+      await generate.waitFor();
+      expect(workspaceReads.length).toBe(reads);
+      // ...until the page's own /v1 call is refused for it: the server's entry goes at once...
+      await page.getByRole("textbox", { name: "Text" }).fill("Hello from a member who may no longer do this.");
+      const stale = page.waitForRequest((r) => new URL(r.url()).pathname === "/permissions-stale" && r.method() === "POST");
+      await generate.click();
+      await stale;
+      const refused = page.getByRole("dialog").filter({ hasText: permissionDeniedMessage("text_to_speech") });
+      await refused.waitFor();
+      await refused.getByRole("button", { name: "Close" }).first().click();
+      // ...and the browser's: moving to the other tab and back (no reload) reads the permissions again and denies.
+      await page.locator("nav.tabs").getByRole("link", { name: "Voice Changer" }).click();
+      await page.waitForURL(/speech-to-speech/);
+      await page.locator("nav.tabs").getByRole("link", { name: "Text to Speech" }).click();
+      await page.waitForURL(/text-to-speech/);
+      await denial(page, "text_to_speech").waitFor();
+      expect(await generate.count()).toBe(0);
+      expect(workspaceReads.length).toBeGreaterThan(reads);
+      expect(errors.pageErrors).toEqual([]);
       await closeContext(context);
     }, 90_000);
   }
