@@ -135,17 +135,23 @@ async function memberOf(granted: readonly PermissionId[]) {
   return { member, ws, setEveryone };
 }
 
+/** A member (every permission granted) signed in on a profile of its own at `size`, on `path`. */
+async function openAsMember(size: { width: number; height: number }, path: string) {
+  const { member, ws, setEveryone } = await memberOf(PERMISSION_IDS);
+  const context = await newContext(browser, stack, { width: size.width, height: size.height });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await signIn(page, member.email, member.password);
+  await visit(page, path);
+  return { member, ws, setEveryone, context, page, errors };
+}
+
 const denial = (page: Page, p: PermissionId) => page.locator(".permission-denied").filter({ hasText: permissionDeniedMessage(p) });
 
 describe("page permission gates are cached for 30 minutes", () => {
   for (const size of PVC_SIZES) {
     it(`keeps a granted page open without a read, drops the cache on a 403, and denies when the read fails, on a ${size.name}`, async () => {
-      const { member, ws, setEveryone } = await memberOf(PERMISSION_IDS);
-      const context = await newContext(browser, stack, { width: size.width, height: size.height });
-      const page = await context.newPage();
-      const errors = watchErrors(page);
-      await signIn(page, member.email, member.password);
-      await visit(page, "/app/settings/api-keys");
+      const { member, ws, setEveryone, context, page, errors } = await openAsMember(size, "/app/settings/api-keys");
       const create = page.getByRole("button", { name: "Create API key" });
       await create.waitFor();
       const readsWhenGranted = workspaceReads.length;
@@ -199,12 +205,7 @@ describe("page permission gates are cached for 30 minutes", () => {
     }, 90_000);
 
     it(`drops the cache when a call from the page is refused for the permission, on a ${size.name}`, async () => {
-      const { member, setEveryone } = await memberOf(PERMISSION_IDS);
-      const context = await newContext(browser, stack, { width: size.width, height: size.height });
-      const page = await context.newPage();
-      const errors = watchErrors(page);
-      await signIn(page, member.email, member.password);
-      await visit(page, "/app/speech-synthesis/text-to-speech");
+      const { setEveryone, context, page, errors } = await openAsMember(size, "/app/speech-synthesis/text-to-speech");
       const generate = page.getByRole("button", { name: "Generate speech" });
       await generate.waitFor();
       const reads = workspaceReads.length;
