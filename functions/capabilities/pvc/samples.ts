@@ -1,8 +1,9 @@
 /**
  * A professional clone's samples: each upload (the SDK's multipart call or a finished presigned
- * upload) is decoded on the analysis workers and checked in the spec's order (at least 30 s, not
- * a duplicate unless the user chose to upload it anyway, at most 100 samples, under 1.5 GB in
- * all; undecodable audio has its own message), then stored with its waveform peaks. Everything
+ * upload) is decoded on the analysis workers and checked in the spec's order (at least 30 s, in
+ * the language of the other samples, not a duplicate unless the user chose to upload it anyway,
+ * at most 100 samples, under 1.5 GB in all; undecodable audio has its own message), then stored
+ * with its waveform peaks and its language (the voice's when it was added). Everything
  * derived from a sample lives in its folder (`.../samples/{sample_id}/`), removed with it.
  */
 import { webcrypto } from "node:crypto";
@@ -40,6 +41,7 @@ const sampleError = (status: string, message: string) => new ApiError(400, statu
 
 export const pvcSampleErrors = {
   minDuration: () => sampleError("min-duration", pvcMessages.minDuration),
+  languageMismatch: () => sampleError("language-mismatch", pvcMessages.sameLanguage),
   duplicate: () => sampleError("duplicate_file", pvcMessages.duplicateFile),
   tooMany: () => sampleError("too_many_samples", pvcMessages.tooManySamples),
   tooLarge: () => sampleError("total_size_exceeded", pvcMessages.totalSizeExceeded(PVC.maxTotalLabel)),
@@ -47,6 +49,18 @@ export const pvcSampleErrors = {
   notLoaded: (name: string) => sampleError("unsupported_audio", pvcMessages.fileNotLoaded(name)),
   batchTooLarge: () => new ApiError(413, "batch_too_large", `Upload batches are limited to ${PVC.batchBytes / 1024 / 1024} MB.`),
 };
+
+/** The language a sample added now is in: the voice's (the form's "Language used in audio samples"). */
+export const sampleLanguage = (v: VoiceRecord): string | null => v.fine_tuning.language ?? v.labels.language ?? null;
+
+/**
+ * §5 rule 2: a sample in another language than the voice's other samples is refused
+ * (language-mismatch). Samples stored before languages were kept say nothing either way.
+ */
+export function checkLanguage(samples: VoiceSampleRecord[], language: string | null): void {
+  if (language === null) return;
+  if (samples.some((x) => x.language != null && x.language !== language)) throw pvcSampleErrors.languageMismatch();
+}
 
 /** The count and size checks, in the spec's order (after duration and duplicates). */
 export function checkRoom(samples: VoiceSampleRecord[], adding: { count: number; bytes: number }): void {
@@ -67,6 +81,8 @@ export interface CheckedAudio {
   duration: number;
   hash: string;
   peaks: number[];
+  /** The voice's language when checked: the sample's. */
+  language: string | null;
 }
 
 /**
@@ -81,7 +97,12 @@ export async function checkAudio(ctx: AppContext, v: VoiceRecord, s: IncomingSam
   const type = sniffAudioType(s.bytes.subarray(0, 64));
   if (!type) throw pvcSampleErrors.notLoaded(s.fileName);
   const hash = Buffer.from(await webcrypto.subtle.digest("SHA-256", s.bytes)).toString("hex");
-  if (!s.skipWarnings.includes("duplicate_file") && v.samples.some((x) => x.hash === hash)) throw pvcSampleErrors.duplicate();
+  const language = sampleLanguage(v);
+  if (!s.skipWarnings.includes("duplicate_file") && v.samples.some((x) => x.hash === hash)) {
+    // The same bytes as a stored sample, so at least 30 s long (rule 1 holds): rule 2, then rule 3.
+    checkLanguage(v.samples, language);
+    throw pvcSampleErrors.duplicate();
+  }
   const tooLong = () => new ApiError(413, "sample_too_long", `A sample can be at most ${PVC.maxFileSeconds / 3600} hours long.`);
   let measured;
   try {
@@ -96,8 +117,9 @@ export async function checkAudio(ctx: AppContext, v: VoiceRecord, s: IncomingSam
   const duration = measured.durationSecs;
   if (!(duration > 0)) throw pvcSampleErrors.durationUnknown();
   if (duration < PVC.minSampleSeconds) throw pvcSampleErrors.minDuration();
+  checkLanguage(v.samples, language);
   checkRoom(v.samples, { count: 1, bytes: s.bytes.byteLength });
-  return { type, duration, hash, peaks: measured.peaks };
+  return { type, duration, hash, peaks: measured.peaks, language };
 }
 
 /** Checks, stores and records one sample; the voice's version moves on. */
@@ -123,10 +145,14 @@ export async function addPvcSample(ctx: AppContext, caller: Caller, voiceId: str
     trim_end: null,
     speaker_separation: null,
     created_at_unix: Math.floor(ctx.now() / 1000),
+    language: checked.language,
   };
   try {
     await changePvcVoice(ctx, caller, voiceId, (cur) => {
       // Checked again against the voice as it is now: parallel uploads must not pass the limits together.
+      // The voice's language may have changed meanwhile: the sample keeps the one it was checked
+      // in, and must still agree with the samples stored since.
+      checkLanguage(cur.samples, record.language ?? null);
       if (!s.skipWarnings.includes("duplicate_file") && cur.samples.some((x) => x.hash === record.hash)) throw pvcSampleErrors.duplicate();
       checkRoom(cur.samples, { count: 1, bytes: record.size_bytes });
       return { ...cur, samples: [...cur.samples, record] };

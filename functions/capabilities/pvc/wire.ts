@@ -15,5 +15,7 @@ export function sampleWire(v: VoiceRecord, s: VoiceSampleRecord) {
     speaker_separation: s.speaker_separation ? { voice_id: v.voice_id, sample_id: s.sample_id, ...s.speaker_separation } : null,
     trim_start: s.trim_start,
     trim_end: s.trim_end,
+    /** Timbre: the language the sample was added in (the voice's then); null when not known. */
+    language: s.language ?? null,
   };
 }

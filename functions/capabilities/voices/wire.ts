@@ -8,6 +8,7 @@ import { isLibraryCopy } from "./records.js";
 import { usageWindows } from "./counters.js";
 import { allowedToFineTune } from "../pvc/records.js";
 import { isWorkspaceEngineVoice } from "../engines/speak.js";
+import { sampleWire } from "../pvc/wire.js";
 
 /** The wire shapes of contract §2: `Voice`, `LibraryVoiceResponse`, `UserVoiceCollectionResponseModel`. */
 export interface VoiceWireContext {
@@ -74,20 +75,7 @@ export function voiceWire(v: VoiceRecord, w: VoiceWireContext) {
     voice_id: v.voice_id,
     name: v.name,
     samples: own
-      ? v.samples.map((s) => ({
-          sample_id: s.sample_id,
-          file_name: s.file_name,
-          mime_type: s.mime_type,
-          size_bytes: s.size_bytes,
-          hash: s.hash,
-          duration_secs: s.duration_secs,
-          remove_background_noise: s.remove_background_noise,
-          has_isolated_audio: s.isolated_object_key !== null,
-          has_isolated_audio_preview: s.isolated_object_key !== null,
-          speaker_separation: s.speaker_separation ? { voice_id: v.voice_id, sample_id: s.sample_id, ...s.speaker_separation } : null,
-          trim_start: s.trim_start,
-          trim_end: s.trim_end,
-        }))
+      ? v.samples.map((s) => sampleWire(v, s))
       : null,
     category: v.category,
     fine_tuning: {

@@ -52,6 +52,11 @@ export interface VoiceSampleRecord {
   trim_end: number | null;
   speaker_separation: SpeakerSeparationRecord | null;
   created_at_unix: number;
+  /**
+   * A professional clone's sample: the voice's language when the sample was added (the language
+   * the user said its audio is in). Absent on samples stored before it was kept.
+   */
+  language?: string | null;
 }
 
 export interface FineTuningRecord {

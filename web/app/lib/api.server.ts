@@ -4,6 +4,7 @@ import { INTERNAL_HEADER } from "../../../functions/platform/domain/internal.js"
 import { issueToken, TOKEN_TTL_SECONDS } from "../../../functions/platform/domain/tokens.js";
 import { sha256Hex } from "../../../functions/platform/adapters/ids.js";
 import type { WebSession } from "./session.server.js";
+import { noteApiAnswer } from "./permissionCache.server.js";
 
 /**
  * The web server's only way to data: /v1 on the same origin, as the signed-in user (a bearer
@@ -72,12 +73,18 @@ export function api(context: AppLoadContext, request: Request, auth?: WebSession
     if (auth) headers.set("authorization", `Bearer ${sessionToken(context, auth)}`);
     return headers;
   };
+  // The permission cache hears of every answer given for this user (a 403 for a permission, a workspace change).
+  const noted = (method: string, path: string, f: ApiFailure) => {
+    noteApiAnswer(auth, method, path, f.status, f.code);
+    return f;
+  };
   return {
     async call(path, { method = "GET", body, schema }) {
       const headers = headersFor();
       if (body !== undefined) headers.set("content-type", "application/json");
       const res = await fetch(new URL(path, context.apiBase), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: request.signal });
-      if (!res.ok) throw await failure(res);
+      if (!res.ok) throw await noted(method, path, await failure(res));
+      noteApiAnswer(auth, method, path, res.status, undefined);
       return schema.parse(await res.json());
     },
     async fetchBytes(path, { method, body }) {
@@ -85,14 +92,15 @@ export function api(context: AppLoadContext, request: Request, auth?: WebSession
       headers.set("content-type", "application/json");
       headers.set("accept", "*/*");
       const res = await fetch(new URL(path, context.apiBase), { method, headers, body: JSON.stringify(body), signal: request.signal });
-      if (!res.ok) throw await failure(res);
+      if (!res.ok) throw await noted(method, path, await failure(res));
       return res;
     },
     async send(path, { method, body, contentType, schema }) {
       const headers = headersFor();
       headers.set("content-type", contentType);
       const res = await fetch(new URL(path, context.apiBase), { method, headers, body: new Blob([body as Uint8Array<ArrayBuffer>]), signal: request.signal });
-      if (!res.ok) throw await failure(res);
+      if (!res.ok) throw await noted(method, path, await failure(res));
+      noteApiAnswer(auth, method, path, res.status, undefined);
       return schema.parse(await res.json());
     },
   };

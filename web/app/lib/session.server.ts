@@ -1,6 +1,7 @@
 import { createCookieSessionStorage, redirect, type AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { WEB_SESSION_COOKIE, webCookieKey } from "../../../functions/platform/domain/webCookie.js";
+import { permissionCache } from "./permissionCache.server.js";
 
 /**
  * The browser keeps only an HttpOnly, signed session cookie holding the /v1 session id; loaders
@@ -45,14 +46,20 @@ export async function requireAuth(request: Request, context: AppLoadContext): Pr
   return auth;
 }
 
+/** A new session (sign-in, sign-up, a workspace joined): the user's cached permissions go. */
 export async function startSession(context: AppLoadContext, auth: WebSession): Promise<string> {
+  permissionCache.forgetUser(auth.user_id);
   const s = storage(context);
   const session = await s.getSession();
   session.set("auth", auth);
   return s.commitSession(session);
 }
 
+/** Sign-out (or a session /v1 no longer knows): the user's cached permissions go too. */
 export async function endSession(request: Request, context: AppLoadContext): Promise<string> {
   const s = storage(context);
-  return s.destroySession(await s.getSession(request.headers.get("cookie")));
+  const session = await s.getSession(request.headers.get("cookie"));
+  const parsed = WebSessionSchema.safeParse(session.get("auth"));
+  if (parsed.success) permissionCache.forgetUser(parsed.data.user_id);
+  return s.destroySession(session);
 }

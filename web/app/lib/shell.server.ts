@@ -1,11 +1,14 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { api, ApiFailure, UserWire, WorkspaceWire } from "./api.server.js";
+import { permissionCache } from "./permissionCache.server.js";
 import { endSession, requireAuth, signInPath, type WebSession } from "./session.server.js";
 import type { ShellData } from "./shell.js";
 
 /**
  * Loads the shell (user, subscription, workspace permissions and flags) from /v1. The /app
- * layout and child loaders that need it share one load per request.
+ * layout and child loaders that need it share one load per request. The workspace answer (the
+ * page gates' permissions) comes from the 30-minute permission cache (permissionCache.server.ts);
+ * the user (credits, plan) is read every time.
  */
 const loads = new WeakMap<Request, Promise<{ auth: WebSession; shell: ShellData }>>();
 
@@ -23,7 +26,7 @@ async function loadShell(request: Request, context: AppLoadContext): Promise<{ a
   const client = api(context, request, auth);
   const [userResult, workspaceResult] = await Promise.allSettled([
     client.call("/v1/user", { schema: UserWire }),
-    client.call("/v1/workspace", { schema: WorkspaceWire }),
+    permissionCache.get(auth.user_id, auth.workspace_id, () => client.call("/v1/workspace", { schema: WorkspaceWire })),
   ]);
   if (userResult.status === "rejected") {
     const e = userResult.reason;

@@ -51,3 +51,29 @@ export function usePermissions(): ReadonlySet<PermissionId> | undefined {
   if (!shell) return undefined;
   return new Set((shell.workspace.permissions ?? []) as PermissionId[]);
 }
+
+/** The API's answers that mean "not allowed": the page gates' cached permissions may be out of date. */
+export const PERMISSION_DENIALS: ReadonlySet<string> = new Set(["missing_permissions", "workspace_admin_required"]);
+
+/** The page-permission cache's window (app-shell.md §9): in the browser and on the server. */
+export const PERMISSION_CACHE_MS = 30 * 60 * 1000;
+
+/** When the browser last loaded the shell (the /app layout's shouldRevalidate reads it; 0: reload on the next navigation). */
+export const shellClientCache = { loadedAt: 0 };
+
+/**
+ * A call from the page answered 403 for a permission: the shell is reloaded on the next
+ * navigation, and the server drops its cached answer for this user (POST /permissions-stale).
+ */
+export function permissionsChanged(): void {
+  shellClientCache.loadedAt = 0;
+  void fetch("/permissions-stale", { method: "POST", credentials: "same-origin", keepalive: true }).catch(() => undefined);
+}
+
+/** Looks at a /v1 answer the page got (without consuming it): a permission 403 marks the permissions stale. */
+export async function notePermissionDenial(res: Response): Promise<void> {
+  if (res.status !== 403) return;
+  const body: unknown = await res.clone().json().catch(() => undefined);
+  const code = (body as { detail?: { status?: unknown } } | undefined)?.detail?.status;
+  if (typeof code === "string" && PERMISSION_DENIALS.has(code)) permissionsChanged();
+}

@@ -26,6 +26,8 @@ import {
   formatDuration,
   isUnfinished,
   nextState,
+  addedFileProblem,
+  sampleLanguages,
   pvcMessages,
   ringShare,
   totalSeconds,
@@ -289,6 +291,10 @@ interface FileItem {
   /** The item's problem (professional-voice-clone.md §3 Local file item): a warning can be skipped with Upload. */
   error: string | null;
   warning: { code: string } | null;
+  /** The problem's code (min-duration, language-mismatch, duplicate_file, ...), when it has one. */
+  code: string | null;
+  /** The form's language when the file was added: the language the sample will be in. */
+  language: string;
   /** Warning codes the user chose to skip for this file. */
   skipped: string[];
 }
@@ -304,6 +310,28 @@ function dataLabels(record: Record<string, string> | null | undefined, language:
 }
 
 const setLanguageLabel = (labels: Label[], language: string): Label[] => labels.map((l) => (l.type === "language" ? { ...l, value: language } : l));
+
+/**
+ * A file's duration as the browser reads it from its header (no decoding), or null when it
+ * cannot tell within a few seconds: the server measures it anyway.
+ */
+function probeDuration(file: File): Promise<number | null> {
+  return new Promise((resolve) => {
+    const url = URL.createObjectURL(file);
+    const audio = new Audio();
+    const done = (v: number | null) => {
+      clearTimeout(timer);
+      audio.removeAttribute("src");
+      URL.revokeObjectURL(url);
+      resolve(v);
+    };
+    const timer = setTimeout(() => done(null), 5000);
+    audio.preload = "metadata";
+    audio.onloadedmetadata = () => done(Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : null);
+    audio.onerror = () => done(null);
+    audio.src = url;
+  });
+}
 
 /** A file's identity for the duplicate check: name, last-modified time, size and type (§5 rule 3). */
 const fileSignature = (f: File) => JSON.stringify([f.name, f.lastModified, f.size, f.type]);
@@ -356,14 +384,21 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
     reload()
       .then((v) => {
         const language = v.fine_tuning?.language ?? v.labels?.language ?? "en";
+        savedLanguage.current = language;
         setForm({ name: v.name, language, description: v.description ?? "", labels: dataLabels(v.labels, language) });
       })
       .catch((e: unknown) => setLoadError(e instanceof Error ? e.message : pvcMessages.couldNotSaveVoice));
   }, [reload]);
 
-  const errors = formErrors(form);
+  // The samples and the files on their way, for the language rule (read by save and addFiles).
+  const current = useRef<{ samples: PvcSample[]; items: FileItem[] }>({ samples: [], items: [] });
+  /** The language the voice has on the server (samples are stored in it). */
+  const savedLanguage = useRef<string | null>(null);
+  current.current = { samples: voice?.samples ?? [], items: files };
+  const errors = formErrors(form, current.current);
   const save = useCallback(async () => {
-    if (formErrors(form).name || formErrors(form).description) {
+    const now = formErrors(form, current.current);
+    if (now.name || now.description || now.language) {
       setSaveError(pvcMessages.invalidForm);
       return false;
     }
@@ -371,6 +406,7 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
       // Labels go with the language they were checked against (the form's): only those with a value.
       const labels = labelsToRecord(setLanguageLabel(form.labels, form.language).filter((l) => l.value.trim()));
       await v1Json(`/v1/voices/pvc/${voiceId}`, z.object({ voice_id: z.string() }), { method: "POST", json: { name: form.name, language: form.language, description: form.description || null, labels } });
+      savedLanguage.current = form.language;
       setDirty(false);
       setSaveError(null);
       return true;
@@ -382,10 +418,10 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
 
   // Auto-save about a second after the last change, when the form is valid.
   useEffect(() => {
-    if (!dirty || errors.name || errors.description) return;
+    if (!dirty || errors.name || errors.description || errors.language) return;
     const t = setTimeout(() => void save(), AUTO_SAVE_MS);
     return () => clearTimeout(t);
-  }, [dirty, errors.name, errors.description, save]);
+  }, [dirty, errors.name, errors.description, errors.language, save]);
 
   const edit = (patch: Partial<typeof form>) => {
     setForm((f) => ({ ...f, ...patch }));
@@ -432,7 +468,7 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
     } catch (e) {
       // The server's duplicate check (same audio as a sample) is the spec's skippable warning too.
       const warning = e instanceof ApiCallError && e.code === "duplicate_file" ? { code: "duplicate_file" } : null;
-      setItem(key, { stage: "error", error: e instanceof Error ? e.message : pvcMessages.couldNotUpload, warning });
+      setItem(key, { stage: "error", error: e instanceof Error ? e.message : pvcMessages.couldNotUpload, warning, code: e instanceof ApiCallError ? (e.code ?? null) : null });
     }
   };
 
@@ -440,17 +476,37 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
   const sent = useRef(new Set<string>());
 
   const addFiles = (list: FileList | File[]) => {
+    const language = form.language;
+    const others = sampleLanguages(current.current.samples, current.current.items);
+    // §5 rule 2 comes before the duplicate warning (rule 3): a file in another language is checked for that first.
+    const mismatch = [...others].some((l) => l !== language);
     const items = [...list].map((file, i) => {
       const duplicate = sent.current.has(fileSignature(file));
-      sent.current.add(fileSignature(file));
-      const item: FileItem = duplicate
-        ? { key: `${Date.now()}-${i}-${file.name}`, name: file.name, file, stage: "error", percent: 0, error: pvcMessages.duplicateFile, warning: { code: "duplicate_file" }, skipped: [] }
-        : { key: `${Date.now()}-${i}-${file.name}`, name: file.name, file, stage: "pending", percent: 0, error: null, warning: null, skipped: [] };
+      // A file refused for its language is not sent: adding it again later is no duplicate.
+      if (!mismatch) sent.current.add(fileSignature(file));
+      const base = { key: `${Date.now()}-${i}-${file.name}`, name: file.name, file, percent: 0, skipped: [], language };
+      const item: FileItem =
+        duplicate && !mismatch
+          ? { ...base, stage: "error", error: pvcMessages.duplicateFile, warning: { code: "duplicate_file" }, code: "duplicate_file" }
+          : { ...base, stage: "pending", error: null, warning: null, code: null };
       return item;
     });
     setFiles((all) => [...all, ...items]);
     // One at a time, in order: each is checked against the samples before it.
     void (async () => {
+      if (mismatch) {
+        // Its duration first (rule 1), then its language (rule 2); it is not sent.
+        for (const item of items) {
+          const problem = addedFileProblem(language, others, await probeDuration(item.file));
+          if (problem) setItem(item.key, { stage: "error", error: problem.message, warning: null, code: problem.code });
+        }
+        return;
+      }
+      // A sample is stored in the voice's language: a language just chosen is saved before the files go.
+      if (savedLanguage.current !== language && !(await save())) {
+        for (const item of items) if (item.stage === "pending") setItem(item.key, { stage: "error", error: pvcMessages.invalidForm, warning: null, code: null });
+        return;
+      }
       for (const item of items) if (item.stage === "pending") await uploadOne(item.file, item.key);
     })();
   };
@@ -459,7 +515,7 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
   const uploadAnyway = (f: FileItem) => {
     if (!f.warning) return;
     const skipped = [...new Set([...f.skipped, f.warning.code])];
-    setItem(f.key, { stage: "pending", error: null, warning: null, skipped, percent: 0 });
+    setItem(f.key, { stage: "pending", error: null, warning: null, code: null, skipped, percent: 0 });
     void uploadOne(f.file, f.key, skipped);
   };
 
@@ -512,13 +568,23 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
         </label>
         <label className="field">
           <span>Language used in audio samples</span>
-          <select value={form.language} onChange={(e) => edit({ language: e.target.value, labels: setLanguage(form.labels, e.target.value) })}>
+          <select
+            value={form.language}
+            onChange={(e) => edit({ language: e.target.value, labels: setLanguage(form.labels, e.target.value) })}
+            aria-invalid={errors.language ? true : undefined}
+            aria-describedby={errors.language ? "pvc-language-error" : undefined}
+          >
             {PVC_LANGUAGES.map((l) => (
               <option key={l.code} value={l.code}>
                 {l.name}
               </option>
             ))}
           </select>
+          {errors.language && (
+            <span id="pvc-language-error" className="field-error" role="alert">
+              {errors.language}
+            </span>
+          )}
         </label>
         <label className="field">
           <span>Description</span>
@@ -599,7 +665,7 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
         </aside>
         <ul className="pvc-samples" aria-label="Samples">
           {files.map((f) => (
-            <li key={f.key} className={`pvc-file ${f.stage}`} data-problem={f.warning ? "warning" : f.stage === "error" ? "error" : undefined}>
+            <li key={f.key} className={`pvc-file ${f.stage}`} data-problem={f.warning ? "warning" : f.stage === "error" ? "error" : undefined} data-code={f.stage === "error" ? (f.code ?? undefined) : undefined}>
               <span className="pvc-sample-name">{f.name}</span>
               <span className="pvc-sample-meta" role={f.stage === "error" ? "alert" : "status"}>
                 {f.stage === "error" ? f.error : fileStatusText(f.stage, f.percent)}
@@ -655,7 +721,12 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
             className="button button-primary"
             disabled={next.disabled}
             aria-describedby={next.tooltip ? "pvc-next-why" : undefined}
-            onClick={() => (seconds < PVC.recommendedSeconds ? setConfirming(true) : void goNext())}
+            onClick={() => {
+              // An invalid form (a language other than the samples', say) is not taken on.
+              if (errors.name || errors.description || errors.language) return setSaveError(pvcMessages.invalidForm);
+              if (seconds < PVC.recommendedSeconds) setConfirming(true);
+              else void goNext();
+            }}
           >
             Next
           </button>

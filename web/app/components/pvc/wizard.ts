@@ -17,6 +17,8 @@ export const PvcSampleWire = z.object({
   /** The kept part, in milliseconds (null: from the start / to the end). */
   trim_start: z.number().nullish(),
   trim_end: z.number().nullish(),
+  /** Timbre: the language the sample was added in (the voice's then); null for older samples. */
+  language: z.string().nullish(),
 });
 export type PvcSample = z.infer<typeof PvcSampleWire>;
 
@@ -148,6 +150,52 @@ export function nextState(seconds: number, busy: boolean): { disabled: boolean; 
   return { disabled: busy, tooltip: null };
 }
 
+/** A file on its way to becoming a sample, as the language rule sees it. */
+export interface LanguageItem {
+  stage: FileStage;
+  /** The form's language when the file was added (§3 Local file item: language). */
+  language: string;
+}
+
+const onItsWay = (stage: FileStage) => stage === "pending" || stage === "uploading" || stage === "processing" || stage === "uploaded";
+
+/** The languages of the samples and of the files uploading or uploaded (older samples without one say nothing). */
+export function sampleLanguages(samples: readonly { language?: string | null }[], items: readonly LanguageItem[]): Set<string> {
+  const out = new Set<string>();
+  for (const s of samples) if (s.language) out.add(s.language);
+  for (const f of items) if (onItsWay(f.stage)) out.add(f.language);
+  return out;
+}
+
+/**
+ * §5 Language: every sample uploading or uploaded must be in the selected language; otherwise the
+ * form is invalid ('All audio samples must be in the same language') and is neither saved nor
+ * taken on by Next.
+ */
+export function languageError(selected: string, samples: readonly { language?: string | null }[], items: readonly LanguageItem[]): string | null {
+  for (const l of sampleLanguages(samples, items)) if (l !== selected) return pvcMessages.sameLanguage;
+  return null;
+}
+
+/** A file item's problem (§3 Local file item error): its type, code and message. */
+export interface ItemProblem {
+  type: "warning" | "error";
+  code: string;
+  message: string;
+}
+
+/**
+ * The checks of a file being added that the browser can make before sending it, in the spec's
+ * order (§5 Sample checks): 1. under 30 s (when its duration is known), 2. in another language
+ * than the other samples (language-mismatch). The rest (duplicates, counts, sizes) follow.
+ */
+export function addedFileProblem(language: string, others: ReadonlySet<string>, durationSecs: number | null): ItemProblem | null {
+  const mismatch = [...others].some((l) => l !== language);
+  if (!mismatch) return null;
+  if (durationSecs !== null && durationSecs < PVC.minSampleSeconds) return { type: "error", code: "min-duration", message: pvcMessages.minDuration };
+  return { type: "error", code: "language-mismatch", message: pvcMessages.sameLanguage };
+}
+
 /** A clone still being set up: a draft, not verified yet, or never fine-tuned ('Return to a session'). */
 export function isUnfinished(v: PvcVoice): boolean {
   if (v.category !== "professional") return false;
@@ -160,11 +208,21 @@ export function isUnfinished(v: PvcVoice): boolean {
   return draft || notVerified || notStarted;
 }
 
-/** Form fields as the API checks them; the first problem per field. */
-export function formErrors(form: { name: string; description: string }): { name?: string; description?: string } {
-  const out: { name?: string; description?: string } = {};
+/**
+ * Form fields as the API checks them; the first problem per field. With `samples` (and the files
+ * on their way), the language is checked against them too (§5 Language).
+ */
+export function formErrors(
+  form: { name: string; description: string; language?: string },
+  samples?: { samples: readonly { language?: string | null }[]; items: readonly LanguageItem[] },
+): { name?: string; description?: string; language?: string } {
+  const out: { name?: string; description?: string; language?: string } = {};
   if (!form.name.trim()) out.name = pvcMessages.nameRequired;
   if (form.description.length > PVC.descriptionMax) out.description = pvcMessages.descriptionTooLong;
+  if (samples && form.language !== undefined) {
+    const language = languageError(form.language, samples.samples, samples.items);
+    if (language) out.language = language;
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ApiTokenWire } from "./wire.js";
 import { speechErrorView, type SpeechErrorView } from "./errors.js";
+import { notePermissionDenial } from "../../lib/shell.js";
 
 /**
  * The browser's own calls to /v1 (same origin), for what must not go through a loader: audio
@@ -59,9 +60,11 @@ export async function v1Fetch(path: string, init: RequestInit = {}): Promise<Res
     if (typeof init.body === "string" && !headers.has("content-type")) headers.set("content-type", "application/json");
     return fetch(path, { ...init, headers, credentials: "omit" });
   };
-  const res = await send(await apiToken());
-  if (!(await isExpiredToken(res))) return res;
-  return send(await apiToken(true));
+  const first = await send(await apiToken());
+  const res = (await isExpiredToken(first)) ? await send(await apiToken(true)) : first;
+  // A refusal for a permission: the page gates' cached permissions are out of date.
+  await notePermissionDenial(res);
+  return res;
 }
 
 /** The error a failed response stands for (its body parsed by the error catalogue). */

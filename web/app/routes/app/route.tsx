@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { Shell } from "../../components/Shell.js";
 import { RouteErrorScreen } from "../../components/ErrorScreen.js";
 import { getShell } from "../../lib/shell.server.js";
-import { useShell, type ShellData } from "../../lib/shell.js";
+import { PERMISSION_CACHE_MS, shellClientCache, useShell, type ShellData } from "../../lib/shell.js";
 
 export const meta: MetaFunction = () => [{ title: "Timbre" }];
 
@@ -14,21 +14,20 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
 
 /**
  * Permissions and flags are cached for 30 minutes in the browser (app-shell.md §6): plain
- * navigations reuse the loaded shell; form submissions and explicit revalidation reload it.
+ * navigations reuse the loaded shell; form submissions, explicit revalidation and a call the
+ * page made that was refused for a permission (lib/shell.ts permissionsChanged) reload it. The
+ * server keeps the answer for the same window (lib/permissionCache.server.ts).
  */
-const SHELL_CACHE_MS = 30 * 60 * 1000;
-let shellLoadedAt = 0;
-
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
   if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
   if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
-  return Date.now() - shellLoadedAt > SHELL_CACHE_MS ? defaultShouldRevalidate : false;
+  return Date.now() - shellClientCache.loadedAt > PERMISSION_CACHE_MS ? defaultShouldRevalidate : false;
 };
 
 export default function AppLayout() {
   const shell = useLoaderData<typeof loader>();
   useEffect(() => {
-    shellLoadedAt = Date.now();
+    shellClientCache.loadedAt = Date.now();
   }, [shell]);
   return (
     <Shell shell={shell}>
