@@ -38,7 +38,6 @@ export interface VoiceStats {
 }
 
 const LOG_DB = Math.log(10) / 10; // dB of power -> natural-log power
-const EXP = (k: string, d: number) => (process.env[k] !== undefined ? Number(process.env[k]) : d);
 const FIT_LO_HZ = 250;
 const FIT_HI_HZ = 5500;
 const df = WORK_RATE / FFT_SIZE;
@@ -198,8 +197,6 @@ function cleanStrided(f0: Float32Array, level: Float32Array, loudestDb: number):
 export interface ConversionPlan {
   /** Frequency warp: the output's envelope at f is the input's at f / alpha. */
   alpha: number;
-  /** The warp per output bin: the input's bin (fractional) that output bin k reads. */
-  warp: Float32Array;
   /** Added to the warped log envelope, per bin: voiced and unvoiced frames. */
   eq: Float32Array;
   eqUnvoiced: Float32Array;
@@ -296,13 +293,12 @@ export function fitWarp(src: ArrayLike<number>, tgt: ArrayLike<number>): number 
   return best;
 }
 
-/** Gaussian smoothing along log frequency, sigma in octaves (per bin). */
-function smoothLogFrequency(x: Float64Array, sigmaAt: (k: number) => number): Float64Array {
+/** Gaussian smoothing along log frequency, sigma in octaves. */
+function smoothLogFrequency(x: Float64Array, sigmaOct: number): Float64Array {
   const out = new Float64Array(BINS);
   const logf = new Float64Array(BINS);
   for (let k = 0; k < BINS; k++) logf[k] = Math.log2(Math.max(k, 0.5) * df);
   for (let k = 0; k < BINS; k++) {
-    const sigmaOct = sigmaAt(k);
     let s = 0;
     let w = 0;
     for (let j = 0; j < BINS; j++) {
@@ -317,17 +313,7 @@ function smoothLogFrequency(x: Float64Array, sigmaAt: (k: number) => number): Fl
   return out;
 }
 
-const EQ_LIMIT = EXP("STS_EQ_LIMIT", 12) * LOG_DB;
-const EQ_LOW_SMOOTH = EXP("STS_EQ_LOW_SMOOTH", 0.05);
-const EQ_SPLIT_LO = EXP("STS_EQ_SPLIT_LO", 1000);
-const EQ_SPLIT_HI = EXP("STS_EQ_SPLIT_HI", 2000);
-function eqSigma(k: number): number {
-  const f = k * df;
-  if (f <= EQ_SPLIT_LO) return EQ_LOW_SMOOTH;
-  if (f >= EQ_SPLIT_HI) return EQ_SMOOTHING_OCTAVES;
-  const t = Math.log(f / EQ_SPLIT_LO) / Math.log(EQ_SPLIT_HI / EQ_SPLIT_LO);
-  return Math.exp(Math.log(EQ_LOW_SMOOTH) * (1 - t) + Math.log(EQ_SMOOTHING_OCTAVES) * t);
-}
+const EQ_LIMIT = 12 * LOG_DB;
 /** Output level of the speech before the post chain, dBFS RMS (the engine normalises to -18). */
 export const OUTPUT_RMS_DB = -18;
 
@@ -336,7 +322,7 @@ export const OUTPUT_RMS_DB = -18;
  * (the default 0.75 goes 95% of the way).
  */
 /** Constants chosen on the tuning set (scripts/sts-evaluate.ts --tuning). */
-const EQ_SMOOTHING_OCTAVES = EXP("STS_EQ_SMOOTH", 0.05);
+const EQ_SMOOTHING_OCTAVES = 0.05;
 const AMOUNT_AT_ZERO_SIMILARITY = 0.8;
 // 1.5 was enough between eSpeak voices; flite speech moves its envelope about half as much as
 // eSpeak's (Marcus on flite into Lena on eSpeak asks for 2.05), so the bound is 2.5.
@@ -346,32 +332,14 @@ export function timbreAmount(similarity: number): number {
   return AMOUNT_AT_ZERO_SIMILARITY + (1 - AMOUNT_AT_ZERO_SIMILARITY) * Math.min(1, Math.max(0, similarity));
 }
 
-/** Share of the warp (in log frequency) applied below LOW_KEEP_HZ; the whole warp above HIGH_WARP_HZ. */
-const LOW_SHARE = EXP("STS_LOW_SHARE", 1);
-const LOW_KEEP_HZ = EXP("STS_FA", 700);
-const HIGH_WARP_HZ = EXP("STS_FB", 1800);
-
-/** Input bin read by each output bin: the warp alpha above HIGH_WARP_HZ, alpha^LOW_SHARE below LOW_KEEP_HZ, log-linear between. */
-export function warpPositions(alpha: number): Float32Array {
-  const pos = new Float32Array(BINS);
-  const hi = Math.log(alpha);
-  const lo = LOW_SHARE * hi;
-  for (let k = 0; k < BINS; k++) {
-    const f = k * df;
-    const t = f <= LOW_KEEP_HZ ? 0 : f >= HIGH_WARP_HZ ? 1 : (f - LOW_KEEP_HZ) / (HIGH_WARP_HZ - LOW_KEEP_HZ);
-    pos[k] = k / Math.exp(lo + (hi - lo) * t);
-  }
-  return pos;
-}
-
 /** The equaliser from the source's (warped) mean envelope to the target's, centred and bounded. */
-function equaliser(src: ArrayLike<number>, tgt: ArrayLike<number>, warp: Float32Array, amount: number): Float32Array {
+function equaliser(src: ArrayLike<number>, tgt: ArrayLike<number>, alpha: number, amount: number): Float32Array {
   // Above the source's band (a telephone line, an 8 kHz file) there is no sound to shape, only its
   // floor: nothing is boosted there, and the level is centred on what the source carries.
   const srcBand = BAND_MARGIN * bandwidthHz(src);
-  const inBand = (k: number) => warp[k] * df <= srcBand;
+  const inBand = (k: number) => (k / alpha) * df <= srcBand;
   const diff = new Float64Array(BINS);
-  for (let k = 0; k < BINS; k++) diff[k] = tgt[k] - at(src, warp[k]);
+  for (let k = 0; k < BINS; k++) diff[k] = tgt[k] - at(src, k / alpha);
   // The level is set separately: centre the correction on the fitted band.
   let sw = 0;
   let sd = 0;
@@ -382,7 +350,7 @@ function equaliser(src: ArrayLike<number>, tgt: ArrayLike<number>, warp: Float32
   }
   const centre = sw ? sd / sw : 0;
   for (let k = 0; k < BINS; k++) diff[k] -= centre;
-  const smooth = smoothLogFrequency(diff, eqSigma);
+  const smooth = smoothLogFrequency(diff, EQ_SMOOTHING_OCTAVES);
   const eq = new Float32Array(BINS);
   for (let k = 0; k < BINS; k++) eq[k] = amount * Math.max(-EQ_LIMIT, Math.min(inBand(k) ? EQ_LIMIT : 0, smooth[k]));
   return eq;
@@ -392,17 +360,15 @@ export function planConversion(src: VoiceStats, tgt: VoiceStats, settings: Conve
   const amount = timbreAmount(settings.similarity_boost);
   const voiced = src.voicedFrames > 0 && tgt.voicedFrames > 0;
   const fullAlpha = voiced ? fitWarp(src.meanLogEnv, tgt.meanLogEnv) : 1;
-  const alpha = process.env.STS_NO_WARP ? 1 : fullAlpha ** amount;
-  const warp = warpPositions(alpha);
-  let eq = voiced ? equaliser(src.meanLogEnv, tgt.meanLogEnv, warp, amount) : new Float32Array(BINS);
-  let eqUnvoiced = src.unvoicedFrames > 0 && tgt.unvoicedFrames > 0 ? equaliser(src.meanLogEnvUnvoiced, tgt.meanLogEnvUnvoiced, warp, amount) : eq;
-  if (process.env.STS_NO_EQ) eq = eqUnvoiced = new Float32Array(BINS);
+  const alpha = fullAlpha ** amount;
+  const eq = voiced ? equaliser(src.meanLogEnv, tgt.meanLogEnv, alpha, amount) : new Float32Array(BINS);
+  const eqUnvoiced = src.unvoicedFrames > 0 && tgt.unvoicedFrames > 0 ? equaliser(src.meanLogEnvUnvoiced, tgt.meanLogEnvUnvoiced, alpha, amount) : eq;
   const apShift = new Float32Array(AP_BANDS);
-  if (voiced && !process.env.STS_NO_AP) for (let b = 0; b < AP_BANDS; b++) apShift[b] = amount * (tgt.meanApLogit[b] - src.meanApLogit[b]);
+  if (voiced) for (let b = 0; b < AP_BANDS; b++) apShift[b] = amount * (tgt.meanApLogit[b] - src.meanApLogit[b]);
 
   const has = (s: VoiceStats) => s.f0MedianHz !== null && s.f0P10Hz !== null && s.f0P90Hz !== null;
   const sourceLog = has(src) ? Math.log2(src.f0MedianHz!) : 0;
-  const targetLog = has(tgt) && !process.env.STS_NO_PITCH ? Math.log2(tgt.f0MedianHz!) : sourceLog;
+  const targetLog = has(tgt) ? Math.log2(tgt.f0MedianHz!) : sourceLog;
   const range = (s: VoiceStats) => Math.max(0.05, Math.log2(s.f0P90Hz!) - Math.log2(s.f0P10Hz!));
   const ratio = has(src) && has(tgt) ? Math.min(1.6, Math.max(0.6, range(tgt) / range(src))) : 1;
   const style = Math.min(1, Math.max(0, settings.style));
@@ -414,14 +380,14 @@ export function planConversion(src: VoiceStats, tgt: VoiceStats, settings: Conve
   let pOut = 0;
   for (let b = 1; b < BINS; b++) {
     pIn += Math.exp(src.meanLogEnv[b]);
-    pOut += Math.exp(at(src.meanLogEnv, warp[b]) + eq[b]);
+    pOut += Math.exp(at(src.meanLogEnv, b / alpha) + eq[b]);
   }
   const change = pIn > 0 && pOut > 0 ? Math.sqrt(pOut / pIn) : 1;
   const gain = src.activeRms > 1e-6 ? 10 ** (OUTPUT_RMS_DB / 20) / (src.activeRms * change) : 1;
   const rand = prng(hashSeed("sts-wander", seed));
   const wanderPhases = [rand(), rand(), rand()];
-  const dynamics = process.env.STS_NO_DYN ? 1 : src.dynamics > 0 && tgt.dynamics > 0 ? Math.min(DYNAMICS_LIMIT, Math.max(1 / DYNAMICS_LIMIT, tgt.dynamics / src.dynamics)) ** amount : 1;
-  return { alpha, warp, eq, eqUnvoiced, apShift, dynamics, sourceLog, targetLog, k, wander, wanderPhases, gain, seed, speakerBoost: settings.use_speaker_boost, amount };
+  const dynamics = src.dynamics > 0 && tgt.dynamics > 0 ? Math.min(DYNAMICS_LIMIT, Math.max(1 / DYNAMICS_LIMIT, tgt.dynamics / src.dynamics)) ** amount : 1;
+  return { alpha, eq, eqUnvoiced, apShift, dynamics, sourceLog, targetLog, k, wander, wanderPhases, gain, seed, speakerBoost: settings.use_speaker_boost, amount };
 }
 
 const WANDER_RATES = [0.43, 1.07, 2.19];
@@ -446,8 +412,8 @@ export function mapFrame(plan: ConversionPlan, index: number, input: SynthFrame,
     const log = plan.targetLog + plan.k * (Math.log2(input.f0) - plan.sourceLog) + wanderAt(plan, t);
     out.f0 = Math.min(1000, Math.max(40, 2 ** log));
   } else out.f0 = 0;
-  const { warp } = plan;
+  const { alpha } = plan;
   const eq = voiced ? plan.eq : plan.eqUnvoiced;
-  for (let k = 0; k < BINS; k++) out.logEnv[k] = at(input.logEnv, warp[k]) + eq[k];
+  for (let k = 0; k < BINS; k++) out.logEnv[k] = at(input.logEnv, k / alpha) + eq[k];
   for (let b = 0; b < AP_BANDS; b++) out.ap[b] = voiced ? Math.min(0.999, Math.max(0.001, sigmoid(logit(input.ap[b]) + plan.apShift[b]))) : input.ap[b];
 }
