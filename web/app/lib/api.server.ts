@@ -136,13 +136,4 @@ export const UserWire = z.object({
   subscription: SubscriptionWire,
 });
 
-export const WorkspaceWire = z.object({
-  workspace_id: z.string(),
-  name: z.string(),
-  tier: z.string(),
-  is_admin: z.boolean(),
-  seat_type: z.string(),
-  permissions: z.array(z.string()),
-  all_members_permissions: z.array(z.string()),
-  flags: z.record(z.boolean()),
-});
+export { WorkspaceWire } from "./workspaceWire.js";

@@ -8,7 +8,7 @@
  * denies, and the next load asks again). The cache lives in this process: bounded, oldest first out.
  */
 import type { z } from "zod";
-import type { WorkspaceWire } from "./api.server.js";
+import type { WorkspaceWire } from "./workspaceWire.js";
 import { PERMISSION_CACHE_MS, PERMISSION_DENIALS } from "./shell.js";
 
 export { PERMISSION_CACHE_MS, PERMISSION_DENIALS };
