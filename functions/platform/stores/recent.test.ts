@@ -53,4 +53,38 @@ describe("recent records (API keys and sessions read on every request)", () => {
     expect(await r.get("k", async () => ({ used: -1 }))).toEqual({ used: 2 });
     expect(await r.get("other", async () => ({ used: 7 }))).toEqual({ used: 7 });
   });
+  it("shares one load among callers asking for the same key while it is on its way (a first wave of requests reads a key once)", async () => {
+    const r = new RecentRecords<string>(5_000);
+    let reads = 0;
+    let finish!: (v: string) => void;
+    const load = () => (reads++, new Promise<string>((res) => (finish = res)));
+    const wave = [r.get("k", load), r.get("k", load), r.get("k", load)];
+    const other = r.get("other", async () => (reads++, "other"));
+    finish("record");
+    expect(await Promise.all(wave)).toEqual(["record", "record", "record"]);
+    expect(await other).toBe("other");
+    expect(reads).toBe(2);
+  });
+
+  it("does not let a read that begins after a write join a load that began before it", async () => {
+    const r = new RecentRecords<string>(5_000);
+    let finish!: (v: string) => void;
+    const before = r.get("k", () => new Promise<string>((res) => (finish = res)));
+    r.forget("k"); // a revocation lands while the load is on its way
+    const after = r.get("k", async () => "after the write");
+    finish("before the write");
+    expect(await before).toBe("before the write");
+    expect(await after).toBe("after the write");
+    expect(await r.get("k", async () => "again")).toBe("after the write");
+  });
+
+  it("lets every caller of a failed load see the failure, and loads again on the next ask", async () => {
+    const r = new RecentRecords<string>(5_000);
+    let fail!: (e: Error) => void;
+    const load = () => new Promise<string>((_, rej) => (fail = rej));
+    const wave = [r.get("k", load), r.get("k", load)];
+    fail(new Error("store down"));
+    for (const w of wave) await expect(w).rejects.toThrow("store down");
+    expect(await r.get("k", async () => "back")).toBe("back");
+  });
 });
