@@ -195,10 +195,8 @@ function cleanStrided(f0: Float32Array, level: Float32Array, loudestDb: number):
 }
 
 export interface ConversionPlan {
-  /** Frequency warp fitted to the voices: above FULL_WARP_HZ the output's envelope at f is the input's at f / alpha. */
+  /** Frequency warp: the output's envelope at f is the input's at f / alpha. */
   alpha: number;
-  /** The warp per output bin: the input's (fractional) bin that output bin k reads (`warpPositions`). */
-  warp: Float32Array;
   /** Added to the warped log envelope, per bin: voiced and unvoiced frames. */
   eq: Float32Array;
   eqUnvoiced: Float32Array;
@@ -334,34 +332,14 @@ export function timbreAmount(similarity: number): number {
   return AMOUNT_AT_ZERO_SIMILARITY + (1 - AMOUNT_AT_ZERO_SIMILARITY) * Math.min(1, Math.max(0, similarity));
 }
 
-/**
- * Below F1_KEEP_HZ the envelope is not warped, above FULL_WARP_HZ it is warped by the whole fitted alpha, and between
- * the warp grows log-linearly. The first formant carries most of the vowel contrasts: warping it with the vocal
- * tract's length moved vowels toward their neighbours (measured 2026-12-07, docs/decisions/2026-12-07-sts-hybrid.md:
- * tune words 25.9% -> 20.1% after conversion, fest-kal into Avery 38% -> 20%), and the identity held with the warp
- * moving F2 and above only (82.7% of every 4th engine held-out pair nearer the target). Monotonic for any alpha the fit may choose (|ln alpha| * FULL_WARP_HZ / (FULL_WARP_HZ - F1_KEEP_HZ) < 1).
- */
-const F1_KEEP_HZ = 700;
-const FULL_WARP_HZ = 1800;
-export function warpPositions(alpha: number): Float32Array {
-  const pos = new Float32Array(BINS);
-  const full = Math.log(alpha);
-  for (let k = 0; k < BINS; k++) {
-    const f = k * df;
-    const share = f <= F1_KEEP_HZ ? 0 : f >= FULL_WARP_HZ ? 1 : (f - F1_KEEP_HZ) / (FULL_WARP_HZ - F1_KEEP_HZ);
-    pos[k] = k * Math.exp(-share * full);
-  }
-  return pos;
-}
-
 /** The equaliser from the source's (warped) mean envelope to the target's, centred and bounded. */
-function equaliser(src: ArrayLike<number>, tgt: ArrayLike<number>, warp: Float32Array, amount: number): Float32Array {
+function equaliser(src: ArrayLike<number>, tgt: ArrayLike<number>, alpha: number, amount: number): Float32Array {
   // Above the source's band (a telephone line, an 8 kHz file) there is no sound to shape, only its
   // floor: nothing is boosted there, and the level is centred on what the source carries.
   const srcBand = BAND_MARGIN * bandwidthHz(src);
-  const inBand = (k: number) => warp[k] * df <= srcBand;
+  const inBand = (k: number) => (k / alpha) * df <= srcBand;
   const diff = new Float64Array(BINS);
-  for (let k = 0; k < BINS; k++) diff[k] = tgt[k] - at(src, warp[k]);
+  for (let k = 0; k < BINS; k++) diff[k] = tgt[k] - at(src, k / alpha);
   // The level is set separately: centre the correction on the fitted band.
   let sw = 0;
   let sd = 0;
@@ -383,9 +361,8 @@ export function planConversion(src: VoiceStats, tgt: VoiceStats, settings: Conve
   const voiced = src.voicedFrames > 0 && tgt.voicedFrames > 0;
   const fullAlpha = voiced ? fitWarp(src.meanLogEnv, tgt.meanLogEnv) : 1;
   const alpha = fullAlpha ** amount;
-  const warp = warpPositions(alpha);
-  const eq = voiced ? equaliser(src.meanLogEnv, tgt.meanLogEnv, warp, amount) : new Float32Array(BINS);
-  const eqUnvoiced = src.unvoicedFrames > 0 && tgt.unvoicedFrames > 0 ? equaliser(src.meanLogEnvUnvoiced, tgt.meanLogEnvUnvoiced, warp, amount) : eq;
+  const eq = voiced ? equaliser(src.meanLogEnv, tgt.meanLogEnv, alpha, amount) : new Float32Array(BINS);
+  const eqUnvoiced = src.unvoicedFrames > 0 && tgt.unvoicedFrames > 0 ? equaliser(src.meanLogEnvUnvoiced, tgt.meanLogEnvUnvoiced, alpha, amount) : eq;
   const apShift = new Float32Array(AP_BANDS);
   if (voiced) for (let b = 0; b < AP_BANDS; b++) apShift[b] = amount * (tgt.meanApLogit[b] - src.meanApLogit[b]);
 
@@ -403,14 +380,14 @@ export function planConversion(src: VoiceStats, tgt: VoiceStats, settings: Conve
   let pOut = 0;
   for (let b = 1; b < BINS; b++) {
     pIn += Math.exp(src.meanLogEnv[b]);
-    pOut += Math.exp(at(src.meanLogEnv, warp[b]) + eq[b]);
+    pOut += Math.exp(at(src.meanLogEnv, b / alpha) + eq[b]);
   }
   const change = pIn > 0 && pOut > 0 ? Math.sqrt(pOut / pIn) : 1;
   const gain = src.activeRms > 1e-6 ? 10 ** (OUTPUT_RMS_DB / 20) / (src.activeRms * change) : 1;
   const rand = prng(hashSeed("sts-wander", seed));
   const wanderPhases = [rand(), rand(), rand()];
   const dynamics = src.dynamics > 0 && tgt.dynamics > 0 ? Math.min(DYNAMICS_LIMIT, Math.max(1 / DYNAMICS_LIMIT, tgt.dynamics / src.dynamics)) ** amount : 1;
-  return { alpha, warp, eq, eqUnvoiced, apShift, dynamics, sourceLog, targetLog, k, wander, wanderPhases, gain, seed, speakerBoost: settings.use_speaker_boost, amount };
+  return { alpha, eq, eqUnvoiced, apShift, dynamics, sourceLog, targetLog, k, wander, wanderPhases, gain, seed, speakerBoost: settings.use_speaker_boost, amount };
 }
 
 const WANDER_RATES = [0.43, 1.07, 2.19];
@@ -435,8 +412,8 @@ export function mapFrame(plan: ConversionPlan, index: number, input: SynthFrame,
     const log = plan.targetLog + plan.k * (Math.log2(input.f0) - plan.sourceLog) + wanderAt(plan, t);
     out.f0 = Math.min(1000, Math.max(40, 2 ** log));
   } else out.f0 = 0;
-  const { warp } = plan;
+  const { alpha } = plan;
   const eq = voiced ? plan.eq : plan.eqUnvoiced;
-  for (let k = 0; k < BINS; k++) out.logEnv[k] = at(input.logEnv, warp[k]) + eq[k];
+  for (let k = 0; k < BINS; k++) out.logEnv[k] = at(input.logEnv, k / alpha) + eq[k];
   for (let b = 0; b < AP_BANDS; b++) out.ap[b] = voiced ? Math.min(0.999, Math.max(0.001, sigmoid(logit(input.ap[b]) + plan.apShift[b]))) : input.ap[b];
 }
