@@ -86,5 +86,8 @@ describe("recent records (API keys and sessions read on every request)", () => {
     fail(new Error("store down"));
     for (const w of wave) await expect(w).rejects.toThrow("store down");
     expect(await r.get("k", async () => "back")).toBe("back");
+    // A loader that throws before it returns a promise is a failed load too, not a load on its way forever.
+    await expect(r.get("s", () => { throw new Error("at once"); })).rejects.toThrow("at once");
+    expect(await r.get("s", async () => "loaded")).toBe("loaded");
   });
 });
