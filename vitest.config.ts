@@ -14,6 +14,48 @@ const ALONE = [
   "functions/media/engine/espeak-engine.test.ts",
 ];
 
+/**
+ * Files that share their process with other files (`isolate: false`): pure unit tests whose every
+ * imported module was audited for state that outlives a file (docs/decisions/2026-12-07-shared-process.md).
+ * They start no stack, engine pool or server configuration; the few module-level values they touch
+ * (caches of tables, a counter for ids, the SIMD switch their tests turn back on in afterEach) give
+ * the same results whichever file ran before. Each saves a process start, the setup file's imports
+ * and vitest's runtime: what such a file costs more than its tests. Stay isolated: a file that sets
+ * process-wide state (functions/handlers/lambda/boot.test.ts: the process' configuration), and the
+ * files that compare timings measured in their own process (dictionaries/lexicon, speech/alignment,
+ * engine/sentences: linear-time ratios), which another file's heap and garbage would be part of.
+ */
+const SHARED = [
+  "web/app/components/**/*.test.ts",
+  "web/app/lib/*.test.ts",
+  "web/app/routes/**/*.test.ts",
+  "web/app/styles/*.test.ts",
+  "functions/capabilities/account/totp.test.ts",
+  "functions/capabilities/assistant/brain.test.ts",
+  "functions/capabilities/cloning/fit.test.ts",
+  "functions/capabilities/dictionaries/{apply,xml}.test.ts",
+  "functions/capabilities/openai/mapping.test.ts",
+  "functions/capabilities/speech/normalize.test.ts",
+  "functions/capabilities/voice-design/prompt.test.ts",
+  "functions/capabilities/voices/{counters,libraryQuery,sampleProbe}.test.ts",
+  "functions/capabilities/webhooks/targets.test.ts",
+  "functions/media/audio/{encoder,flac,formats,g711,gain,mp3,pieces,resample-wasm,resample,segment,wav-sniff}.test.ts",
+  "functions/media/audio/wasm/sources.test.ts",
+  "functions/media/engine/encode-stream.test.ts",
+  "functions/media/language/detect.test.ts",
+  "functions/media/voice-analysis/{signal,simd}.test.ts",
+  "functions/platform/adapters/{aws,log}.test.ts",
+  "functions/platform/{config,operatorSettings}.test.ts",
+  "functions/platform/contract/dictionaries.test.ts",
+  "functions/platform/domain/{audioCredits,dialogueEnhance,policy}.test.ts",
+  "functions/platform/http/{multipart,router}.test.ts",
+  "functions/platform/net/fetch.test.ts",
+  "functions/platform/storage/sigv4.test.ts",
+  "functions/platform/stores/recent.test.ts",
+  "infra/local/front-range.test.ts",
+];
+const SHARING = process.env.TIMBRE_TEST_SHARED !== "0";
+
 // Separate from the Remix vite config so the Remix plugin is not loaded in tests.
 export default defineConfig({
   test: {
@@ -46,10 +88,25 @@ export default defineConfig({
         test: {
           name: "parallel",
           include: ["functions/**/*.test.ts", "infra/**/*.test.ts", "workflows/**/*.test.ts", "web/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: ["node_modules", "build", "cdk.out", ".data", ...ALONE],
+          exclude: ["node_modules", "build", "cdk.out", ".data", ...ALONE, ...(SHARING ? SHARED : [])],
           sequence: { groupOrder: 0 },
         },
       },
+      // TIMBRE_TEST_SHARED=0: these files are isolated again, in "parallel".
+      ...(SHARING
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: "shared",
+                include: SHARED,
+                exclude: ["node_modules", "build", "cdk.out", ".data"],
+                isolate: false,
+                sequence: { groupOrder: 0 },
+              },
+            },
+          ]
+        : []),
       {
         extends: true,
         test: {

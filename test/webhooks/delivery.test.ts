@@ -5,8 +5,6 @@ import { apiFetch, startTestStack } from "../support/stack.js";
 import { emitEvent } from "../../functions/platform/events/index.js";
 import { charge } from "../../functions/platform/domain/credits.js";
 import { dispatchDue, AUTO_DISABLE_FAILURES } from "../../functions/capabilities/webhooks/dispatch.js";
-import { parseConfig } from "../../functions/platform/config.js";
-import { startEmbedded } from "../../infra/local/stack.js";
 import { adminOf, joinAsMember } from "../workspace/support.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 import { createServer } from "node:http";
@@ -102,7 +100,8 @@ describe("webhook management (contract §12)", () => {
       expect(e.statusCode, url).toBe(400);
     }
     // As on AWS: https only, and loopback (what localhost resolves to) refused.
-    const strict = await startEmbedded({ config: parseConfig({ PORT: "0", LOG_LEVEL: "warn", TIMBRE_MODE: "aws" }), persist: false, web: false, scheduleMs: 0 });
+    // From the run's system-data snapshot like the file's other stacks (its own seeding tested nothing here).
+    const strict = await startTestStack({ env: { TIMBRE_MODE: "aws" } });
     try {
       const a = await adminOf(strict);
       const http = (await a.client.webhooks.create({ settings: { authType: "hmac", name: "x", webhookUrl: "http://example.com/h" } }).catch((x: unknown) => x)) as ElevenLabsError;
