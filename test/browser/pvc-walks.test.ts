@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, it, vi, type ExpectStatic } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PNG } from "pngjs";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, startTestStack } from "../support/stack.js";
 import { encodeWav } from "../../functions/media/audio/wav.js";
 import { verificationMessages } from "../../functions/platform/contract/voiceCreation.js";
 import { passagesOf, pvcMessages, recorderText } from "../../web/app/components/pvc/recorder.js";
-import { closeBrowserStack, closeContext, launchChromium, newContext, oneAtATime, reload, visit } from "./helpers.js";
+import { closeBrowserStack, closeContext, launchChromium, newContext, reload, visit } from "./helpers.js";
 import { PVC_SIZES, cloneNeedingVerification, createServerAdmin, dialogsFitWidth, openAdminRequest, openRecorder, openVerificationScreen, openVoiceData, readCaptcha, topDialogFits } from "./pvc-helpers.js";
 
 /**
@@ -30,8 +30,6 @@ let browser: Browser;
 let dir: string;
 let admin: { email: string; password: string };
 const [PHONE, DESKTOP] = PVC_SIZES;
-/** The concurrent walks' sign-ins and first page loads, one at a time (helpers.ts oneAtATime). */
-const opening = oneAtATime();
 
 /** Near silence (a faint noise floor), 16 kHz: the fake microphone loops it. */
 function quietWav(seconds: number): Uint8Array {
@@ -58,7 +56,7 @@ afterAll(async () => {
 });
 
 /** The user's request for manual verification, through the API (the dialog itself is walked in pvc-verification). */
-async function requestManualVerification(apiKey: string, voiceId: string, expect: ExpectStatic) {
+async function requestManualVerification(apiKey: string, voiceId: string) {
   const png = new PNG({ width: 8, height: 8 });
   png.data.fill(120);
   const form = new FormData();
@@ -69,25 +67,67 @@ async function requestManualVerification(apiKey: string, voiceId: string, expect
 }
 
 /** A signed-in user's page on the clone's Verification screen (`microphone`: the profile may use it). */
-const verificationScreen = async (acct: { email: string; password: string }, voiceId: string, size: { width: number; height: number }, microphone: boolean, expect: ExpectStatic) =>
-  opening(async () => openVerificationScreen(await newContext(browser, stack, { width: size.width, height: size.height, microphone }), acct, voiceId, expect));
+const verificationScreen = async (acct: { email: string; password: string }, voiceId: string, size: { width: number; height: number }, microphone: boolean) =>
+  openVerificationScreen(await newContext(browser, stack, { width: size.width, height: size.height, microphone }), acct, voiceId);
 
 /** A clone whose owner asked for manual verification (through the API), on its Verification screen, the request pending. */
-async function pendingManualRequest(name: string, size: { width: number; height: number }, microphone: boolean, expect: ExpectStatic) {
+async function pendingManualRequest(name: string, size: { width: number; height: number }, microphone: boolean) {
   const { acct, voiceId } = await cloneNeedingVerification(stack, name);
-  await requestManualVerification(acct.apiKey, voiceId, expect);
-  const opened = await verificationScreen(acct, voiceId, size, microphone, expect);
+  await requestManualVerification(acct.apiKey, voiceId);
+  const opened = await verificationScreen(acct, voiceId, size, microphone);
   const requested = opened.screen.getByRole("button", { name: pvcMessages.manualVerificationRequested });
   await requested.waitFor();
   expect(await requested.isDisabled()).toBe(true);
   return { acct, voiceId, ...opened };
 }
 
-// The maximum-attempts walk runs alone, before the others: its four failed attempts through the API
-// each wait up to 30 s for the server's checks (?wait=30), which ran past that with the other walks'
-// pages and checks beside them on a busy machine (load 15-20).
+describe("manual verification rejected, at 1440 px", () => {
+  it("an administrator rejects the request with a reason; the user reads it on the Verification screen and in the notifications, and may ask again", async () => {
+    const name = "Rejected desktop";
+    // This profile is not granted the microphone: Record says so (§8).
+    const { acct, voiceId, page, errors, screen } = await pendingManualRequest(name, DESKTOP, false);
+    expect(await screen.textContent()).toContain(pvcMessages.manualPendingText);
+    await screen.getByRole("button", { name: "Record", exact: true }).click();
+    await expect.poll(() => screen.getByRole("alert").textContent()).toBe(pvcMessages.micDenied);
+
+    // The administrator: a rejection needs a reason.
+    const reason = "The licence does not name the speaker of the samples.";
+    const adminView = await openAdminRequest(browser, stack, admin, DESKTOP, name);
+    await adminView.request.getByRole("button", { name: "Reject" }).click();
+    await expect.poll(() => adminView.page.getByRole("alert").textContent()).toContain("Give the user a reason.");
+    await adminView.request.getByLabel("Reason for rejecting").fill(reason);
+    await adminView.request.getByRole("button", { name: "Reject" }).click();
+    await expect.poll(() => adminView.page.getByRole("listitem", { name: `Request for ${name}` }).count(), { timeout: 10_000 }).toBe(0);
+    await closeContext(adminView.context);
+
+    // The user hears of it in the notifications, whose link opens the Verification screen again.
+    await visit(page, "/app");
+    await page.getByRole("button", { name: /^Notifications/ }).click();
+    const note = page.getByRole("dialog", { name: "Notifications" }).getByRole("listitem").filter({ hasText: pvcMessages.manualRejectedTitle(name) });
+    await expect.poll(() => note.textContent(), { timeout: 10_000 }).toContain(`${pvcMessages.manualRejectedIntro} ${reason}`);
+    await note.getByRole("link", { name: "Open" }).click();
+    await page.waitForURL((u) => u.searchParams.get("pvcMode") === "verify" && u.searchParams.get("createdVoiceId") === voiceId);
+    // The reason on the screen, the button offered again, the captcha still there.
+    const declined = screen.getByRole("status").filter({ hasText: pvcMessages.manualRejectedIntro });
+    await expect.poll(() => declined.textContent(), { timeout: 10_000 }).toBe(`${pvcMessages.manualRejectedIntro} ${reason}`);
+    const again = screen.getByRole("button", { name: pvcMessages.manualVerification, exact: true });
+    expect(await again.isEnabled()).toBe(true);
+    expect(await screen.getByRole("button", { name: pvcMessages.manualVerificationRequested }).count()).toBe(0);
+    expect(await screen.textContent()).not.toContain(pvcMessages.manualPendingText);
+    expect(await screen.getByRole("button", { name: "Record", exact: true }).count()).toBe(1);
+    expect(await dialogsFitWidth(page)).toBe(true);
+    // Asking again opens the dialog for this voice.
+    await again.click();
+    await page.getByRole("dialog", { name: pvcMessages.manualVerificationTitle(name) }).waitFor();
+    const v = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { voice_verification: { is_verified: boolean } };
+    expect(v.voice_verification.is_verified).toBe(false);
+    expect(errors.pageErrors).toEqual([]);
+    await closeContext(page.context());
+  });
+});
+
 describe("the maximum-attempts screen, at 390 px", () => {
-  it("the fourth failure read in the browser, the fifth through the API while the screen is open: recording again gets the server's max_verification_attempts_reached and the screen says when to try again", async ({ expect }) => {
+  it("the fourth failure read in the browser, the fifth through the API while the screen is open: recording again gets the server's max_verification_attempts_reached and the screen says when to try again", async () => {
     const { acct, voiceId } = await cloneNeedingVerification(stack, "Limit phone");
     const silence = new Uint8Array(encodeWav(new Int16Array(16_000 * 3), 16_000));
     /** One failed captcha attempt through the API: a silent recording. */
@@ -102,9 +142,9 @@ describe("the maximum-attempts screen, at 390 px", () => {
     };
     for (let i = 0; i < 3; i++) await failThroughApi();
 
-    const { page, errors, screen } = await verificationScreen(acct, voiceId, PHONE, true, expect);
+    const { page, errors, screen } = await verificationScreen(acct, voiceId, PHONE, true);
     expect(await screen.getByRole("button", { name: "2 attempts left" }).count()).toBe(1);
-    await readCaptcha(page, 3, expect);
+    await readCaptcha(page, 3);
     const failed = screen.getByRole("alert").filter({ hasText: pvcMessages.attemptFailed });
     await expect.poll(() => failed.count(), { timeout: 60_000 }).toBe(1);
     // Whichever checks refuse the quiet reading, their reasons are listed.
@@ -126,7 +166,7 @@ describe("the maximum-attempts screen, at 390 px", () => {
     expect(await dialogsFitWidth(page)).toBe(true);
 
     // Coming back later: the count alone shows the screen, and the history holds the five failures.
-    await reload(page, expect);
+    await reload(page);
     await max.waitFor();
     expect(await max.textContent()).toContain("You can try again in 24 hours.");
     await screen.getByRole("button", { name: "0 attempts left" }).click();
@@ -135,69 +175,20 @@ describe("the maximum-attempts screen, at 390 px", () => {
     expect(await dialogsFitWidth(page)).toBe(true);
     await history.getByRole("button", { name: "Close" }).click();
     expect(errors.pageErrors).toEqual([]);
-    await closeContext(page.context(), expect);
+    await closeContext(page.context());
   });
 });
 
-// Every other walk below is independent (its own account, clone and profiles; the administrator's requests
-// are named per walk) and most of their time is waits on the server (captcha checks, pages): they all
-// run at once on the one stack and the one Chromium. Their sign-ins and first page loads take turns
-// (`opening`, above).
-describe.concurrent("manual verification rejected, at 1440 px", () => {
-  it("an administrator rejects the request with a reason; the user reads it on the Verification screen and in the notifications, and may ask again", async ({ expect }) => {
-    const name = "Rejected desktop";
-    // This profile is not granted the microphone: Record says so (§8).
-    const { acct, voiceId, page, errors, screen } = await pendingManualRequest(name, DESKTOP, false, expect);
-    expect(await screen.textContent()).toContain(pvcMessages.manualPendingText);
-    await screen.getByRole("button", { name: "Record", exact: true }).click();
-    await expect.poll(() => screen.getByRole("alert").textContent()).toBe(pvcMessages.micDenied);
-
-    // The administrator: a rejection needs a reason.
-    const reason = "The licence does not name the speaker of the samples.";
-    const adminView = await opening(() => openAdminRequest(browser, stack, admin, DESKTOP, name, expect));
-    await adminView.request.getByRole("button", { name: "Reject" }).click();
-    await expect.poll(() => adminView.page.getByRole("alert").textContent()).toContain("Give the user a reason.");
-    await adminView.request.getByLabel("Reason for rejecting").fill(reason);
-    await adminView.request.getByRole("button", { name: "Reject" }).click();
-    await expect.poll(() => adminView.page.getByRole("listitem", { name: `Request for ${name}` }).count(), { timeout: 10_000 }).toBe(0);
-    await closeContext(adminView.context, expect);
-
-    // The user hears of it in the notifications, whose link opens the Verification screen again.
-    await visit(page, "/app", expect);
-    await page.getByRole("button", { name: /^Notifications/ }).click();
-    const note = page.getByRole("dialog", { name: "Notifications" }).getByRole("listitem").filter({ hasText: pvcMessages.manualRejectedTitle(name) });
-    await expect.poll(() => note.textContent(), { timeout: 10_000 }).toContain(`${pvcMessages.manualRejectedIntro} ${reason}`);
-    await note.getByRole("link", { name: "Open" }).click();
-    await page.waitForURL((u) => u.searchParams.get("pvcMode") === "verify" && u.searchParams.get("createdVoiceId") === voiceId);
-    // The reason on the screen, the button offered again, the captcha still there.
-    const declined = screen.getByRole("status").filter({ hasText: pvcMessages.manualRejectedIntro });
-    await expect.poll(() => declined.textContent(), { timeout: 10_000 }).toBe(`${pvcMessages.manualRejectedIntro} ${reason}`);
-    const again = screen.getByRole("button", { name: pvcMessages.manualVerification, exact: true });
-    expect(await again.isEnabled()).toBe(true);
-    expect(await screen.getByRole("button", { name: pvcMessages.manualVerificationRequested }).count()).toBe(0);
-    expect(await screen.textContent()).not.toContain(pvcMessages.manualPendingText);
-    expect(await screen.getByRole("button", { name: "Record", exact: true }).count()).toBe(1);
-    expect(await dialogsFitWidth(page)).toBe(true);
-    // Asking again opens the dialog for this voice.
-    await again.click();
-    await page.getByRole("dialog", { name: pvcMessages.manualVerificationTitle(name) }).waitFor();
-    const v = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { voice_verification: { is_verified: boolean } };
-    expect(v.voice_verification.is_verified).toBe(false);
-    expect(errors.pageErrors).toEqual([]);
-    await closeContext(page.context(), expect);
-  });
-});
-
-describe.concurrent("already verified, at 390 px", () => {
-  it("verified elsewhere while the screen was open: recording says 'You have already verified this voice.' and the wizard moves on to Finish", async ({ expect }) => {
+describe("already verified, at 390 px", () => {
+  it("verified elsewhere while the screen was open: recording says 'You have already verified this voice.' and the wizard moves on to Finish", async () => {
     const name = "Verified phone";
-    const { acct, voiceId, page, errors, screen } = await pendingManualRequest(name, PHONE, true, expect);
+    const { acct, voiceId, page, errors, screen } = await pendingManualRequest(name, PHONE, true);
 
     // Meanwhile an administrator approves the request.
-    const adminView = await opening(() => openAdminRequest(browser, stack, admin, PHONE, name, expect));
+    const adminView = await openAdminRequest(browser, stack, admin, PHONE, name);
     await adminView.request.getByRole("button", { name: "Approve" }).click();
     await expect.poll(() => adminView.page.getByRole("listitem", { name: `Request for ${name}` }).count(), { timeout: 10_000 }).toBe(0);
-    await closeContext(adminView.context, expect);
+    await closeContext(adminView.context);
 
     // The open screen still offers the captcha; starting a recording asks for it.
     await screen.getByRole("button", { name: "Record", exact: true }).click();
@@ -209,16 +200,16 @@ describe.concurrent("already verified, at 390 px", () => {
     const v = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { voice_verification: { is_verified: boolean } };
     expect(v.voice_verification.is_verified).toBe(true);
     expect(errors.pageErrors).toEqual([]);
-    await closeContext(page.context(), expect);
+    await closeContext(page.context());
   });
 });
 
 const FRENCH = readFileSync(join(import.meta.dirname, "..", "..", "web", "public", "pvc-scripts", "fr", "narrative.txt"), "utf8");
 const ENGLISH = readFileSync(join(import.meta.dirname, "..", "..", "web", "public", "pvc-scripts", "en", "narrative.txt"), "utf8");
 
-describe.concurrent.each(PVC_SIZES)("the recorder at $width px", (size) => {
-  it("says the microphone was refused when the browser refuses it", async ({ expect }) => {
-    const { page, data, errors } = await opening(() => openVoiceData(browser, stack, { width: size.width, microphone: false }, expect));
+describe.each(PVC_SIZES)("the recorder at $width px", (size) => {
+  it("says the microphone was refused when the browser refuses it", async () => {
+    const { page, data, errors } = await openVoiceData(browser, stack, { width: size.width, microphone: false });
     const rec = await openRecorder(page, data);
     await rec.getByRole("button", { name: recorderText.start }).click();
     await expect.poll(() => rec.getByRole("alert").textContent()).toBe(pvcMessages.micDenied);
@@ -227,11 +218,11 @@ describe.concurrent.each(PVC_SIZES)("the recorder at $width px", (size) => {
     expect(await rec.getByRole("timer").count()).toBe(0);
     expect(await topDialogFits(page)).toBe(true);
     expect(errors.pageErrors).toEqual([]);
-    await closeContext(page.context(), expect);
+    await closeContext(page.context());
   });
 
-  it("asks 'Language Mismatch' for an uploaded script in another language: Cancel keeps the script, Use anyway takes it", async ({ expect }) => {
-    const { page, data, errors } = await opening(() => openVoiceData(browser, stack, { width: size.width }, expect));
+  it("asks 'Language Mismatch' for an uploaded script in another language: Cancel keeps the script, Use anyway takes it", async () => {
+    const { page, data, errors } = await openVoiceData(browser, stack, { width: size.width });
     const rec = await openRecorder(page, data);
     const script = rec.getByRole("region", { name: recorderText.scriptText });
     await script.waitFor();
@@ -258,6 +249,6 @@ describe.concurrent.each(PVC_SIZES)("the recorder at $width px", (size) => {
     await expect.poll(() => script.textContent()).toContain(passagesOf(ENGLISH)[0].slice(0, 30));
     expect(await confirm.count()).toBe(0);
     expect(errors.pageErrors).toEqual([]);
-    await closeContext(page.context(), expect);
+    await closeContext(page.context());
   });
 });
