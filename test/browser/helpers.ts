@@ -119,3 +119,28 @@ export async function downloadedBytes(download: Download): Promise<Buffer> {
   for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
+
+/**
+ * Runs the tasks given to it at most `n` at a time, in the order given. Concurrent tests of a file
+ * use it to overlap their waits (real-time recordings, the server's checks) without all loading the
+ * machine at once: five page loads at once on a busy machine ran past the profile's 10 s navigation
+ * timeout, and five live readings at once left the server's aligner behind the audio.
+ */
+export function atMost(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= n) await new Promise<void>((go) => waiting.push(go));
+    else running++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}
+
+/** The same, one at a time (a concurrent test's sign-in and first page load, say). */
+export const oneAtATime = () => atMost(1);

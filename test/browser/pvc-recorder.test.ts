@@ -10,7 +10,7 @@ import { encodeWav } from "../../functions/media/audio/wav.js";
 import { floatToInt16 } from "../../functions/media/audio/resample.js";
 import { BACKUP_KEY, passagesOf, pvcMessages, recorderText } from "../../web/app/components/pvc/recorder.js";
 import { startTestStack } from "../support/stack.js";
-import { closeBrowserStack, closeContext, reload, launchChromium } from "./helpers.js";
+import { atMost, closeBrowserStack, closeContext, reload, launchChromium } from "./helpers.js";
 import { openRecorder, openVoiceData, topDialogFits } from "./pvc-helpers.js";
 import { startApiGatewayStandIn, type ApiGatewayStandIn } from "../support/api-gateway-websocket.js";
 import { createLiveHandler } from "../../functions/handlers/live.js";
@@ -69,10 +69,16 @@ const elapsedSeconds = async (rec: Locator) => {
   return m * 60 + s;
 };
 
+// The tests are independent (each its own account, clone and profile; the fake microphone starts the
+// file anew for each capture) and their time is real-time recording: the four suites run at once, and
+// so do the tests inside each but the websocket suite's (each of those counts the handler's connections),
+// two tests at a time (`recording`): five at once left the server's live aligner behind the audio on
+// a busy machine. A test's timeout counts its wait for its turn.
+const recording = atMost(2);
 for (const size of [{ width: 1280 }, { width: 390 }]) {
-  describe(`the recorder at ${size.width} px`, () => {
-    it("counts down, records, lights up the script as it is read, and adds the stopped recording to the samples", async () => {
-      const { page, data, errors } = await openVoiceData(browser, stack, { width: size.width });
+  describe.concurrent(`the recorder at ${size.width} px`, () => {
+    it("counts down, records, lights up the script as it is read, and adds the stopped recording to the samples", async ({ expect }) => recording(async () => {
+      const { page, data, errors } = await openVoiceData(browser, stack, { width: size.width }, expect);
       const rec = await openRecorder(page, data);
       expect(await rec.getByRole("listitem").count()).toBe(4);
       await rec.getByLabel("Script", { exact: true }).selectOption("narrative");
@@ -101,11 +107,11 @@ for (const size of [{ width: 1280 }, { width: 390 }]) {
       const samples = data.getByRole("list", { name: "Samples" });
       await expect.poll(() => samples.textContent(), { timeout: 30_000 }).toMatch(/recording [\d-]+ [\d:]+\.webm3\d s/);
       expect(errors.pageErrors).toEqual([]);
-      await closeContext(page.context());
-    }, 180_000);
+      await closeContext(page.context(), expect);
+    }), 240_000);
 
-    it("refuses a recording under 30 seconds with the spec's message", async () => {
-      const { page, data, errors } = await openVoiceData(browser, stack, { width: size.width });
+    it("refuses a recording under 30 seconds with the spec's message", async ({ expect }) => recording(async () => {
+      const { page, data, errors } = await openVoiceData(browser, stack, { width: size.width }, expect);
       const rec = await openRecorder(page, data);
       await rec.getByRole("button", { name: recorderText.start }).click();
       await rec.getByRole("timer").waitFor({ timeout: 15_000 });
@@ -115,14 +121,15 @@ for (const size of [{ width: 1280 }, { width: 390 }]) {
       await rec.getByRole("button", { name: recorderText.start }).waitFor();
       expect(await topDialogFits(page)).toBe(true);
       expect(errors.pageErrors).toEqual([]);
-      await closeContext(page.context());
-    }, 60_000);
+      await closeContext(page.context(), expect);
+      // Its own steps take under a minute; the rest is its turn behind the others'.
+    }), 240_000);
   });
 }
 
-describe("recovering a recording", () => {
-  it("offers the backup after a reload in the middle of a recording, and Recover adds it as a sample", async () => {
-    const { page, data, errors, voiceId } = await openVoiceData(browser, stack, { width: 390 });
+describe.concurrent("recovering a recording", () => {
+  it("offers the backup after a reload in the middle of a recording, and Recover adds it as a sample", async ({ expect }) => recording(async () => {
+    const { page, data, errors, voiceId } = await openVoiceData(browser, stack, { width: 390 }, expect);
     const rec = await openRecorder(page, data);
     await rec.getByRole("button", { name: recorderText.start }).click();
     await rec.getByRole("timer").waitFor({ timeout: 15_000 });
@@ -133,7 +140,7 @@ describe("recovering a recording", () => {
     expect(kept.voiceId).toBe(voiceId);
     expect(kept.audio.length).toBeGreaterThan(10_000);
 
-    await reload(page);
+    await reload(page, expect);
     const recover = page.getByRole("dialog", { name: pvcMessages.recoverTitle });
     await recover.waitFor();
     expect(await topDialogFits(page)).toBe(true);
@@ -142,15 +149,15 @@ describe("recovering a recording", () => {
     await expect.poll(() => samples.textContent(), { timeout: 30_000 }).toMatch(/recovered recording .*\.webm3\d s/);
     expect(await backup()).toBeNull();
     // Nothing is offered again.
-    await reload(page);
+    await reload(page, expect);
     await page.getByRole("dialog", { name: "Voice Data" }).getByLabel("Voice name").waitFor();
     expect(await page.getByRole("dialog", { name: pvcMessages.recoverTitle }).count()).toBe(0);
     expect(errors.pageErrors).toEqual([]);
-    await closeContext(page.context());
-  }, 180_000);
+    await closeContext(page.context(), expect);
+  }), 240_000);
 });
 
-describe("the recorder with the websocket on AWS", () => {
+describe.concurrent("the recorder with the websocket on AWS", () => {
   // A second stack configured as on AWS: its pages get the websocket's URL from LIVE_READING_URL,
   // served by the Lambda handler behind a loopback stand-in for API Gateway.
   let aws: EmbeddedStack;
@@ -174,8 +181,9 @@ describe("the recorder with the websocket on AWS", () => {
   });
 
   for (const width of [390, 1280]) {
-    it(`lights up the script as it is read through the Lambda handler, at ${width} px`, async () => {
-      const { page, data, errors } = await openVoiceData(browser, aws, { width });
+    // One after the other: each counts the connections the handler accepted during it.
+    it.sequential(`lights up the script as it is read through the Lambda handler, at ${width} px`, async ({ expect }) => recording(async () => {
+      const { page, data, errors } = await openVoiceData(browser, aws, { width }, expect);
       const rec = await openRecorder(page, data);
       await rec.getByLabel("Script", { exact: true }).selectOption("narrative");
       await expect.poll(() => rec.getByRole("region", { name: recorderText.scriptText }).textContent(), { timeout: 10_000 }).toContain(PASSAGE.slice(0, 40));
@@ -192,8 +200,8 @@ describe("the recorder with the websocket on AWS", () => {
       expect(await topDialogFits(page)).toBe(true);
       // The page's policy let it connect to the other origin; nothing failed.
       expect(errors.pageErrors).toEqual([]);
-      await closeContext(page.context());
-    }, 120_000);
+      await closeContext(page.context(), expect);
+    }), 240_000);
   }
 });
 
