@@ -139,10 +139,18 @@ export class ResidualSynth {
     return this.analysed.at(this.frameOf(p, this.analysed.length)).f0;
   }
 
-  /** Analysis marks up to sample `to` (each needs the residual a period and a quarter past it). */
-  private marksTo(to: number): void {
+  /**
+   * Analysis marks from sample `from` (or where the search stopped, if later) up to sample `to`
+   * (each needs the residual a period and a quarter past it). The search restarts at `from` after
+   * a stretch the output did not voice, so it never reads input frames far behind the output.
+   */
+  private marksTo(from: number, to: number): void {
     const maxPeriod = this.fs / MIN_F0;
     const n = this.input.length;
+    if (this.markScan < from) {
+      this.markScan = from;
+      this.lastMark = -1;
+    }
     while (this.markScan < Math.min(to, n)) {
       const f0 = this.inputF0(this.markScan);
       if (!(f0 > 0)) {
@@ -233,7 +241,7 @@ export class ResidualSynth {
       const t = Math.round(this.nextMark);
       const fOut = this.f0Out(this.nextMark);
       if (fOut > 0) {
-        this.marksTo(t + 2 * maxPeriod);
+        this.marksTo(Math.max(0, t - maxPeriod), t + 2 * maxPeriod);
         const a = this.nearestMark(t);
         const fIn = a >= 0 ? this.inputF0(a) : 0;
         const pIn = fIn > 0 ? Math.min(maxPeriod, this.fs / fIn) : 0;
