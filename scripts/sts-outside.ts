@@ -11,12 +11,13 @@
  *   node --import tsx scripts/sts-outside.ts              # tune voices
  *   node --import tsx scripts/sts-outside.ts --heldout    # held-out voices (never tuned on)
  *   node --import tsx scripts/sts-outside.ts --sentences=8 --targets=Rachel,Adam --voices=flite-rms
+ *   STS_SYNTH=residual node --import tsx scripts/sts-outside.ts   # the residual-excited synthesis
  */
 import { OUTSIDE_VOICES, outsideSpeech, outsideVoiceAvailable, type OutsideVoice } from "../test/support/outside-speech.js";
 import { SENTENCES, recognize, recognizerAvailable, wordErrorRate, words } from "../functions/media/engine/flite/fixtures/intelligibility.js";
 import { decodeWav } from "../functions/media/audio/wav.js";
 import { floatToInt16, resample } from "../functions/media/audio/resample.js";
-import { convertAll } from "../functions/media/voice-conversion/convert.js";
+import { convertAll, type Synthesis } from "../functions/media/voice-conversion/convert.js";
 import { measureVoice, type VoiceStats } from "../functions/media/voice-conversion/mapping.js";
 import { WORK_RATE } from "../functions/media/voice-conversion/spectral.js";
 import { referenceText } from "../functions/media/voice-conversion/reference.js";
@@ -34,6 +35,14 @@ export interface StsOutsideRow {
   werAfter: number;
   /** Output median F0 / target median F0 - 1, per sentence. */
   pitchErrors: number[];
+}
+
+/** STS_SYNTH=vocoder|residual picks the synthesis for a measurement; unset, the conversion's default. */
+export function synthesisFromEnv(): Synthesis | undefined {
+  const s = process.env.STS_SYNTH;
+  if (s === undefined || s === "") return undefined;
+  if (s !== "vocoder" && s !== "residual") throw new Error(`STS_SYNTH must be vocoder or residual, not ${s}`);
+  return s;
 }
 
 const toFloat = (pcm: Int16Array) => Float32Array.from(pcm, (v) => v / 32768);
@@ -71,7 +80,7 @@ export async function sourceReadings(v: OutsideVoice, sentences: readonly string
 const to16k = (x: Float32Array) => floatToInt16(resample(x, WORK_RATE, 16_000));
 
 export async function evaluatePair(source: string, readings: Float32Array[], target: string, stats: VoiceStats, sentences: readonly string[]): Promise<Omit<StsOutsideRow, "werBefore"> & { after: Int16Array[] }> {
-  const outs = readings.map((x, i) => convertAll(x, { target: stats, settings: DEFAULT_VOICE_SETTINGS, seed: 1 + i }));
+  const outs = readings.map((x, i) => convertAll(x, { target: stats, settings: DEFAULT_VOICE_SETTINGS, seed: 1 + i, synthesis: synthesisFromEnv() }));
   const pitchErrors = outs.map((y) => {
     const m = measureVoice(y, WORK_RATE).f0MedianHz;
     return m && stats.f0MedianHz ? m / stats.f0MedianHz - 1 : NaN;

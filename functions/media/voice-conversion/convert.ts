@@ -15,6 +15,7 @@
 import { CLEAN_CONTEXT, F0_RATE, FRAME_SECONDS, YinFft, cleanRange, frameCount, toF0Rate } from "./f0.js";
 import { AP_BANDS, BINS, SpectralAnalyzer, WORK_RATE } from "./spectral.js";
 import { PulseSynth, type FrameSource, type SynthFrame } from "./synth.js";
+import { LpcFitter, RESIDUAL_LOOKAHEAD, ResidualSynth, type AnalysedFrame } from "./residual.js";
 import { mapFrame, measureVoice, planConversion, type ConversionPlan, type ConversionSettings, type VoiceStats } from "./mapping.js";
 import { PostChain } from "./post.js";
 import { hashSeed } from "../engine/prng.js";
@@ -27,7 +28,15 @@ export interface ConvertOptions {
   firstBlockSeconds?: number;
   /** Seconds of the later blocks; default 2. */
   blockSeconds?: number;
+  /**
+   * "vocoder": pulses and noise shaped by the mapped envelope (synth.ts); "residual": the input's own
+   * excitation, pitch-moved and filtered by the mapped envelope (residual.ts). Default: DEFAULT_SYNTHESIS.
+   */
+  synthesis?: Synthesis;
 }
+
+export type Synthesis = "vocoder" | "residual";
+export const DEFAULT_SYNTHESIS: Synthesis = "vocoder";
 
 export interface ConversionReport {
   source: VoiceStats;
@@ -58,7 +67,18 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
     },
     at: (i) => mapped[Math.max(0, Math.min(mappedDone - 1, i))]!,
   };
-  const synth = new PulseSynth(source_, fs, hashSeed("sts-noise", opts.seed));
+  const residual = (opts.synthesis ?? DEFAULT_SYNTHESIS) === "residual";
+  // The input's analysed frames (pitch and the envelope's all-pole fit), for the residual synthesis.
+  const analysed: Array<AnalysedFrame | undefined> = [];
+  const fitter = residual ? new LpcFitter() : null;
+  const analysedSource = {
+    get length() {
+      return preDone;
+    },
+    at: (i: number) => analysed[Math.max(0, Math.min(preDone - 1, i))]!,
+  };
+  const synth = residual ? new ResidualSynth(samples, analysedSource, source_, fs) : new PulseSynth(source_, fs, hashSeed("sts-noise", opts.seed));
+  const lookahead = residual ? RESIDUAL_LOOKAHEAD : 0;
   const post = new PostChain(fs, plan.gain, plan.speakerBoost);
 
   // Mapped frames before the dynamics step; it looks DYNAMICS_SPAN frames either way.
@@ -78,6 +98,7 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
     for (let i = preDone; i < want; i++) {
       scratch.f0 = f0[i - preDone];
       analyzer.analyze(samples, i * FRAME_SECONDS * fs, scratch.f0, scratch);
+      if (fitter) analysed[i] = { f0: scratch.f0, lpc: fitter.fit(scratch.logEnv) };
       const out: SynthFrame = { f0: 0, logEnv: new Float32Array(BINS), ap: new Float32Array(AP_BANDS) };
       mapFrame(plan, i, scratch, out);
       pre[i] = out;
@@ -98,15 +119,18 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
   const rest = Math.max(0.1, opts.blockSeconds ?? 2);
   let done = 0;
   let dropped = 0;
+  let analysedDropped = 0;
   let blockSeconds = first;
   while (done < samples.length) {
     const until = Math.min(samples.length, done + Math.round(blockSeconds * fs));
     // Pulses near the block end read the next frame too.
-    ensureFrames(Math.ceil(until / (FRAME_SECONDS * fs)) + 2);
+    ensureFrames(Math.ceil((until + lookahead) / (FRAME_SECONDS * fs)) + 2);
     const block = synth.render(until);
     // The synthesiser only reads frames from just before `until` on: free the ones behind.
     const behind = Math.min(mappedDone - 1, Math.floor(until / (FRAME_SECONDS * fs)) - 2);
     for (; dropped < behind; dropped++) mapped[dropped] = undefined;
+    // The residual synthesis reads the input's frames up to a period behind the block's end.
+    for (; analysedDropped < behind - 2; analysedDropped++) analysed[analysedDropped] = undefined;
     yield post.process(block);
     done = until;
     blockSeconds = rest;

@@ -1,0 +1,214 @@
+import { describe, expect, it } from "vitest";
+import { LpcFitter, LPC_ORDER, ResidualSynth, resynthesize, type AnalysedFrame } from "./residual.js";
+import { AP_BANDS, BINS, FFT_SIZE, SpectralAnalyzer, WORK_RATE } from "./spectral.js";
+import { FRAME_SECONDS, frameCount, trackF0 } from "./f0.js";
+import { prng } from "../engine/prng.js";
+import { RealFFT } from "./fft.js";
+import type { SynthFrame } from "./synth.js";
+import { convertAll, convertSpeech } from "./convert.js";
+import { measureVoice } from "./mapping.js";
+
+const fs = WORK_RATE;
+const df = fs / FFT_SIZE;
+
+/** A two-pole resonator's coefficients (centre, bandwidth in Hz). */
+function resonator(f: number, bw: number): [number, number] {
+  const r = Math.exp((-Math.PI * bw) / fs);
+  return [-2 * r * Math.cos((2 * Math.PI * f) / fs), r * r];
+}
+
+/** A vowel-like signal: a pulse train at `f0` (or white noise when 0) through three formants. */
+function vowel(seconds: number, f0: (t: number) => number, seed = 1): Float32Array {
+  const n = Math.round(seconds * fs);
+  const rand = prng(seed);
+  const e = new Float64Array(n);
+  let phase = 0;
+  for (let i = 0; i < n; i++) {
+    const f = f0(i / fs);
+    if (f > 0) {
+      phase += f / fs;
+      if (phase >= 1) {
+        phase -= 1;
+        e[i] = 1;
+      }
+    } else e[i] = 0.1 * (rand() - 0.5);
+  }
+  let y: Float64Array = e;
+  for (const [f, bw] of [
+    [700, 80],
+    [1200, 90],
+    [2600, 120],
+  ]) {
+    const [a1, a2] = resonator(f, bw);
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) out[i] = y[i] - a1 * (i > 0 ? out[i - 1] : 0) - a2 * (i > 1 ? out[i - 2] : 0);
+    y = out;
+  }
+  let peak = 0;
+  for (const v of y) peak = Math.max(peak, Math.abs(v));
+  return Float32Array.from(y, (v) => (0.5 * v) / peak);
+}
+
+/** Analysed frames of a whole signal (as convert.ts makes them). */
+function analyse(x: Float32Array): { frames: SynthFrame[]; analysed: AnalysedFrame[] } {
+  const { f0 } = trackF0(x, fs);
+  const analyzer = new SpectralAnalyzer(fs);
+  const fitter = new LpcFitter();
+  const frames: SynthFrame[] = [];
+  const analysed: AnalysedFrame[] = [];
+  for (let i = 0; i < frameCount(x.length, fs); i++) {
+    const frame: SynthFrame = { f0: f0[i], logEnv: new Float32Array(BINS), ap: new Float32Array(AP_BANDS) };
+    analyzer.analyze(x, i * FRAME_SECONDS * fs, frame.f0, frame);
+    frames.push(frame);
+    analysed.push({ f0: f0[i], lpc: fitter.fit(frame.logEnv) });
+  }
+  return { frames, analysed };
+}
+
+const source = <T,>(xs: T[]) => ({ length: xs.length, at: (i: number) => xs[i] });
+
+/** Mean power (dB) of x's spectrum between lo and hi Hz, over the whole signal in 1024-sample Hann frames. */
+function bandDb(x: Float32Array, lo: number, hi: number): number {
+  const fft = new RealFFT(FFT_SIZE);
+  const frame = new Float64Array(FFT_SIZE);
+  const re = new Float64Array(BINS);
+  const im = new Float64Array(BINS);
+  let s = 0;
+  let n = 0;
+  for (let start = 0; start + FFT_SIZE <= x.length; start += FFT_SIZE / 2) {
+    for (let j = 0; j < FFT_SIZE; j++) frame[j] = (0.5 - 0.5 * Math.cos((2 * Math.PI * j) / FFT_SIZE)) * x[start + j];
+    fft.forward(frame, re, im);
+    for (let k = Math.ceil(lo / df); k <= Math.floor(hi / df); k++) {
+      s += re[k] * re[k] + im[k] * im[k];
+      n++;
+    }
+  }
+  return 10 * Math.log10(s / n);
+}
+
+const median = (xs: ArrayLike<number>) => {
+  const v = Array.from(xs).filter((f) => f > 0).sort((a, b) => a - b);
+  return v[v.length >> 1];
+};
+
+describe("residual-excited synthesis", () => {
+  it("fits an all-pole envelope: the fit of a known resonator's spectrum is that spectrum", () => {
+    const [a1, a2] = resonator(1000, 100);
+    const [b1, b2] = resonator(3000, 200);
+    const logEnv = new Float32Array(BINS);
+    for (let k = 0; k < BINS; k++) {
+      const w = (2 * Math.PI * k) / FFT_SIZE;
+      const mag2 = (c1: number, c2: number) => (1 + c1 * Math.cos(w) + c2 * Math.cos(2 * w)) ** 2 + (c1 * Math.sin(w) + c2 * Math.sin(2 * w)) ** 2;
+      logEnv[k] = Math.log(4 / (mag2(a1, a2) * mag2(b1, b2)));
+    }
+    const { a, gain } = new LpcFitter().fit(logEnv);
+    expect(a.length).toBe(LPC_ORDER + 1);
+    let worst = 0;
+    for (let k = 1; k < BINS - 1; k++) {
+      const w = (2 * Math.PI * k) / FFT_SIZE;
+      let re = 0;
+      let im = 0;
+      for (let j = 0; j <= LPC_ORDER; j++) {
+        re += a[j] * Math.cos(j * w);
+        im -= a[j] * Math.sin(j * w);
+      }
+      const fitted = Math.log((gain * gain) / (re * re + im * im));
+      worst = Math.max(worst, Math.abs(fitted - logEnv[k]) * (10 / Math.LN10));
+    }
+    // Within 1.5 dB at every bin, peaks included (the lag window widens them a little).
+    expect(worst).toBeLessThan(1.5);
+  });
+
+  it("with nothing moved gives the input back: noise exactly, voiced speech at the same level with the same pitch", () => {
+    // White noise (formant-shaped noise can read as voiced to the pitch tracker).
+    const rand = prng(5);
+    const noise = Float32Array.from({ length: fs }, () => 0.3 * (rand() - 0.5));
+    expect(trackF0(noise, fs).f0.some((f) => f > 0)).toBe(false);
+    const y = resynthesize(noise);
+    expect(y.length).toBe(noise.length);
+    let err = 0;
+    let pow = 0;
+    for (let i = 0; i < noise.length; i++) {
+      err += (y[i] - noise[i]) ** 2;
+      pow += noise[i] ** 2;
+    }
+    // The inverse filter and the synthesis filter cancel, and the unvoiced overlap-add is the identity.
+    expect(10 * Math.log10(pow / err)).toBeGreaterThan(60);
+
+    const x = vowel(1.5, (t) => 110 + 30 * t);
+    const z = resynthesize(x);
+    for (const [lo, hi] of [
+      [100, 1000],
+      [1000, 2000],
+      [2000, 4000],
+    ])
+      expect(Math.abs(bandDb(z, lo, hi) - bandDb(x, lo, hi)), `${lo}-${hi} Hz`).toBeLessThan(1);
+    expect(Math.abs(median(trackF0(z, fs).f0) / median(trackF0(x, fs).f0) - 1)).toBeLessThan(0.02);
+  });
+
+  it("moves the pitch with the mapped F0 and the timbre with the mapped envelope", () => {
+    const x = vowel(1.5, () => 120);
+    const { frames, analysed } = analyse(x);
+    // An octave up, half the way: 1.5x. And 6 dB more above 2 kHz.
+    const mapped = frames.map((f) => {
+      const logEnv = Float32Array.from(f.logEnv, (v, k) => v + (k * df > 2000 ? Math.log(4) : 0));
+      return { f0: f.f0 > 0 ? f.f0 * 1.5 : 0, logEnv, ap: f.ap };
+    });
+    const y = new ResidualSynth(x, source(analysed), source(mapped), fs).render(x.length);
+    expect(median(trackF0(y, fs).f0) / median(trackF0(x, fs).f0)).toBeGreaterThan(1.45);
+    expect(median(trackF0(y, fs).f0) / median(trackF0(x, fs).f0)).toBeLessThan(1.55);
+    const lift = bandDb(y, 2500, 5000) - bandDb(y, 300, 1500) - (bandDb(x, 2500, 5000) - bandDb(x, 300, 1500));
+    expect(lift).toBeGreaterThan(4);
+    expect(lift).toBeLessThan(8);
+  });
+
+  it("streams: rendering block by block gives exactly the whole output", () => {
+    const x = vowel(1.6, (t) => (t > 0.5 && t < 1.0 ? 0 : 100 + 60 * t), 3);
+    const { frames, analysed } = analyse(x);
+    const mapped = frames.map((f) => ({ ...f, f0: f.f0 > 0 ? f.f0 * 0.7 : 0 }));
+    const whole = new ResidualSynth(x, source(analysed), source(mapped), fs).render(x.length);
+    // As convert.ts frees them: input frames more than 4 behind the last block's end are gone.
+    let freedBelow = 0;
+    const freeing = {
+      length: analysed.length,
+      at: (i: number) => {
+        if (i < freedBelow) throw new Error(`input frame ${i} read after it was freed (below ${freedBelow})`);
+        return analysed[i];
+      },
+    };
+    const synth = new ResidualSynth(x, freeing, source(mapped), fs);
+    const joined = new Float32Array(x.length);
+    let o = 0;
+    for (const size of [317, 2900, 11, 5000, 100_000]) {
+      const block = synth.render(Math.min(x.length, o + size));
+      joined.set(block, o);
+      o += block.length;
+      freedBelow = Math.floor(o / (FRAME_SECONDS * fs)) - 4;
+    }
+    expect(o).toBe(x.length);
+    let maxDiff = 0;
+    for (let i = 0; i < x.length; i++) maxDiff = Math.max(maxDiff, Math.abs(whole[i] - joined[i]));
+    expect(maxDiff).toBe(0);
+  });
+
+  it("in the conversion: streamed blocks join into exactly the whole conversion, with its look-ahead", () => {
+    const x = vowel(2, (t) => (t > 0.7 && t < 1.2 ? 0 : 110 + 40 * t), 7);
+    const target = measureVoice(vowel(2, (t) => 210 + 20 * t, 9));
+    const opts = { target, settings: { stability: 0.5, similarity_boost: 0.75, style: 0, use_speaker_boost: true }, seed: 2, synthesis: "residual" as const };
+    const whole = convertAll(x, opts);
+    const blocks = [...convertSpeech(x, { ...opts, firstBlockSeconds: 0.13, blockSeconds: 0.31 })];
+    expect(blocks.length).toBeGreaterThan(5);
+    const joined = new Float32Array(whole.length);
+    let o = 0;
+    for (const b of blocks) {
+      joined.set(b, o);
+      o += b.length;
+    }
+    expect(o).toBe(x.length);
+    let maxDiff = 0;
+    for (let i = 0; i < whole.length; i++) maxDiff = Math.max(maxDiff, Math.abs(whole[i] - joined[i]));
+    expect(maxDiff).toBe(0);
+    // And the pitch lands in the target's register.
+    expect(Math.abs(median(trackF0(whole, fs).f0) / target.f0MedianHz! - 1)).toBeLessThan(0.1);
+  });
+});

@@ -1,0 +1,322 @@
+/**
+ * Residual-excited synthesis (issue 26, "speech to speech keeps the words"): the input's own
+ * excitation, moved in pitch pitch-synchronously, filtered by the mapped (target) envelope.
+ *
+ * 1. Inverse filter: each input sample is filtered by the all-pole fit (linear prediction) of its
+ *    10 ms frame's analysed envelope (spectral.ts) and divided by the fit's gain, which leaves the
+ *    residual: spectrally flat, with the glottal closures as sharp peaks and the fine temporal
+ *    structure (onsets, bursts, jitter) of the input.
+ * 2. Epochs: through voiced stretches, one analysis mark per input period, at the residual's
+ *    largest magnitude within ±25% of a period after the previous mark (the first at the
+ *    largest within the first period).
+ * 3. Pitch: synthesis marks one mapped period apart; each takes the Hann grain (two input periods)
+ *    of the residual around the nearest analysis mark, scaled by sqrt(output period / input period)
+ *    so the excitation's power stays the same. Unvoiced stretches are an identity overlap-add
+ *    (256-sample Hann grains, 128 apart).
+ * 4. Filter: the excitation through the all-pole fit of the mapped frame's envelope, times its gain.
+ *
+ * With nothing moved (mapped frames = analysed frames) steps 1 and 4 cancel exactly and step 3 is
+ * close to the identity, so the analysis and resynthesis floor is near zero (residual.test.ts).
+ * Causal with a bounded look-ahead (RESIDUAL_LOOKAHEAD samples), like the vocoder: frames must be
+ * known that far past the block end, and blocks of any size give the same samples.
+ */
+import { RealFFT } from "./fft.js";
+import { AP_BANDS, BINS, FFT_SIZE, SpectralAnalyzer, WORK_RATE } from "./spectral.js";
+import { FRAME_SECONDS, MIN_F0, trackF0 } from "./f0.js";
+import type { FrameSource, SynthFrame } from "./synth.js";
+
+/** Prediction order at 22.05 kHz: two poles per kHz of band, plus two. */
+export const LPC_ORDER = 24;
+/** The envelope's floor for the fit, relative to its peak (dB): keeps the fit well conditioned in empty bands. */
+const FLOOR_DB = -70;
+/** Half a grain of an unvoiced stretch, samples. */
+const UNVOICED_HALF = 128;
+/** Gaussian lag window on the autocorrelation, per lag (about 20 Hz of smoothing at 22.05 kHz). */
+const LAG_WINDOW = 0.006;
+
+/** All-pole fit of a frame: a[0] = 1, a[1..order]; gain = sqrt(prediction error power). */
+export interface Lpc {
+  a: Float64Array;
+  gain: number;
+}
+
+/** Linear prediction from a natural-log power envelope (BINS values): autocorrelation by inverse FFT, then Levinson-Durbin. */
+export class LpcFitter {
+  private readonly fft = new RealFFT(FFT_SIZE);
+  private readonly re = new Float64Array(BINS);
+  private readonly zeros = new Float64Array(BINS);
+  private readonly r = new Float64Array(FFT_SIZE);
+  private readonly tmp = new Float64Array(LPC_ORDER + 1);
+
+  fit(logEnv: ArrayLike<number>, order = LPC_ORDER): Lpc {
+    const { re, r, tmp } = this;
+    let peak = -Infinity;
+    for (let k = 0; k < BINS; k++) peak = Math.max(peak, logEnv[k]);
+    const floor = peak + (FLOOR_DB / 10) * Math.LN10;
+    for (let k = 0; k < BINS; k++) re[k] = Math.exp(Math.max(floor, logEnv[k]) - peak);
+    this.fft.inverse(re, this.zeros, r);
+    // A little white noise on the diagonal and a narrow lag window: a stable, well-conditioned fit.
+    r[0] *= 1 + 1e-6;
+    for (let i = 1; i <= order; i++) r[i] *= Math.exp(-0.5 * (i * LAG_WINDOW) ** 2);
+    const a = new Float64Array(order + 1);
+    a[0] = 1;
+    let err = r[0];
+    for (let i = 1; i <= order; i++) {
+      let acc = r[i];
+      for (let j = 1; j < i; j++) acc += a[j] * r[i - j];
+      const k = -acc / err;
+      tmp.set(a.subarray(0, i));
+      for (let j = 1; j < i; j++) a[j] = tmp[j] + k * tmp[i - j];
+      a[i] = k;
+      err *= 1 - k * k;
+      if (!(err > 1e-30)) {
+        err = 1e-30;
+        break;
+      }
+    }
+    // Power of the envelope = gain^2 / |A|^2; the envelope was scaled by exp(-peak) above.
+    return { a, gain: Math.sqrt(err * Math.exp(peak)) };
+  }
+}
+
+/** What the synthesiser needs of an analysed input frame: its pitch and the envelope's fit. */
+export interface AnalysedFrame {
+  f0: number;
+  lpc: Lpc;
+}
+
+export interface AnalysedSource {
+  readonly length: number;
+  at(i: number): AnalysedFrame;
+}
+
+export class ResidualSynth {
+  private readonly hop: number;
+  private readonly residual: Float32Array;
+  private resDone = 0;
+  /** Analysis marks (input samples), ascending; `markScan` is where the search goes on. */
+  private readonly marks: number[] = [];
+  private markScan = 0;
+  private lastMark = -1;
+  private markFrom = 0;
+  /** Excitation accumulator: exc[i] is absolute sample `excStart + i`. */
+  private exc = new Float64Array(1 << 14);
+  private excStart = 0;
+  private nextMark = 0;
+  private readonly history = new Float64Array(LPC_ORDER);
+  private outDone = 0;
+  private readonly fitter = new LpcFitter();
+  private readonly mappedLpc = new Map<number, Lpc>();
+
+  constructor(
+    private readonly input: Float32Array,
+    private readonly analysed: AnalysedSource,
+    private readonly mapped: FrameSource,
+    private readonly fs: number,
+  ) {
+    this.hop = FRAME_SECONDS * fs;
+    this.residual = new Float32Array(input.length);
+  }
+
+  private frameOf(p: number, length: number): number {
+    return Math.max(0, Math.min(length - 1, Math.round(p / this.hop)));
+  }
+
+  /** Residual up to (not including) sample `to`. */
+  private residualTo(to: number): void {
+    const { input, residual } = this;
+    const end = Math.min(input.length, to);
+    for (let n = this.resDone; n < end; n++) {
+      const { a, gain } = this.analysed.at(this.frameOf(n, this.analysed.length)).lpc;
+      let e = input[n];
+      for (let k = 1; k <= LPC_ORDER && k <= n; k++) e += a[k] * input[n - k];
+      residual[n] = gain > 0 ? e / gain : 0;
+    }
+    this.resDone = Math.max(this.resDone, end);
+  }
+
+  private inputF0(p: number): number {
+    return this.analysed.at(this.frameOf(p, this.analysed.length)).f0;
+  }
+
+  /**
+   * Analysis marks from sample `from` (or where the search stopped, if later) up to sample `to`
+   * (each needs the residual a period and a quarter past it). The search restarts at `from` after
+   * a stretch the output did not voice, so it never reads input frames far behind the output.
+   */
+  private marksTo(from: number, to: number): void {
+    const maxPeriod = this.fs / MIN_F0;
+    const n = this.input.length;
+    if (this.markScan < from) {
+      this.markScan = from;
+      this.lastMark = -1;
+    }
+    while (this.markScan < Math.min(to, n)) {
+      const f0 = this.inputF0(this.markScan);
+      if (!(f0 > 0)) {
+        this.lastMark = -1;
+        this.markScan = Math.floor(this.markScan / this.hop + 1) * this.hop;
+        continue;
+      }
+      const period = Math.min(maxPeriod, this.fs / f0);
+      const lo = this.lastMark < 0 ? Math.ceil(this.markScan) : Math.ceil(this.lastMark + 0.75 * period);
+      const hi = Math.min(n - 1, this.lastMark < 0 ? Math.floor(this.markScan + period) : Math.floor(this.lastMark + 1.25 * period));
+      if (lo > hi) {
+        this.markScan = n;
+        break;
+      }
+      this.residualTo(hi + 1);
+      let best = lo;
+      for (let i = lo; i <= hi; i++) if (Math.abs(this.residual[i]) > Math.abs(this.residual[best])) best = i;
+      if (!(this.inputF0(best) > 0)) {
+        this.lastMark = -1;
+        this.markScan = best;
+        continue;
+      }
+      this.marks.push(best);
+      this.lastMark = best;
+      this.markScan = best + 1;
+    }
+  }
+
+  /** The analysis mark nearest sample `t` (-1 when none is known); marks well behind are dropped. */
+  private nearestMark(t: number): number {
+    const m = this.marks;
+    let j = this.markFrom;
+    while (j + 1 < m.length && m[j + 1] <= t) j++;
+    this.markFrom = j;
+    if (j >= m.length) return -1;
+    let best = m[j];
+    if (j + 1 < m.length && Math.abs(m[j + 1] - t) < Math.abs(best - t)) best = m[j + 1];
+    if (this.markFrom > 1024) {
+      m.splice(0, this.markFrom);
+      this.markFrom = 0;
+    }
+    return best;
+  }
+
+  private f0Out(p: number): number {
+    const pos = p / this.hop;
+    const last = this.mapped.length - 1;
+    const i = Math.max(0, Math.min(last, Math.floor(pos)));
+    const j = Math.min(last, i + 1);
+    const a = this.mapped.at(i).f0;
+    const b = this.mapped.at(j).f0;
+    const frac = Math.max(0, Math.min(1, pos - i));
+    if (a > 0 && b > 0) return a * (1 - frac) + b * frac;
+    const nearest = frac < 0.5 ? a : b;
+    return nearest > 0 ? nearest : 0;
+  }
+
+  private ensure(n: number): void {
+    if (n <= this.exc.length) return;
+    const next = new Float64Array(Math.max(this.exc.length * 2, n));
+    next.set(this.exc);
+    this.exc = next;
+  }
+
+  /** Adds residual[from + j] * w(j) * scale, j = -half..half, centred at output sample `at`. */
+  private grain(at: number, from: number, half: number, scale: number, periodicHann: boolean): void {
+    const n = this.input.length;
+    this.residualTo(Math.min(n, from + half + 1));
+    const o = at - this.excStart;
+    this.ensure(o + half + 2);
+    for (let j = -half; j <= half; j++) {
+      const src = from + j;
+      const dst = o + j;
+      if (src < 0 || src >= n || dst < 0) continue;
+      // The periodic Hann of 2 * half samples sums to one at a hop of `half`.
+      const w = periodicHann ? 0.5 + 0.5 * Math.cos((Math.PI * j) / half) : 0.5 + 0.5 * Math.cos((Math.PI * j) / (half + 1));
+      if (periodicHann && j === half) continue;
+      this.exc[dst] += this.residual[src] * w * scale;
+    }
+  }
+
+  /** Synthesis marks up to sample `to` (their grains reach at most RESIDUAL_LOOKAHEAD past them). */
+  private placeTo(to: number): void {
+    const n = this.input.length;
+    const maxPeriod = this.fs / MIN_F0;
+    // Up to half an unvoiced grain past the end, so the last samples get their full overlap-add.
+    while (this.nextMark < Math.min(to, n + UNVOICED_HALF)) {
+      const t = Math.round(this.nextMark);
+      const fOut = this.f0Out(this.nextMark);
+      if (fOut > 0) {
+        this.marksTo(Math.max(0, t - maxPeriod), t + 2 * maxPeriod);
+        const a = this.nearestMark(t);
+        const fIn = a >= 0 ? this.inputF0(a) : 0;
+        const pIn = fIn > 0 ? Math.min(maxPeriod, this.fs / fIn) : 0;
+        if (a >= 0 && pIn > 0 && Math.abs(a - t) <= pIn) {
+          const pOut = this.fs / fOut;
+          this.grain(t, a, Math.round(pIn), Math.sqrt(pOut / pIn), false);
+          this.nextMark += pOut;
+          continue;
+        }
+      }
+      this.grain(t, t, UNVOICED_HALF, 1, true);
+      this.nextMark += UNVOICED_HALF;
+    }
+  }
+
+  private lpcOut(i: number): Lpc {
+    let l = this.mappedLpc.get(i);
+    if (!l) {
+      l = this.fitter.fit(this.mapped.at(i).logEnv);
+      this.mappedLpc.set(i, l);
+    }
+    return l;
+  }
+
+  /** The output from the end of the previous call up to `until`. Frames must be known up to (until + RESIDUAL_LOOKAHEAD) / hop + 1. */
+  render(until: number): Float32Array {
+    this.placeTo(until + RESIDUAL_GRAIN_REACH);
+    const count = Math.max(0, until - this.outDone);
+    const out = new Float32Array(count);
+    const h = this.history;
+    this.ensure(until - this.excStart + 1);
+    for (let s = 0; s < count; s++) {
+      const n = this.outDone + s;
+      const { a, gain } = this.lpcOut(this.frameOf(n, this.mapped.length));
+      let y = gain * this.exc[n - this.excStart];
+      for (let k = 1; k <= LPC_ORDER; k++) y -= a[k] * h[k - 1];
+      for (let k = LPC_ORDER - 1; k > 0; k--) h[k] = h[k - 1];
+      h[0] = y;
+      out[s] = y;
+    }
+    this.outDone += count;
+    // The excitation behind the output is final and read no more.
+    const drop = this.outDone - this.excStart;
+    if (drop > 0) {
+      this.exc.copyWithin(0, drop);
+      this.exc.fill(0, this.exc.length - drop);
+      this.excStart = this.outDone;
+    }
+    const keepFrom = this.frameOf(this.outDone, this.mapped.length) - 1;
+    for (const key of this.mappedLpc.keys()) if (key < keepFrom) this.mappedLpc.delete(key);
+    return out;
+  }
+}
+
+/** How far a grain placed before the block end can reach past it: half a grain of the longest input period. */
+const RESIDUAL_GRAIN_REACH = Math.ceil(22_050 / MIN_F0) + 2;
+/** Samples of analysed and mapped frames needed past a block's end. */
+export const RESIDUAL_LOOKAHEAD = RESIDUAL_GRAIN_REACH + 3 * Math.ceil(22_050 / MIN_F0) + 2 * UNVOICED_HALF;
+
+/**
+ * Analysis and resynthesis with nothing moved (the input's own frames as the mapped ones): the
+ * synthesis's floor, for its test and scripts/sts-floor.ts. No level change, no post chain.
+ */
+export function resynthesize(samples: Float32Array, fs = WORK_RATE): Float32Array {
+  const { f0 } = trackF0(samples, fs);
+  const analyzer = new SpectralAnalyzer(fs);
+  const fitter = new LpcFitter();
+  const frames: SynthFrame[] = [];
+  const analysed: AnalysedFrame[] = [];
+  for (let i = 0; i < f0.length; i++) {
+    const frame: SynthFrame = { f0: f0[i], logEnv: new Float32Array(BINS), ap: new Float32Array(AP_BANDS) };
+    analyzer.analyze(samples, i * FRAME_SECONDS * fs, frame.f0, frame);
+    frames.push(frame);
+    analysed.push({ f0: f0[i], lpc: fitter.fit(frame.logEnv) });
+  }
+  const synth = new ResidualSynth(samples, { length: analysed.length, at: (i) => analysed[i] }, { length: frames.length, at: (i) => frames[i] }, fs);
+  return synth.render(samples.length);
+}
