@@ -24,7 +24,10 @@ export async function cloneNeedingVerification(stack: EmbeddedStack, name: strin
   const acct = await createTestAccount(stack, "creator");
   const client = new ElevenLabsClient({ baseUrl: stack.url, apiKey: acct.apiKey, maxRetries: 0 });
   const { voiceId } = await client.voices.pvc.create({ name, language: "en" });
-  if (sample) await client.voices.pvc.samples.create(voiceId, { files: [new File([new Uint8Array(sample)], "reading.wav", { type: "audio/wav" })] });
+  // The front admits two large bodies per address at a time and answers 429 too_many_uploads with
+  // retry-after: 2 to the rest; the tests run at once from one address, so the upload retries as
+  // the SDK does by default (a client with maxRetries: 0 otherwise, so that other calls fail plainly).
+  if (sample) await client.voices.pvc.samples.create(voiceId, { files: [new File([new Uint8Array(sample)], "reading.wav", { type: "audio/wav" })] }, { maxRetries: 6 });
   return { acct, client, voiceId };
 }
 
