@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi, type ExpectStatic } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
 import { recording, SPEAKER_A } from "../support/speakers.js";
@@ -14,7 +14,7 @@ import { cloneMessages, designMessages, verificationMessages } from "../../funct
 import { voiceMessages } from "../../functions/platform/contract/voices.js";
 import { pvcMessages } from "../../functions/platform/contract/pvc.js";
 import { slotMessages } from "../../web/app/components/pvc/slots.js";
-import { closeBrowserStack, closeContext, hydrated, newContext, openBrowserStack, signIn, visit, watchErrors, launchChromium } from "./helpers.js";
+import { closeBrowserStack, closeContext, hydrated, newContext, oneAtATime, openBrowserStack, signIn, visit, watchErrors, launchChromium } from "./helpers.js";
 
 /**
  * Both dialogs in Chromium, at a phone's and a desktop's width: Voice Design from a shared link
@@ -53,33 +53,38 @@ const SIZES = [
   { name: "desktop", width: 1440, height: 900 },
 ] as const;
 
-async function noOverflow(page: Page) {
+async function noOverflow(page: Page, expect: ExpectStatic) {
   const o = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
   expect(o.scroll).toBeLessThanOrEqual(o.width);
   const d = await page.locator("dialog[open]").evaluate((el) => ({ scroll: el.scrollWidth, width: el.clientWidth }));
   expect(d.scroll).toBeLessThanOrEqual(d.width);
 }
 
-describe.each(SIZES)("Voice Design at $width px", (size) => {
-  it("restores a shared link, generates three previews, plays them one at a time and saves the chosen one", async () => {
+// Each pair of walks below (one per size) is independent (each its own account, profile and, for the
+// clone, Chromium launches with its microphone): the two run at once, so one's waits (generation, the
+// real-time recordings, Chromium launches, the clone) overlap the other's. Their sign-ins and first
+// page loads take turns.
+const opening = oneAtATime();
+describe.concurrent.each(SIZES)("Voice Design at $width px", (size) => {
+  it("restores a shared link, generates three previews, plays them one at a time and saves the chosen one", async ({ expect }) => {
     const account = await createTestAccount(stack, "creator");
     const context = await newContext(browser, stack, { width: size.width, height: size.height });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: stack.url });
     const page = await context.newPage();
     const errors = watchErrors(page);
-    await signIn(page, account.email, account.password);
+    await opening(() => signIn(page, account.email, account.password, expect));
 
     const text = PASSAGES.en.tuning[0];
     const q = new URLSearchParams({ creationType: "voiceDesign", mode: "create", prompt: "a bright young American woman, fast and cheerful", previewText: text, seed: "42", loudness: "0.2", quality: "0.5", guidanceScale: "7" });
     // Opened over My Voices, which must show the saved voice without a reload (issue 28 §10).
-    await visit(page, `/app/voice-lab?${q}`);
+    await visit(page, `/app/voice-lab?${q}`, expect);
     const dialog = page.getByRole("dialog", { name: "Voice Design" });
     await expect.poll(() => dialog.getByLabel("Voice description").inputValue()).toBe("a bright young American woman, fast and cheerful");
     expect(await dialog.getByLabel("Preview text").inputValue()).toBe(text);
     expect(await dialog.getByLabel("Seed").inputValue()).toBe("42");
     expect(await dialog.getByRole("slider", { name: "Loudness" }).getAttribute("aria-valuetext")).toBe("60%");
     expect(await dialog.getByRole("slider", { name: "Guidance scale" }).getAttribute("aria-valuetext")).toBe("63%");
-    await noOverflow(page);
+    await noOverflow(page, expect);
 
     // A click outside does not close it; the share action copies a link with the settings.
     await page.mouse.click(2, 2);
@@ -110,7 +115,7 @@ describe.each(SIZES)("Voice Design at $width px", (size) => {
     await expect.poll(() => dialog.getByRole("button", { name: "Pause preview 3" }).count()).toBe(1);
     expect(await dialog.getByRole("button", { name: "Pause preview 1" }).count()).toBe(0);
     expect(await dialog.getByRole("radio", { name: /Preview 3/ }).isChecked()).toBe(true);
-    await noOverflow(page);
+    await noOverflow(page, expect);
     // Escape does not close it and lose the previews, like the clone dialogs (issue 28).
     await page.keyboard.press("Escape");
     await page.keyboard.press("Escape");
@@ -132,7 +137,7 @@ describe.each(SIZES)("Voice Design at $width px", (size) => {
     await dialog.getByRole("combobox", { name: "Age", exact: true }).selectOption("young");
     await dialog.getByRole("combobox", { name: "Descriptive", exact: true }).selectOption("cheerful");
     await dialog.getByRole("combobox", { name: "Use case", exact: true }).selectOption("advertisement");
-    await noOverflow(page);
+    await noOverflow(page, expect);
     await dialog.getByRole("button", { name: "Save voice" }).click();
     await expect.poll(() => dialog.count(), { timeout: 30_000 }).toBe(0);
 
@@ -144,7 +149,7 @@ describe.each(SIZES)("Voice Design at $width px", (size) => {
     expect(new URL(page.url()).searchParams.get("mode")).toBeNull();
     await expect.poll(() => new URL(page.url()).searchParams.has("creationType"), { timeout: 5000 }).toBe(false);
     expect(errors.pageErrors).toEqual([]);
-    await closeContext(context);
+    await closeContext(context, expect);
   });
 });
 
@@ -163,8 +168,8 @@ describe("Voice Design gates", () => {
   });
 });
 
-describe.each(SIZES)("Instant Voice Clone at $width px", (size) => {
-  it("clones from uploaded, dropped and recorded audio, saves, reaches verification and finishes after Skip for now", async () => {
+describe.concurrent.each(SIZES)("Instant Voice Clone at $width px", (size) => {
+  it("clones from uploaded, dropped and recorded audio, saves, reaches verification and finishes after Skip for now", async ({ expect }) => {
     const account = await createTestAccount(stack, "creator");
     const mic = await micFile(`sample-${size.name}.wav`, `${PASSAGES.en.tuning[1]} ${PASSAGES.en.tuning[2]}`, 3);
     const micBrowser = await chromiumWithMicrophone(mic);
@@ -173,8 +178,10 @@ describe.each(SIZES)("Instant Voice Clone at $width px", (size) => {
       context.setDefaultTimeout(10_000);
       const page = await context.newPage();
       const errors = watchErrors(page);
-      await signIn(page, account.email, account.password);
-      await visit(page, "/app?creationType=cloneVoice&mode=create");
+      await opening(async () => {
+        await signIn(page, account.email, account.password, expect);
+        await visit(page, "/app?creationType=cloneVoice&mode=create", expect);
+      });
       const dialog = page.getByRole("dialog", { name: "Instant Voice Clone" });
       await expect.poll(() => dialog.getByTestId("dropzone").isVisible()).toBe(true);
       // Escape does not close it, however often it is pressed (a second Escape used to); the
@@ -223,7 +230,7 @@ describe.each(SIZES)("Instant Voice Clone at $width px", (size) => {
       await expect.poll(async () => Number(((await recorded.textContent()) ?? "").match(/([\d.]+) s/)?.[1] ?? 0)).toBeGreaterThan(5);
       // The progress bar counts toward 180 s.
       expect(await dialog.getByTestId("clone-progress-label").textContent()).toMatch(/of 3:00 recommended/);
-      await noOverflow(page);
+      await noOverflow(page, expect);
 
       await dialog.getByRole("button", { name: "Next" }).click();
       await expect.poll(() => dialog.getByLabel("Voice name").count(), { timeout: 240_000 }).toBe(1);
@@ -235,7 +242,7 @@ describe.each(SIZES)("Instant Voice Clone at $width px", (size) => {
       await dialog.getByRole("button", { name: "Save voice" }).click();
       const sentence = dialog.getByTestId("verification-sentence");
       await expect.poll(() => sentence.textContent(), { timeout: 60_000 }).toMatch(/^\p{L}+(, \p{L}+){5}\.$/u);
-      await noOverflow(page);
+      await noOverflow(page, expect);
 
       const voices = (await (await apiFetch(stack, account.apiKey, "/v2/voices?voice_type=personal")).json()) as { voices: Array<{ voice_id: string; name: string; samples: unknown[] }> };
       const voice = voices.voices.find((v) => v.name === `My clone ${size.name}`)!;
@@ -255,8 +262,10 @@ describe.each(SIZES)("Instant Voice Clone at $width px", (size) => {
         const vctx = await verifyBrowser.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
         vctx.setDefaultTimeout(10_000);
         const vpage = await vctx.newPage();
-        await signIn(vpage, account.email, account.password);
-        await visit(vpage, `/app?creationType=cloneVoice&mode=verify&voiceId=${voice.voice_id}`);
+        await opening(async () => {
+          await signIn(vpage, account.email, account.password, expect);
+          await visit(vpage, `/app?creationType=cloneVoice&mode=verify&voiceId=${voice.voice_id}`, expect);
+        });
         const vdialog = vpage.getByRole("dialog", { name: "Verify your voice" });
         await expect.poll(() => vdialog.getByTestId("verification-sentence").textContent()).toBe(text);
         await vdialog.getByRole("button", { name: "Record the sentence" }).click();
@@ -279,7 +288,7 @@ describe.each(SIZES)("Instant Voice Clone at $width px", (size) => {
         const speaker = stored!.verification.attempts.at(-1)!.speaker!;
         expect(speaker.similarity - speaker.threshold, scores).toBeGreaterThanOrEqual(0.02);
         // Verify mode closes itself once the voice needs no verification.
-        await visit(vpage, `/app?creationType=cloneVoice&mode=verify&voiceId=${voice.voice_id}`);
+        await visit(vpage, `/app?creationType=cloneVoice&mode=verify&voiceId=${voice.voice_id}`, expect);
         await expect.poll(() => vpage.locator("dialog[open]").count(), { timeout: 10_000 }).toBe(0);
         await vctx.close();
       } finally {
@@ -305,16 +314,18 @@ describe("Instant Voice Clone gates", () => {
 });
 
 
-describe.each(SIZES)("Professional Voice Clone at $width px", (size) => {
-  it("at the plan's professional voice limit, offers the upgrade where the user acts, and Create new clone is off", async () => {
+describe.concurrent.each(SIZES)("Professional Voice Clone at $width px", (size) => {
+  it("at the plan's professional voice limit, offers the upgrade where the user acts, and Create new clone is off", async ({ expect }) => {
     const account = await createTestAccount(stack, "creator");
     const taken = await apiFetch(stack, account.apiKey, "/v1/voices/pvc", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Mine", language: "en" }) });
     expect(taken.status, await taken.clone().text()).toBe(200);
     const context = await newContext(browser, stack, size);
     const page = await context.newPage();
     const errors = watchErrors(page);
-    await signIn(page, account.email, account.password);
-    await visit(page, "/app/voice-lab?mode=create&creationType=professionalVoiceClone");
+    await opening(async () => {
+      await signIn(page, account.email, account.password, expect);
+      await visit(page, "/app/voice-lab?mode=create&creationType=professionalVoiceClone", expect);
+    });
     const wizard = page.getByRole("dialog", { name: pvcMessages.introTitle });
     await expect.poll(() => wizard.getByText(`${slotMessages.usedAll(1)} ${slotMessages.upgrade}`).count()).toBe(1);
     expect(await wizard.getByRole("link", { name: slotMessages.upgradeLink }).getAttribute("href")).toBe("/app/settings/subscription");
@@ -322,8 +333,8 @@ describe.each(SIZES)("Professional Voice Clone at $width px", (size) => {
     // The intro's links: where the clone is used, and the plans.
     const hrefs = Object.fromEntries(await Promise.all(["Text to Speech", "Conversational AI", "Studio", "Voice Library", "Subscribe"].map(async (name) => [name, await wizard.getByRole("link", { name, exact: true }).getAttribute("href")])));
     expect(hrefs).toEqual({ "Text to Speech": "/app/speech-synthesis/text-to-speech", "Conversational AI": "/app/conversational-ai", Studio: "/app/studio", "Voice Library": "/app/voice-library", Subscribe: "/app/settings/subscription" });
-    await noOverflow(page);
+    await noOverflow(page, expect);
     expect(errors.pageErrors).toEqual([]);
-    await closeContext(context);
+    await closeContext(context, expect);
   });
 });
