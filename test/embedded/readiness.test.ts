@@ -27,6 +27,10 @@ describe("readiness", () => {
       web: false,
       warmEngine: true,
       engine: async () => engine,
+      // The system data from the run's snapshot, as every test stack (test/support/stack.ts); seeding it again tests nothing here.
+      systemSnapshots: process.env.TIMBRE_TEST_SYSTEM_SNAPSHOTS || undefined,
+      // No webhook schedule, as test stacks (it would run a dispatch as the stack closes).
+      scheduleMs: 0,
     });
 
     const before = await fetch(`${stack.url}/healthz`);
