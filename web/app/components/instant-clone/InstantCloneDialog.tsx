@@ -9,7 +9,7 @@ import { LabelsEditor, labelsFromRecord, labelsProblem, labelsToRecord, type Lab
 import { Recorder } from "../voice-creation/Recorder.js";
 import { Uploader, audioDuration } from "../voice-creation/Uploader.js";
 import { usePlayback } from "../voice-creation/usePlayback.js";
-import { ApiCallError, audioUrl, clonePreview, getSubscription, getVerification, getVoice, saveClone, submitVerification, type Alternative, type VerificationState } from "../voice-creation/api.js";
+import { ApiCallError, audioUrl, awaitDecision, clonePreview, getSubscription, getVerification, getVoice, saveClone, submitVerification, type Alternative, type VerificationState } from "../voice-creation/api.js";
 import { checkFiles, progress, samplesKey, samplesProblem, samplesProblemNow, stepNames, totalSeconds, type CloneMode, type CloneStep, type SampleItem } from "./cloneState.js";
 import { RECORDING_MAX_SECONDS, RECORDING_MIN_SECONDS, VERIFICATION_RECORDING_MAX_SECONDS, cloneMessages, designMessages, verificationMessages } from "../../../../functions/platform/contract/voiceCreation.js";
 import { SAMPLE_MAX_BYTES, SAMPLE_MIN_SECONDS, VOICE_DESCRIPTION_MAX, voiceMessages } from "../../../../functions/platform/contract/voices.js";
@@ -321,14 +321,8 @@ function VerificationStep({ voiceId, onVerified, onSkip, onError }: { voiceId: s
     setRecording({ url: playback.own(URL.createObjectURL(file)) });
     setOutcome({ kind: "checking" });
     try {
-      let r = await submitVerification(voiceId, file, file.name);
-      // Still deciding: ask again until the attempt has its decision.
-      for (let i = 0; r.kind === "pending" && i < 30; i++) {
-        await new Promise((res) => setTimeout(res, 1000));
-        const s = await getVerification(voiceId);
-        if (s.is_verified) r = { kind: "verified" };
-        else if (s.attempts_left <= 0) r = { kind: "max_attempts", message: verificationMessages.maxAttempts };
-      }
+      // Still deciding: ask again until the attempt has its decision (api.ts awaitDecision).
+      const r = await awaitDecision(await submitVerification(voiceId, file, file.name), () => getVerification(voiceId));
       if (r.kind === "verified" || r.kind === "already_verified") onVerified();
       else if (r.kind === "max_attempts") setOutcome({ kind: "max" });
       else if (r.kind === "failed") setOutcome({ kind: "failed", reasons: r.reasons, attemptsLeft: r.attemptsLeft, alternatives: r.alternatives });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { v1Fetch, v1Json, ApiCallError, apiCallError } from "../tts/client.js";
 import { announceVoicesChanged } from "../../lib/voiceEvents.js";
+import { verificationMessages } from "../../../../functions/platform/contract/voiceCreation.js";
 
 /**
  * The browser's calls for voice creation (same origin, the session's bearer token): the answers
@@ -52,6 +53,11 @@ export const VerificationWire = z.object({
   attempts_left: z.number(),
   max_attempts: z.number(),
   next_attempts_reset_unix: z.number().nullable(),
+  // The attempt the server is still deciding (null once decided, or once it is 300 s old and counted as lost).
+  pending_attempt_id: z.string().nullish(),
+  last_attempt: z
+    .object({ status: z.string(), reasons: z.array(z.string()).default([]), alternatives: z.array(z.lazy(() => AlternativeWire)).default([]) })
+    .nullish(),
 });
 export type VerificationState = z.infer<typeof VerificationWire>;
 
@@ -122,6 +128,43 @@ export async function submitVerification(voiceId: string, recording: Blob, fileN
     if (detail.data.status === "already_verified") return { kind: "already_verified" };
   }
   throw await apiCallError(res);
+}
+
+/**
+ * A submitted attempt's outcome as the verification state shows it: still pending while the server
+ * has the attempt pending, else what the attempt ended as (a rejection or an error with its reasons).
+ */
+export function outcomeOfState(s: VerificationState): VerificationOutcome {
+  if (s.is_verified || !s.requires_verification) return { kind: "verified" };
+  if (s.pending_attempt_id) return { kind: "pending" };
+  if (s.attempts_left <= 0) return { kind: "max_attempts", message: verificationMessages.maxAttempts };
+  const a = s.last_attempt;
+  if (!a || a.status === "pending") return { kind: "pending" };
+  return { kind: "failed", message: verificationMessages.attemptFailed, reasons: a.reasons.length ? a.reasons : [verificationMessages.unknownError], attemptsLeft: s.attempts_left, alternatives: a.alternatives };
+}
+
+/** How long the dialog waits for a decision: the server counts a pending attempt as lost after 300 s. */
+export const DECISION_WAIT_MS = 310_000;
+
+/**
+ * Asks for the verification state every `pollMs` until the submitted attempt is decided, or
+ * `waitMs` has passed (then still `pending`). The server's decision takes longer than the
+ * submission's own wait on a loaded machine; a fixed number of polls gave up on attempts the
+ * server was still deciding, and showed them as "Failed due to an unknown error".
+ */
+export async function awaitDecision(
+  first: VerificationOutcome,
+  state: () => Promise<VerificationState>,
+  o: { pollMs?: number; waitMs?: number; sleep?: (ms: number) => Promise<void>; now?: () => number } = {},
+): Promise<VerificationOutcome> {
+  const { pollMs = 1000, waitMs = DECISION_WAIT_MS, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)), now = Date.now } = o;
+  const until = now() + waitMs;
+  let r = first;
+  while (r.kind === "pending" && now() < until) {
+    await sleep(pollMs);
+    r = outcomeOfState(await state());
+  }
+  return r;
 }
 
 export function audioUrl(b64: string, mediaType: string): string {
