@@ -104,7 +104,9 @@ export async function signIn(page: Page, email: string, password: string, ex: Ex
 
 /** The one stack with the web app and the one Chromium a browser test file uses. */
 export async function openBrowserStack(env?: Record<string, string>): Promise<{ stack: EmbeddedStack; browser: Browser }> {
-  const [stack, browser] = await Promise.all([startTestStack({ web: true, env }), launchChromium()]);
+  // TIMBRE_TEST_LOG_LEVEL=debug prints the server's log (test stacks log warnings only) to read a failure's cause.
+  const level = process.env.TIMBRE_TEST_LOG_LEVEL;
+  const [stack, browser] = await Promise.all([startTestStack({ web: true, env: level ? { LOG_LEVEL: level, ...env } : env }), launchChromium()]);
   return { stack, browser };
 }
 
