@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
@@ -18,11 +18,50 @@ function newestMtime(path: string): number {
   return newest;
 }
 
+const IMPORT = /(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;
+
+/** A relative import's file: `x.js` is written for `x.ts`/`x.tsx`; undefined when none exists. */
+function resolveImport(from: string, spec: string): string | undefined {
+  const base = resolve(dirname(from), spec);
+  const stem = base.replace(/\.(js|jsx|mjs)$/, "");
+  for (const c of [base, `${stem}.ts`, `${stem}.tsx`, join(base, "index.ts"), join(base, "index.tsx")]) {
+    if (existsSync(c) && statSync(c).isFile()) return c;
+  }
+  return undefined;
+}
+
+/**
+ * The product modules outside web/ that the web app is built from: every file under functions/
+ * (or elsewhere) that web/app reaches through relative imports, followed transitively. Computed
+ * from the imports rather than listed, so a module moved or newly imported still triggers a rebuild.
+ */
+export function webImportsOutsideWeb(): string[] {
+  const webDir = join(ROOT, "web");
+  const seen = new Set<string>();
+  const outside = new Set<string>();
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.name === "node_modules" || e.name.startsWith(".") ? [] : e.isDirectory() ? walk(join(dir, e.name)) : /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+    );
+  const queue = walk(join(webDir, "app"));
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!file.startsWith(`${webDir}/`)) outside.add(file);
+    for (const m of readFileSync(file, "utf8").matchAll(IMPORT)) {
+      const target = resolveImport(file, m[1]);
+      if (target && !seen.has(target)) queue.push(target);
+    }
+  }
+  return [...outside].sort();
+}
+
 /** True when build/web is missing or older than anything it is built from. */
 export function webBuildIsStale(): boolean {
   if (!existsSync(SERVER_BUILD)) return true;
   const built = statSync(SERVER_BUILD).mtimeMs;
-  const sources = [join(ROOT, "web"), join(ROOT, "vite.config.ts"), join(ROOT, "functions", "domain"), join(ROOT, "functions", "contract"), join(ROOT, "functions", "dictionaries"), join(ROOT, "package-lock.json")];
+  const sources = [join(ROOT, "web"), join(ROOT, "vite.config.ts"), join(ROOT, "package-lock.json"), ...webImportsOutsideWeb()];
   return sources.some((s) => newestMtime(s) > built);
 }
 

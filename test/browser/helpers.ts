@@ -2,16 +2,7 @@ import { chromium, type Browser, type BrowserContext, type Download, type Page, 
 import { expect, inject, type ExpectStatic } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { startTestStack } from "../support/stack.js";
-import { existsSync } from "node:fs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../support/chromium.js";
-
-/**
- * Debian's Chromium binary itself when it is installed, else CHROMIUM (test/support/chromium.ts). Debian's
- * /usr/bin/chromium is a shell script that sources /etc/chromium.d/ on every launch and adds
- * --enable-gpu-rasterization, --enable-remote-extensions and an empty --load-extension= to our flags;
- * the binary gets only ours (and Playwright's). The package `.ci/run` installs ships both.
- */
-export const CHROMIUM_BINARY = existsSync("/usr/lib/chromium/chromium") ? "/usr/lib/chromium/chromium" : CHROMIUM;
 
 /**
  * A Chromium for a test file (test/support/chromium.ts). Without a microphone: the run's shared Chromium (one launched by
@@ -33,7 +24,7 @@ export function launchChromium(opts: { microphone?: string; askPermission?: bool
     if (!opts.askPermission) args.push("--use-fake-ui-for-media-stream");
     args.push("--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${opts.microphone}`, "--autoplay-policy=no-user-gesture-required");
   }
-  return chromium.launch({ executablePath: CHROMIUM_BINARY, args });
+  return chromium.launch({ executablePath: CHROMIUM, args });
 }
 
 const inflight = new WeakMap<BrowserContext, Set<Request>>();
