@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FEATURE_DIM, WARPS, costsAgainst, dtwCost, sentenceCosts, utteranceFeatures, type Utterance } from "./align.js";
+import { FEATURE_DIM, WARPS, costsAgainst, dtwCost, sentenceCosts, utteranceFeatures, utteranceFeaturesAt, type Utterance } from "./align.js";
 import { hashSeed, prng } from "../engine/prng.js";
 
 /**
@@ -99,6 +99,22 @@ describe("alignment by dynamic time warping", () => {
       expect(dtwCost(r, u)).toBe(referenceDtw(r, u));
       expect(Number.isFinite(dtwCost(r, u))).toBe(true);
     }
+  });
+
+  it("makes the features at several warps from one set of spectra, each as it is on its own", () => {
+    const rec = glide(1.2, 16000, 110, 180, "rec");
+    const together = utteranceFeaturesAt(rec, 16000, WARPS);
+    expect(together).toHaveLength(WARPS.length);
+    for (const [i, w] of WARPS.entries()) {
+      const alone = utteranceFeaturesAt(rec, 16000, [w])[0];
+      expect(alone.frames).toBeGreaterThan(50);
+      expect(together[i].frames).toBe(alone.frames);
+      expect(together[i].features).toEqual(alone.features);
+    }
+    // The warps give different features (each warp's filterbank is its own).
+    expect(together[0].features).not.toEqual(together[1].features);
+    // Silence: no speech at any warp.
+    expect(utteranceFeaturesAt(new Float32Array(16000), 16000, WARPS).map((u) => u.frames)).toEqual([0, 0, 0]);
   });
 
   it("costsAgainst with the candidates' features made once is sentenceCosts", () => {

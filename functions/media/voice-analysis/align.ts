@@ -39,11 +39,20 @@ export interface Utterance {
 
 /** Cepstral frames of the speech in `samples` (leading and trailing silence cut), mean- and variance-normalised; `warp` scales the frequency axis. */
 export function utteranceFeatures(samples: Float32Array, sampleRate: number, warp = 1): Utterance {
+  return utteranceFeaturesAt(samples, sampleRate, [warp])[0];
+}
+
+/**
+ * `utteranceFeatures` at each of `warps`, the frames' power spectra made once (only the
+ * filterbank depends on the warp; each warp's features are the same to the bit as on its own).
+ */
+export function utteranceFeaturesAt(samples: Float32Array, sampleRate: number, warps: readonly number[]): Utterance[] {
   const x = toAnalysisRate(samples, sampleRate);
-  const MEL = melFor(warp);
+  const mels = warps.map(melFor);
   const count = x.length >= FRAME ? Math.floor((x.length - FRAME) / HOP) + 1 : 0;
   const energy = new Float64Array(count);
-  const cep = new Float64Array(count * (CEPSTRA - 1));
+  const d = CEPSTRA - 1;
+  const ceps = warps.map(() => new Float64Array(count * d));
   const frame = new Float64Array(FRAME);
   const re = new Float64Array(NFFT);
   const im = new Float64Array(NFFT);
@@ -58,35 +67,39 @@ export function utteranceFeatures(samples: Float32Array, sampleRate: number, war
     }
     energy[f] = e > 0 ? dbOf(e / FRAME) : -120;
     powerSpectrum(frame, NFFT, re, im, power);
-    applyFilterbank(MEL, power, mel);
-    for (let k = 1; k < CEPSTRA; k++) {
-      let s = 0;
-      for (let m = 0; m < MEL_BANDS; m++) s += DCT[k][m] * Math.log(mel[m] + 1e-10);
-      cep[f * (CEPSTRA - 1) + k - 1] = s;
+    for (let w = 0; w < warps.length; w++) {
+      applyFilterbank(mels[w], power, mel);
+      const cep = ceps[w];
+      for (let k = 1; k < CEPSTRA; k++) {
+        let s = 0;
+        for (let m = 0; m < MEL_BANDS; m++) s += DCT[k][m] * Math.log(mel[m] + 1e-10);
+        cep[f * d + k - 1] = s;
+      }
     }
   }
   const { segments } = segmentsFrom(energy, HOP / SR, FRAME / SR, x.length / SR);
-  if (!segments.length) return { frames: 0, features: new Float32Array(0) };
+  if (!segments.length) return warps.map(() => ({ frames: 0, features: new Float32Array(0) }));
   const first = Math.max(0, Math.floor(segments[0].start / (HOP / SR)));
   const last = Math.min(count - 1, Math.ceil(segments[segments.length - 1].end / (HOP / SR)));
   const n = Math.max(0, last - first + 1);
-  const d = CEPSTRA - 1;
-  const mean = new Float64Array(d);
-  for (let f = first; f <= last; f++) for (let k = 0; k < d; k++) mean[k] += cep[f * d + k] / n;
-  const sd = new Float64Array(d);
-  for (let f = first; f <= last; f++) for (let k = 0; k < d; k++) sd[k] += (cep[f * d + k] - mean[k]) ** 2 / n;
-  for (let k = 0; k < d; k++) sd[k] = Math.sqrt(sd[k]) + 1e-3;
-  const out = new Float32Array(n * FEATURE_DIM);
-  const at = (f: number, k: number) => (cep[Math.max(first, Math.min(last, f)) * d + k] - mean[k]) / sd[k];
-  for (let i = 0; i < n; i++) {
-    const f = first + i;
-    for (let k = 0; k < d; k++) {
-      out[i * FEATURE_DIM + k] = at(f, k);
-      // Regression over +-2 frames: the spectral movement that spells the words.
-      out[i * FEATURE_DIM + d + k] = (2 * (at(f + 2, k) - at(f - 2, k)) + (at(f + 1, k) - at(f - 1, k))) / 10;
+  return ceps.map((cep) => {
+    const mean = new Float64Array(d);
+    for (let f = first; f <= last; f++) for (let k = 0; k < d; k++) mean[k] += cep[f * d + k] / n;
+    const sd = new Float64Array(d);
+    for (let f = first; f <= last; f++) for (let k = 0; k < d; k++) sd[k] += (cep[f * d + k] - mean[k]) ** 2 / n;
+    for (let k = 0; k < d; k++) sd[k] = Math.sqrt(sd[k]) + 1e-3;
+    const out = new Float32Array(n * FEATURE_DIM);
+    const at = (f: number, k: number) => (cep[Math.max(first, Math.min(last, f)) * d + k] - mean[k]) / sd[k];
+    for (let i = 0; i < n; i++) {
+      const f = first + i;
+      for (let k = 0; k < d; k++) {
+        out[i * FEATURE_DIM + k] = at(f, k);
+        // Regression over +-2 frames: the spectral movement that spells the words.
+        out[i * FEATURE_DIM + d + k] = (2 * (at(f + 2, k) - at(f - 2, k)) + (at(f + 1, k) - at(f - 1, k))) / 10;
+      }
     }
-  }
-  return { frames: n, features: out };
+    return { frames: n, features: out };
+  });
 }
 
 /**
@@ -190,7 +203,7 @@ export function sentenceCosts(recording: Float32Array, recordingRate: number, ca
  * checks many recordings against the same readings (test/voice-verification/outside-measures.ts).
  */
 export function costsAgainst(recording: Float32Array, recordingRate: number, candidates: readonly Utterance[]): number[] {
-  const warped = WARPS.map((w) => utteranceFeatures(recording, recordingRate, w));
+  const warped = utteranceFeaturesAt(recording, recordingRate, WARPS);
   return candidates.map((u) => {
     const cost = Math.min(...warped.map((r) => dtwCost(r, u)));
     return Number.isFinite(cost) ? Math.round(cost * 1000) / 1000 : 1e9;
