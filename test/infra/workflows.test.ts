@@ -36,7 +36,9 @@ beforeAll(async () => {
   // The webhook-dispatch workflow delivers to a receiver on loopback.
   [defs, stack] = await Promise.all([renderDefinitions(), startTestStack({ env: { WEBHOOK_ALLOW_LOCAL_TARGETS: "true" } })]);
   engine = new EspeakEngine();
-});
+  // A stack and the rendered definitions: seconds alone, but past the default 60 s at load 12-20 (seen 13:28 and
+  // 16:13 on 2026-12-07, the file then failing without running a test).
+}, 180_000);
 
 afterAll(async () => {
   await engine?.close();

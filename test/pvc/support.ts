@@ -6,17 +6,24 @@ import { hashSeed, prng } from "../../functions/media/engine/prng.js";
 import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
 import { premadeVoices, speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
 import { EspeakEngine as Engine } from "../../functions/media/engine/espeak/engine.js";
+import { cachedFloats } from "../support/fixture-cache.js";
 
 /**
  * Engine speech as sample files: `seconds` of the voice reading the English passages in an
  * order and with seeds of their own (so every sample's bytes differ), with short pauses, as a
  * 16 kHz WAV. A faint noise floor keeps it from being digitally silent between sentences.
+ * Made once per run for each voice, length and seed (test/support/fixture-cache.ts): the PVC
+ * training test and the product smoke test both read Marcus for 330 s and 300 s.
  */
 export async function speechWav(engine: Engine, voice: VoiceProfile, seconds: number, seed: number): Promise<Uint8Array> {
   return encodeWav(floatToInt16(await speech(engine, voice, seconds, seed)), 16_000);
 }
 
 export async function speech(engine: Engine, voice: VoiceProfile, seconds: number, seed: number): Promise<Float32Array> {
+  return cachedFloats(["pvc-speech", voice, seconds, seed], () => makeSpeech(engine, voice, seconds, seed));
+}
+
+async function makeSpeech(engine: Engine, voice: VoiceProfile, seconds: number, seed: number): Promise<Float32Array> {
   const rand = prng(hashSeed("pvc-sample", seed));
   const texts = [...PASSAGES.en.tuning, ...PASSAGES.en.heldOut];
   const parts: Float32Array[] = [];

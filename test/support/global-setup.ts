@@ -16,6 +16,8 @@ declare module "vitest" {
     workerBundleDir: string;
     /** The run's folder of system-data snapshots (infra/local/stack.ts systemSnapshots); empty: every stack seeds. */
     systemSnapshots: string;
+    /** The run's folder of deterministic fixtures several files make alike (test/support/fixture-cache.ts); empty: none. */
+    fixtureDir: string;
   }
 }
 
@@ -30,7 +32,9 @@ declare module "vitest" {
  * (0.3 s of CPU instead of 0.8 s a thread); TIMBRE_TEST_WORKER_BUNDLE=0 turns it off. And a
  * folder for the run's system-data snapshot: the run's first test stack seeds the system data as
  * `npm start` does and saves its stores there, the others start from that copy (about 2 s of CPU
- * less a stack); TIMBRE_TEST_SYSTEM_SNAPSHOT=0 has every stack seed.
+ * less a stack); TIMBRE_TEST_SYSTEM_SNAPSHOT=0 has every stack seed. And a folder for the run's
+ * deterministic fixtures (test/support/fixture-cache.ts: engine speech that several files make
+ * alike, made once); TIMBRE_TEST_FIXTURE_CACHE=0 has every file make its own.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   ensureWebBuild((line) => process.stdout.write(`${line}\n`));
@@ -50,8 +54,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("chromiumEndpoint", server?.wsEndpoint() ?? "");
   const snapshots = process.env.TIMBRE_TEST_SYSTEM_SNAPSHOT === "0" ? "" : mkdtempSync(join(tmpdir(), "timbre-system-"));
   project.provide("systemSnapshots", snapshots);
+  const fixtures = process.env.TIMBRE_TEST_FIXTURE_CACHE === "0" ? "" : mkdtempSync(join(tmpdir(), "timbre-fixtures-"));
+  project.provide("fixtureDir", fixtures);
   return async () => {
     await server?.close();
     if (snapshots) rmSync(snapshots, { recursive: true, force: true });
+    if (fixtures) rmSync(fixtures, { recursive: true, force: true });
   };
 }

@@ -33,6 +33,8 @@ if (!wiring.offloadLoaded) {
 startWorkersFromBundle(inject("workerBundleDir") || undefined);
 // The run's system-data snapshots, for startTestStack (test/support/stack.ts; this process only).
 process.env.TIMBRE_TEST_SYSTEM_SNAPSHOTS = inject("systemSnapshots");
+// The run's folder of fixtures several files make alike (test/support/fixture-cache.ts).
+process.env.TIMBRE_TEST_FIXTURE_DIR = inject("fixtureDir");
 
 // The CPU this file used in its process (the main thread and worker threads: imports, stacks,
 // engines; not Chromium's processes), for the slowest-files report (test/support/slowest-files.ts).

@@ -6,7 +6,7 @@
  * test/voice-verification/cohort.ts.
  */
 import type { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
-import { sentenceCosts } from "../../functions/media/voice-analysis/align.js";
+import { costsAgainst, utteranceFeatures } from "../../functions/media/voice-analysis/align.js";
 import { analyzeVoice } from "../../functions/media/voice-analysis/analyze.js";
 import { speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
 import { cohortScore } from "./cohort.js";
@@ -53,7 +53,9 @@ export async function sentenceRows(engine: EspeakEngine, opts: { sentences: numb
     const wrongText = newChallenge("en", rand);
     const candidates = [text, ...decoysFor(text, "en", `outside-${i}`)];
     const readings = await Promise.all(candidates.flatMap((c) => voices.map((p) => speak(engine, p, c, { seed: 1 }))));
-    const margin = (rec: Float32Array) => sentenceMargin(sentenceCosts(rec, 16000, readings, 22050), voices.length).margin;
+    // sentenceCosts(rec, 16000, readings, 22050), with the readings' features made once for every recording of sentence i.
+    const features = readings.map((r) => utteranceFeatures(r, 22050));
+    const margin = (rec: Float32Array) => sentenceMargin(costsAgainst(rec, 16000, features), voices.length).margin;
     for (const v of readers) {
       for (const condition of opts.conditions) {
         const genuine = margin(await prepared(await outsidePcm(v, text, CONDITIONS[condition])));
