@@ -43,7 +43,7 @@ const SHARED = [
   "functions/media/audio/wasm/sources.test.ts",
   "functions/media/engine/encode-stream.test.ts",
   "functions/media/language/detect.test.ts",
-  "functions/media/voice-analysis/{signal,simd}.test.ts",
+  "functions/media/voice-analysis/{align,signal,simd}.test.ts",
   "functions/platform/adapters/{aws,log}.test.ts",
   "functions/platform/{config,operatorSettings}.test.ts",
   "functions/platform/contract/dictionaries.test.ts",
@@ -53,6 +53,7 @@ const SHARED = [
   "functions/platform/storage/sigv4.test.ts",
   "functions/platform/stores/recent.test.ts",
   "infra/local/front-range.test.ts",
+  "test/infra/web-build.test.ts",
 ];
 const SHARING = process.env.TIMBRE_TEST_SHARED !== "0";
 
