@@ -306,6 +306,10 @@ describe("right after a fresh start (issue 24)", () => {
       expect(held[i].ms, JSON.stringify(report)).toBeLessThanOrEqual(held[i].bound);
       // The issue's goal, 3x alone, is reported above, on the client's side (heldOverAloneAtShare)
       // and the server's (serverHeldOverAloneAtShare, Server-Timing: its time outside the queue).
+      // Not asserted: on the server's side at share it held in 7 of 9 runs at load 10-27, often
+      // with a few per cent to spare, and reached 3.17 and 3.08 in the other two (two holders always
+      // share the engine, and the storm's own work comes out of the same share: about 2.8x alone;
+      // docs/decisions/2026-12-07-background-at-low-priority.md, last section).
       expect(Number.isFinite(held[i].serverMs), JSON.stringify(report)).toBe(true);
     }
     // A 429 costs the loop about a lookup (its HTTP answer is most of it), not the request's
