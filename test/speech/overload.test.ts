@@ -44,7 +44,19 @@ interface Outcome {
   retryAfter: string | null;
   /** How long it waited in the workspace's queue for a slot (the server's x-timbre-slot-wait-ms). */
   slotWaitMs: number;
+  /**
+   * The server's own time (its Server-Timing header): arrival to asking for a slot, and for a whole
+   * answer the slot granted to the answer complete. Their sum is the request's time on the server
+   * outside the queue, whatever the client's own scheduling (when it reads the answer).
+   */
+  server: { beforeSlot: number; generate: number };
   body?: string;
+}
+
+/** A Server-Timing header's metric, in ms (NaN when absent). */
+function serverTiming(header: string | null, name: string): number {
+  const m = new RegExp(`(?:^|,)\\s*${name};dur=([0-9.]+)`).exec(header ?? "");
+  return m ? Number(m[1]) : NaN;
 }
 
 async function speak(url: string, key: string, text: string, seed: number, signal?: AbortSignal): Promise<Outcome> {
@@ -71,6 +83,7 @@ async function speak(url: string, key: string, text: string, seed: number, signa
     bytes: body.byteLength,
     retryAfter: res.headers.get("retry-after"),
     slotWaitMs: Number(res.headers.get("x-timbre-slot-wait-ms") ?? NaN),
+    server: { beforeSlot: serverTiming(res.headers.get("server-timing"), "before-slot"), generate: serverTiming(res.headers.get("server-timing"), "generate") },
     body: res.status === 200 ? undefined : Buffer.from(body).toString("utf8"),
   };
 }
@@ -152,22 +165,29 @@ describe("right after a fresh start (issue 24)", () => {
     const sampler = setInterval(() => samples.push(machineSample(server.pid)), 250).unref();
     const aloneWindows: Array<[number, number]> = [];
     const alone: number[] = [];
+    const aloneServer: number[] = [];
     const aloneLoopCpu: number[] = [];
     for (let i = 0; i < 3; i++) {
       const cpu0 = loopCpuSeconds(server.pid);
       const one = await speak(server.url, DEMO_KEY, text, 500 + i);
       expect(one.status, one.body).toBe(200);
       alone.push(one.ms);
+      // The server says how long it took, and that is within what the client saw.
+      expect(one.server.generate, "server-timing: generate").toBeGreaterThan(0);
+      expect(one.server.beforeSlot + one.slotWaitMs + one.server.generate).toBeLessThanOrEqual(one.ms + 1);
+      aloneServer.push(one.server.beforeSlot + one.server.generate);
       aloneWindows.push([one.end - one.ms, one.end]);
       aloneLoopCpu.push(loopCpuSeconds(server.pid) - cpu0);
     }
     // And two at once (the plan's concurrency: both slots busy share the engine's two workers),
     // reported beside the ratios.
     const pair: number[] = [];
+    const pairServer: number[] = [];
     const two = await Promise.all([speak(server.url, DEMO_KEY, text, 510), speak(server.url, DEMO_KEY, text, 511)]);
     for (const r of two) {
       expect(r.status, r.body).toBe(200);
       pair.push(r.ms);
+      pairServer.push(r.server.beforeSlot + r.server.generate);
     }
     const lookup = () => fetch(`${server.url}/v1/models`, { headers: { "xi-api-key": apiKey } }).then((r) => r.arrayBuffer());
     for (let i = 0; i < 10; i++) await lookup();
@@ -231,8 +251,13 @@ describe("right after a fresh start (issue 24)", () => {
       const ms = s.ms - s.slotWaitMs;
       const share = shareOver(samples, s.end - ms, s.end);
       const slower = aloneBusy && share.machineBusy ? aloneShare / share.cpuPerSecond : 1;
-      return { ms, slower, bound: 3 * pairMs * slower };
+      // On the server's side: its time outside the queue, over the same for the request alone.
+      const serverMs = s.server.beforeSlot + s.server.generate;
+      const serverShare = shareOver(samples, s.end - serverMs, s.end);
+      const serverSlower = aloneBusy && serverShare.machineBusy ? aloneShare / serverShare.cpuPerSecond : 1;
+      return { ms, slower, bound: 3 * pairMs * slower, serverMs, serverSlower };
     });
+    const aloneServerMs = median(aloneServer);
     // The loop's CPU during the storm beyond what the served requests take alone (the balance's
     // refusals at the end are full requests: counted as such), per 429.
     const servedLoopMs = 1000 * median(aloneLoopCpu) * (served.length + others.length);
@@ -247,6 +272,12 @@ describe("right after a fresh start (issue 24)", () => {
       heldOverAloneAtShare: held.map((h) => +(h.ms / aloneMs / h.slower).toFixed(2)),
       heldOverPairAtShare: held.map((h) => +(h.ms / pairMs / h.slower).toFixed(2)),
       pairMs: pair.map(Math.round),
+      // The server's side (Server-Timing: before the slot + holding it), in the order answers arrived.
+      aloneServerMs: aloneServer,
+      pairServerMs: pairServer,
+      servedServer: served.map((s) => [s.server.beforeSlot, s.slotWaitMs, s.server.generate]),
+      serverHeldOverAlone: held.map((h) => +(h.serverMs / aloneServerMs).toFixed(2)),
+      serverHeldOverAloneAtShare: held.map((h) => +(h.serverMs / aloneServerMs / h.serverSlower).toFixed(2)),
       servedMs: served.map((s) => Math.round(s.ms)).sort((a, b) => a - b),
       slotWaitMs: served.map((s) => s.slotWaitMs),
       refusals: refusals.length,
@@ -270,13 +301,16 @@ describe("right after a fresh start (issue 24)", () => {
       // waits for it) and the queue's wait, as the server measured them (its timers and the
       // store's answers come late on a busy machine). Once it holds its slot: within 3x the
       // slower of two at once without a storm (the plan's two slots share the engine's workers,
-      // whole answers in turn: about 2x alone), at the same share of the machine. The issue's
-      // goal, 3x alone, is reported above (heldOverAloneAtShare): after the changes of
-      // docs/decisions/2026-12-07-background-at-low-priority.md it held in 3 of 8 runs at load
-      // 13-25 (up to 3.3-4.0x; the highest was the second of the storm's first two slot holders
-      // in 7 of 8), so it is not asserted.
+      // whole answers in turn: about 2x alone), at the same share of the machine.
       expect(s.slotWaitMs, JSON.stringify(report)).toBeLessThanOrEqual(RETRY_AFTER_SECONDS * 1000 + SLOT_WAIT_MS + 1000);
       expect(held[i].ms, JSON.stringify(report)).toBeLessThanOrEqual(held[i].bound);
+      // The issue's goal, 3x alone, is reported above, on the client's side (heldOverAloneAtShare)
+      // and the server's (serverHeldOverAloneAtShare, Server-Timing: its time outside the queue).
+      // Not asserted: on the server's side at share it held in 7 of 9 runs at load 10-27, often
+      // with a few per cent to spare, and reached 3.17 and 3.08 in the other two (two holders always
+      // share the engine, and the storm's own work comes out of the same share: about 2.8x alone;
+      // docs/decisions/2026-12-07-background-at-low-priority.md, last section).
+      expect(Number.isFinite(held[i].serverMs), JSON.stringify(report)).toBe(true);
     }
     // A 429 costs the loop about a lookup (its HTTP answer is most of it), not the request's
     // credentials, plan, membership and slot bookkeeping against the store.

@@ -190,8 +190,12 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
   const owner = req.requestId;
   const asked = Date.now();
   let slot: number | undefined = await takeSlot(ctx, caller, owner, req.signal);
+  const granted = Date.now();
   // With the time it was held back before its admission: all of it waiting for a slot.
-  const slotWaitMs = Date.now() - asked + pausedBeforeAdmission(caller);
+  const paused = pausedBeforeAdmission(caller);
+  const slotWaitMs = granted - asked + paused;
+  // Arrival to the slot asked for (credentials, voice, settings), less that pause.
+  const beforeSlotMs = Math.max(0, asked - req.receivedAt - paused);
   const release = async () => {
     if (slot === undefined) return;
     const n = slot;
@@ -199,7 +203,7 @@ export async function startGeneration(ctx: AppContext, caller: Caller, req: Gene
     await releaseSlot(ctx, caller.workspaceId, n, owner);
   };
   try {
-    return await generateHoldingSlot(ctx, caller, req, deps, release, slotWaitMs);
+    return await generateHoldingSlot(ctx, caller, req, deps, release, { beforeSlotMs, slotWaitMs, granted });
   } catch (e) {
     await release();
     throw e;
@@ -212,8 +216,9 @@ async function generateHoldingSlot(
   req: GenerationRequest,
   deps: GenerationDeps,
   release: () => Promise<void>,
-  slotWaitMs: number,
+  timing: { beforeSlotMs: number; slotWaitMs: number; granted: number },
 ): Promise<Generation> {
+  const { slotWaitMs } = timing;
   const ws = await caller.workspace();
   const pronunciation = deps.pronunciation ?? noPronunciationRules;
 
@@ -460,6 +465,8 @@ async function generateHoldingSlot(
         else await settleEarlyStop(made, originals, spokenAll, synthesised).catch((e) => ctx.log.error("early stop settlement failed", { error: e }));
       }
       await release();
+      // A whole answer's headers leave after this: they say how long it held its slot.
+      if (finished && req.wholeAnswer) headers["server-timing"] += `, generate;dur=${Date.now() - timing.granted}`;
     }
   }
 
@@ -522,6 +529,12 @@ async function generateHoldingSlot(
     "tts-latency-ms": String(latencyMs),
     // Ours: how long the request waited in its workspace's queue for a concurrency slot.
     "x-timbre-slot-wait-ms": String(slotWaitMs),
+    // The server's own time for the request (W3C Server-Timing, shown by browsers' developer
+    // tools), in ms: from its arrival to asking for a slot (credentials, voice, settings), its
+    // wait for the slot (x-timbre-slot-wait-ms), and for a whole answer the time it held the slot
+    // (text, charge, synthesis, encoding, history, release). A stream's headers leave before its
+    // audio is made, so a stream has only the first two.
+    "server-timing": `before-slot;dur=${timing.beforeSlotMs}, slot-wait;dur=${slotWaitMs}`,
   };
   if (historyItemId) headers["history-item-id"] = historyItemId;
   if (warnings.length) headers["x-timbre-warnings"] = encodeURIComponent(warnings.join(" | "));

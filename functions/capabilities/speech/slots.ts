@@ -119,6 +119,24 @@ export function admitToQueue(ctx: AppContext, caller: Caller, pausedMs = 0): Adm
 }
 
 /**
+ * `admitToQueue` for a workspace whose plan this process may not know yet: its concurrency is read
+ * first (the workspace's record, kept and shared by concurrent readers), so the first wave of a
+ * storm is admitted as the later ones are. Without it every request of that wave passed the
+ * memory check (no limit known until one reached `takeSlot`) and did its permission, plan, voice,
+ * settings and slot reads and writes: in issue 24's storm the store's thread, the loop and the
+ * garbage collector took the cores from the first two slot holders for 2-3 s
+ * (docs/decisions/2026-12-07-background-at-low-priority.md, last section). Known, nothing is read.
+ */
+export async function admit(ctx: AppContext, caller: Caller, pausedMs = 0): Promise<Admission> {
+  const s = state(ctx);
+  if (!s.limits.has(caller.workspaceId)) {
+    const limit = (await caller.tier()).concurrency;
+    if (!s.limits.has(caller.workspaceId)) s.limits.set(caller.workspaceId, limit);
+  }
+  return admitToQueue(ctx, caller, pausedMs);
+}
+
+/**
  * How long a request was held back before its admission: part of its wait for a slot (a served
  * answer's x-timbre-slot-wait-ms counts it with the queue's wait).
  */

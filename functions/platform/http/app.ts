@@ -27,7 +27,7 @@ const CORS = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, PATCH, PUT, DELETE, OPTIONS",
   "access-control-expose-headers":
-    "request-id, x-request-id, history-item-id, character-cost, regeneration-count, free-regenerations-remaining, generation-info, tts-latency-ms, content-disposition, x-timbre-warnings, retry-after",
+    "request-id, x-request-id, history-item-id, character-cost, regeneration-count, free-regenerations-remaining, generation-info, tts-latency-ms, content-disposition, x-timbre-warnings, retry-after, server-timing, x-timbre-slot-wait-ms",
 };
 const BASE_ALLOWED_HEADERS = "xi-api-key, content-type, authorization, x-request-id, idempotency-key";
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;

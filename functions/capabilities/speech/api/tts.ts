@@ -17,7 +17,7 @@ import {
   dialogueMessages,
 } from "../../../platform/domain/speechRules.js";
 import { wholeAudio } from "../../../media/audio/encoder.js";
-import { admitToQueue, refuseKnownKeyWhenQueueFull, rememberKey } from "../slots.js";
+import { admit, refuseKnownKeyWhenQueueFull, rememberKey } from "../slots.js";
 import { startGeneration, type Generation, type GenerationChunk, type GenerationRequest, type SpeechPart } from "../generate.js";
 import { dictionaryPronunciation } from "../../dictionaries/speech.js";
 import { ApiError, ValidationError } from "../../../platform/http/errors.js";
@@ -141,13 +141,13 @@ const refuseEarly = (req: ApiRequest, rc: RouteContext) => refuseKnownKeyWhenQue
 /**
  * What both endpoints do first: a known key whose workspace's queue is full is refused from
  * memory; then the credentials (the key remembered for that), and the queue's room, again from
- * memory (slots.ts). Admitted, `handle` runs holding a place in the queue until it takes a slot.
+ * memory once the workspace's plan is known here (slots.ts `admit`). Admitted, `handle` runs holding a place in the queue until it takes a slot.
  */
 async function admitted(req: ApiRequest, rc: RouteContext, handle: () => Promise<ApiResponse>): Promise<ApiResponse> {
   const paused = await refuseEarly(req, rc);
   const caller = await rc.caller();
   if (caller.principal.via === "api_key") rememberKey(rc.app, req.headers["xi-api-key"], caller.workspaceId);
-  const admission = admitToQueue(rc.app, caller, paused);
+  const admission = await admit(rc.app, caller, paused);
   try {
     return await handle();
   } finally {
