@@ -28,7 +28,7 @@ import { settingsFor } from "../../voices/api/voices.js";
 import { libraryTerms, recordLibraryUsage } from "../../voices/library.js";
 import { dictionaryPronunciation } from "../../dictionaries/speech.js";
 import { idempotency, voiceFor } from "../../speech/api/tts.js";
-import { admitToQueue, refuseKnownKeyWhenQueueFull, rememberKey } from "../../speech/slots.js";
+import { admit, refuseKnownKeyWhenQueueFull, rememberKey } from "../../speech/slots.js";
 import { startGeneration, type GenerationChunk, type GenerationRequest } from "../../speech/generate.js";
 import { inOpenAIShape, invalidRequest, OpenAIError } from "../errors.js";
 import {
@@ -147,7 +147,7 @@ async function speech(req: ApiRequest, rc: RouteContext): Promise<ApiResponse> {
   const caller = await authenticated(req, rc);
   if (caller.principal.via === "api_key") rememberKey(ctx, key, caller.workspaceId);
   // Admitted, it holds a place in the queue until it takes a slot (or fails before).
-  const admission = admitToQueue(ctx, caller, paused);
+  const admission = await admit(ctx, caller, paused);
   try {
     return await speechAdmitted(req, ctx, caller);
   } finally {
