@@ -302,6 +302,13 @@ export class ResidualSynth {
           this.markScan = min + 1;
           continue;
         }
+        // The refined mark fell in an unvoiced frame: go on from there, but never step back behind the
+        // search (the refinement may reach before `lo`; stepping back there looped at a voicing onset).
+        if (best < this.markScan) {
+          this.lastMark = -1;
+          this.markScan = min + 1;
+          continue;
+        }
       } else {
         this.residualTo(hi + 1);
         for (let i = lo; i <= hi; i++) if (Math.abs(this.residual[i]) > Math.abs(this.residual[best])) best = i;
