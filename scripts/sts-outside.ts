@@ -18,6 +18,7 @@ import { SENTENCES, recognize, recognizerAvailable, wordErrorRate, words } from 
 import { decodeWav } from "../functions/media/audio/wav.js";
 import { floatToInt16, resample } from "../functions/media/audio/resample.js";
 import { convertAll, type Synthesis } from "../functions/media/voice-conversion/convert.js";
+import type { ResidualOptions } from "../functions/media/voice-conversion/residual.js";
 import { measureVoice, type VoiceStats } from "../functions/media/voice-conversion/mapping.js";
 import { WORK_RATE } from "../functions/media/voice-conversion/spectral.js";
 import { referenceText } from "../functions/media/voice-conversion/reference.js";
@@ -43,6 +44,16 @@ export function synthesisFromEnv(): Synthesis | undefined {
   if (s === undefined || s === "") return undefined;
   if (s !== "vocoder" && s !== "residual") throw new Error(`STS_SYNTH must be vocoder or residual, not ${s}`);
   return s;
+}
+
+/** STS_EPOCHS=peak|mbs and STS_CROSSOVER=<Hz> set the residual synthesis's options (residual.ts) for a measurement. */
+export function residualFromEnv(): ResidualOptions {
+  const o: ResidualOptions = {};
+  const e = process.env.STS_EPOCHS;
+  if (e === "peak" || e === "mbs") o.epochs = e;
+  else if (e) throw new Error(`STS_EPOCHS must be peak or mbs, not ${e}`);
+  if (process.env.STS_CROSSOVER) o.crossoverHz = Number(process.env.STS_CROSSOVER);
+  return o;
 }
 
 const toFloat = (pcm: Int16Array) => Float32Array.from(pcm, (v) => v / 32768);
@@ -80,7 +91,7 @@ export async function sourceReadings(v: OutsideVoice, sentences: readonly string
 const to16k = (x: Float32Array) => floatToInt16(resample(x, WORK_RATE, 16_000));
 
 export async function evaluatePair(source: string, readings: Float32Array[], target: string, stats: VoiceStats, sentences: readonly string[]): Promise<Omit<StsOutsideRow, "werBefore"> & { after: Int16Array[] }> {
-  const outs = readings.map((x, i) => convertAll(x, { target: stats, settings: DEFAULT_VOICE_SETTINGS, seed: 1 + i, synthesis: synthesisFromEnv() }));
+  const outs = readings.map((x, i) => convertAll(x, { target: stats, settings: DEFAULT_VOICE_SETTINGS, seed: 1 + i, synthesis: synthesisFromEnv(), residual: residualFromEnv() }));
   const pitchErrors = outs.map((y) => {
     const m = measureVoice(y, WORK_RATE).f0MedianHz;
     return m && stats.f0MedianHz ? m / stats.f0MedianHz - 1 : NaN;

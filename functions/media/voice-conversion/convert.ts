@@ -15,7 +15,7 @@
 import { CLEAN_CONTEXT, F0_RATE, FRAME_SECONDS, YinFft, cleanRange, frameCount, toF0Rate } from "./f0.js";
 import { AP_BANDS, BINS, SpectralAnalyzer, WORK_RATE } from "./spectral.js";
 import { PulseSynth, type FrameSource, type SynthFrame } from "./synth.js";
-import { LpcFitter, RESIDUAL_LOOKAHEAD, ResidualSynth, type AnalysedFrame } from "./residual.js";
+import { LpcFitter, RESIDUAL_LOOKAHEAD, ResidualSynth, type AnalysedFrame, type ResidualOptions } from "./residual.js";
 import { mapFrame, measureVoice, planConversion, type ConversionPlan, type ConversionSettings, type VoiceStats } from "./mapping.js";
 import { PostChain } from "./post.js";
 import { hashSeed } from "../engine/prng.js";
@@ -33,6 +33,8 @@ export interface ConvertOptions {
    * excitation, pitch-moved and filtered by the mapped envelope (residual.ts). Default: DEFAULT_SYNTHESIS.
    */
   synthesis?: Synthesis;
+  /** The residual synthesis's epochs and band split (residual.ts); read only when it is chosen. */
+  residual?: ResidualOptions;
 }
 
 export type Synthesis = "vocoder" | "residual";
@@ -77,7 +79,7 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
     },
     at: (i: number) => analysed[Math.max(0, Math.min(preDone - 1, i))]!,
   };
-  const synth = residual ? new ResidualSynth(samples, analysedSource, source_, fs) : new PulseSynth(source_, fs, hashSeed("sts-noise", opts.seed));
+  const synth = residual ? new ResidualSynth(samples, analysedSource, source_, fs, { seed: hashSeed("sts-noise", opts.seed), ...opts.residual }) : new PulseSynth(source_, fs, hashSeed("sts-noise", opts.seed));
   const lookahead = residual ? RESIDUAL_LOOKAHEAD : 0;
   const post = new PostChain(fs, plan.gain, plan.speakerBoost);
 

@@ -18,11 +18,12 @@ function resonator(f: number, bw: number): [number, number] {
 }
 
 /** A vowel-like signal: a pulse train at `f0` (or white noise when 0) through three formants. */
-function vowel(seconds: number, f0: (t: number) => number, seed = 1): Float32Array {
+function vowel(seconds: number, f0: (t: number) => number, seed = 1, second = 0): Float32Array {
   const n = Math.round(seconds * fs);
   const rand = prng(seed);
   const e = new Float64Array(n);
   let phase = 0;
+  let secondDue = false;
   for (let i = 0; i < n; i++) {
     const f = f0(i / fs);
     if (f > 0) {
@@ -30,6 +31,11 @@ function vowel(seconds: number, f0: (t: number) => number, seed = 1): Float32Arr
       if (phase >= 1) {
         phase -= 1;
         e[i] = 1;
+        secondDue = second > 0;
+      } else if (secondDue && phase >= 0.45) {
+        // A second, weaker excitation in the cycle (a residual without one dominant peak per period).
+        e[i] = -second;
+        secondDue = false;
       }
     } else e[i] = 0.1 * (rand() - 0.5);
   }
@@ -209,6 +215,72 @@ describe("residual-excited synthesis", () => {
     for (let i = 0; i < whole.length; i++) maxDiff = Math.max(maxDiff, Math.abs(whole[i] - joined[i]));
     expect(maxDiff).toBe(0);
     // And the pitch lands in the target's register.
+    expect(Math.abs(median(trackF0(whole, fs).f0) / target.f0MedianHz! - 1)).toBeLessThan(0.1);
+  });
+
+  it("epochs from the mean-based signal: one mark per cycle where the residual has two peaks a cycle, so the pitch lands", () => {
+    // A second excitation at 45% of each cycle, 0.9 of the first. (The plain peak pick, epochs: "peak", passes this
+    // too, measured 2026-12-07: the test guards the mean-based marks, it does not show them better.)
+    const x = vowel(1.5, (t) => 180 - 40 * t, 4, 0.9);
+    const { frames, analysed } = analyse(x);
+    const mapped = frames.map((f) => ({ ...f, f0: f.f0 > 0 ? f.f0 * 0.6 : 0 }));
+    const y = new ResidualSynth(x, source(analysed), source(mapped), fs, { epochs: "mbs" }).render(x.length);
+    const ratio = median(trackF0(y, fs).f0) / median(trackF0(x, fs).f0);
+    expect(ratio).toBeGreaterThan(0.57);
+    expect(ratio).toBeLessThan(0.63);
+  });
+
+  it("band split: with nothing moved, both bands come back at their level and pitch; it streams exactly", () => {
+    const x = vowel(1.5, (t) => 110 + 30 * t);
+    const { frames, analysed } = analyse(x);
+    const z = new ResidualSynth(x, source(analysed), source(frames), fs, { crossoverHz: 2500 }).render(x.length);
+    for (const [lo, hi] of [
+      [100, 1000],
+      [1000, 2000],
+    ])
+      expect(Math.abs(bandDb(z, lo, hi) - bandDb(x, lo, hi)), `${lo}-${hi} Hz`).toBeLessThan(1);
+    // The high band's flat pulses carry the grain's whole residual power, and the order-24 fit does not
+    // whiten this vowel's residual completely above its last formant: 2.7 dB under measured (2026-12-07).
+    expect(Math.abs(bandDb(z, 3000, 5000) - bandDb(x, 3000, 5000))).toBeLessThan(3);
+    expect(Math.abs(median(trackF0(z, fs).f0) / median(trackF0(x, fs).f0) - 1)).toBeLessThan(0.02);
+    // Pitch moved: the high band's pulses sit on the same marks, so the two bands agree on the period.
+    const mapped = frames.map((f) => ({ ...f, f0: f.f0 > 0 ? f.f0 * 1.4 : 0 }));
+    const whole = new ResidualSynth(x, source(analysed), source(mapped), fs, { crossoverHz: 2500, seed: 3 }).render(x.length);
+    expect(Math.abs(median(trackF0(whole, fs).f0) / median(trackF0(x, fs).f0) / 1.4 - 1)).toBeLessThan(0.05);
+    const synth = new ResidualSynth(x, source(analysed), source(mapped), fs, { crossoverHz: 2500, seed: 3 });
+    const joined = new Float32Array(x.length);
+    let o = 0;
+    for (const size of [517, 3, 4100, 100_000]) {
+      const block = synth.render(Math.min(x.length, o + size));
+      joined.set(block, o);
+      o += block.length;
+    }
+    let maxDiff = 0;
+    for (let i = 0; i < x.length; i++) maxDiff = Math.max(maxDiff, Math.abs(whole[i] - joined[i]));
+    expect(maxDiff).toBe(0);
+  });
+
+  it("band split in the conversion: streamed blocks join into exactly the whole conversion", () => {
+    const x = vowel(2, (t) => (t > 0.7 && t < 1.2 ? 0 : 110 + 40 * t), 7);
+    const target = measureVoice(vowel(2, (t) => 210 + 20 * t, 9));
+    const opts = {
+      target,
+      settings: { stability: 0.5, similarity_boost: 0.75, style: 0, use_speaker_boost: true },
+      seed: 2,
+      synthesis: "residual" as const,
+      residual: { crossoverHz: 2500 },
+    };
+    const whole = convertAll(x, opts);
+    const joined = new Float32Array(whole.length);
+    let o = 0;
+    for (const b of convertSpeech(x, { ...opts, firstBlockSeconds: 0.13, blockSeconds: 0.31 })) {
+      joined.set(b, o);
+      o += b.length;
+    }
+    expect(o).toBe(x.length);
+    let maxDiff = 0;
+    for (let i = 0; i < whole.length; i++) maxDiff = Math.max(maxDiff, Math.abs(whole[i] - joined[i]));
+    expect(maxDiff).toBe(0);
     expect(Math.abs(median(trackF0(whole, fs).f0) / target.f0MedianHz! - 1)).toBeLessThan(0.1);
   });
 });

@@ -21,7 +21,8 @@
  * known that far past the block end, and blocks of any size give the same samples.
  */
 import { RealFFT } from "./fft.js";
-import { AP_BANDS, BINS, FFT_SIZE, SpectralAnalyzer, WORK_RATE } from "./spectral.js";
+import { AP_BANDS, AP_EDGES, BINS, FFT_SIZE, SpectralAnalyzer, WORK_RATE } from "./spectral.js";
+import { prng } from "../engine/prng.js";
 import { FRAME_SECONDS, MIN_F0, trackF0 } from "./f0.js";
 import type { FrameSource, SynthFrame } from "./synth.js";
 
@@ -90,6 +91,60 @@ export interface AnalysedSource {
   at(i: number): AnalysedFrame;
 }
 
+/** How the residual synthesis places its epochs and what it takes from the vocoder. */
+export interface ResidualOptions {
+  /**
+   * "peak": the residual's largest magnitude within ±25% of a period after the last mark.
+   * "mbs" (default): SEDREAMS-like; the input's mean-based signal (a Blackman-weighted mean over
+   * 1.75 periods, smooth at F0, one minimum per period) is followed one tracked period at a time,
+   * and each mark is the residual's largest magnitude in the interval that starts a little before
+   * that minimum and ends under half a period after it, so a mark can neither slip by a period nor
+   * jump to a secondary peak outside its own cycle.
+   */
+  epochs?: "peak" | "mbs";
+  /**
+   * Band split (0 = off, the input's residual over the whole band): below this frequency the
+   * voiced excitation is the input's residual grains, above it the vocoder's excitation at the same
+   * synthesis marks (one flat pulse per mark, mixed with noise by the mapped frame's aperiodicity),
+   * joined by a 4th-order Linkwitz-Riley crossover; unvoiced stretches keep the input's residual.
+   * The mapped envelope filters both.
+   */
+  crossoverHz?: number;
+  /** Seed of the high band's noise. */
+  seed?: number;
+}
+
+/** A 2nd-order Butterworth section (direct form I), run twice for a Linkwitz-Riley crossover. */
+class Biquad {
+  private x1 = 0;
+  private x2 = 0;
+  private y1 = 0;
+  private y2 = 0;
+  constructor(
+    private readonly b0: number,
+    private readonly b1: number,
+    private readonly b2: number,
+    private readonly a1: number,
+    private readonly a2: number,
+  ) {}
+  static butterworth(kind: "low" | "high", f: number, fs: number): Biquad {
+    const w = Math.tan((Math.PI * f) / fs);
+    const q = Math.SQRT1_2;
+    const norm = 1 / (1 + w / q + w * w);
+    const a1 = 2 * (w * w - 1) * norm;
+    const a2 = (1 - w / q + w * w) * norm;
+    return kind === "low" ? new Biquad(w * w * norm, 2 * w * w * norm, w * w * norm, a1, a2) : new Biquad(norm, -2 * norm, norm, a1, a2);
+  }
+  step(x: number): number {
+    const y = this.b0 * x + this.b1 * this.x1 + this.b2 * this.x2 - this.a1 * this.y1 - this.a2 * this.y2;
+    this.x2 = this.x1;
+    this.x1 = x;
+    this.y2 = this.y1;
+    this.y1 = y;
+    return y;
+  }
+}
+
 export class ResidualSynth {
   private readonly hop: number;
   private readonly residual: Float32Array;
@@ -107,15 +162,58 @@ export class ResidualSynth {
   private outDone = 0;
   private readonly fitter = new LpcFitter();
   private readonly mappedLpc = new Map<number, Lpc>();
+  private readonly epochs: "peak" | "mbs";
+  private readonly crossoverHz: number;
+  /** "mbs" epochs: the last mark's position after its cycle's mean-based minimum. */
+  private markOffset = 0;
+  /** Band split: the voiced residual grains (low band), the pulses (high band), each in its own accumulator. */
+  private readonly split: { low: [Biquad, Biquad]; high: [Biquad, Biquad]; rand: () => number } | null;
+  private pulses = new Float64Array(1 << 14);
+  private voicedExc = new Float64Array(1 << 14);
+  private readonly blackman = new Map<number, Float64Array>();
 
   constructor(
     private readonly input: Float32Array,
     private readonly analysed: AnalysedSource,
     private readonly mapped: FrameSource,
     private readonly fs: number,
+    opts: ResidualOptions = {},
   ) {
     this.hop = FRAME_SECONDS * fs;
     this.residual = new Float32Array(input.length);
+    this.epochs = opts.epochs ?? "mbs";
+    const fc = opts.crossoverHz ?? 0;
+    this.crossoverHz = fc;
+    this.split =
+      fc > 0
+        ? {
+            low: [Biquad.butterworth("low", fc, fs), Biquad.butterworth("low", fc, fs)],
+            high: [Biquad.butterworth("high", fc, fs), Biquad.butterworth("high", fc, fs)],
+            rand: prng(opts.seed ?? 1),
+          }
+        : null;
+  }
+
+  /** The input's mean-based signal at sample n: a Blackman-weighted mean over 2 * half + 1 samples. */
+  private mbs(n: number, half: number): number {
+    let w = this.blackman.get(half);
+    if (!w) {
+      w = new Float64Array(2 * half + 1);
+      let sum = 0;
+      for (let m = 0; m <= 2 * half; m++) {
+        const p = (2 * Math.PI * m) / (2 * half);
+        w[m] = 0.42 - 0.5 * Math.cos(p) + 0.08 * Math.cos(2 * p);
+        sum += w[m];
+      }
+      for (let m = 0; m <= 2 * half; m++) w[m] /= sum;
+      this.blackman.set(half, w);
+    }
+    const x = this.input;
+    let acc = 0;
+    const from = Math.max(0, n - half);
+    const to = Math.min(x.length - 1, n + half);
+    for (let i = from; i <= to; i++) acc += w[i - n + half] * x[i];
+    return acc;
   }
 
   private frameOf(p: number, length: number): number {
@@ -165,9 +263,56 @@ export class ResidualSynth {
         this.markScan = n;
         break;
       }
-      this.residualTo(hi + 1);
       let best = lo;
-      for (let i = lo; i <= hi; i++) if (Math.abs(this.residual[i]) > Math.abs(this.residual[best])) best = i;
+      if (this.epochs === "mbs") {
+        // The mean-based signal's minimum in this cycle, then the residual's peak around it.
+        const half = Math.round(0.875 * period);
+        let min = lo;
+        let minValue = Infinity;
+        for (let i = lo; i <= hi; i++) {
+          const v = this.mbs(i, half);
+          if (v < minValue) {
+            minValue = v;
+            min = i;
+          }
+        }
+        // The residual's peak within half a period of where this cycle's mark is expected (the last
+        // mark's offset from its minimum; the minimum itself at a stretch's start), weighted down
+        // toward the window's edges so the mark keeps its place in the cycle.
+        const expect = min + (this.lastMark >= 0 ? this.markOffset : 0);
+        const prev = this.lastMark >= 0 && this.marks.length ? this.marks[this.marks.length - 1] : -Infinity;
+        const rlo = Math.max(0, Math.ceil(prev + 0.5 * period), Math.round(expect - 0.5 * period));
+        const rhi = Math.min(n - 1, Math.round(expect + 0.5 * period));
+        this.residualTo(rhi + 1);
+        best = Math.min(rhi, rlo);
+        let bestScore = -1;
+        for (let i = rlo; i <= rhi; i++) {
+          const d = (i - expect) / (0.5 * period);
+          const score = Math.abs(this.residual[i]) * (1 - 0.5 * d * d);
+          if (score > bestScore) {
+            bestScore = score;
+            best = i;
+          }
+        }
+        this.markOffset = best - min;
+        // The next cycle's minimum is searched from the minimum, not the refined mark.
+        if (this.inputF0(best) > 0) {
+          this.marks.push(best);
+          this.lastMark = min;
+          this.markScan = min + 1;
+          continue;
+        }
+        // The refined mark fell in an unvoiced frame: go on from there, but never step back behind the
+        // search (the refinement may reach before `lo`; stepping back there looped at a voicing onset).
+        if (best < this.markScan) {
+          this.lastMark = -1;
+          this.markScan = min + 1;
+          continue;
+        }
+      } else {
+        this.residualTo(hi + 1);
+        for (let i = lo; i <= hi; i++) if (Math.abs(this.residual[i]) > Math.abs(this.residual[best])) best = i;
+      }
       if (!(this.inputF0(best) > 0)) {
         this.lastMark = -1;
         this.markScan = best;
@@ -210,9 +355,55 @@ export class ResidualSynth {
 
   private ensure(n: number): void {
     if (n <= this.exc.length) return;
-    const next = new Float64Array(Math.max(this.exc.length * 2, n));
-    next.set(this.exc);
-    this.exc = next;
+    const grow = (a: Float64Array) => {
+      const next = new Float64Array(Math.max(a.length * 2, n));
+      next.set(a);
+      return next;
+    };
+    this.exc = grow(this.exc);
+    if (this.split) {
+      this.pulses = grow(this.pulses);
+      this.voicedExc = grow(this.voicedExc);
+    }
+  }
+
+  /** The mapped frame's aperiodicity above the crossover (bands weighted by their width there). */
+  private apAbove(p: number, fc: number): number {
+    const ap = this.mapped.at(this.frameOf(p, this.mapped.length)).ap;
+    let s = 0;
+    let w = 0;
+    for (let b = 0; b < AP_BANDS; b++) {
+      const width = Math.max(0, AP_EDGES[b + 1] - Math.max(fc, AP_EDGES[b]));
+      s += width * ap[b];
+      w += width;
+    }
+    return w > 0 ? Math.max(0, Math.min(1, s / w)) : 0;
+  }
+
+  /** The high band's excitation for a voiced synthesis mark: a flat pulse and noise over one output period, at the grain's residual power. */
+  private highBand(at: number, from: number, halfIn: number, pOut: number): void {
+    const split = this.split!;
+    const n = this.input.length;
+    let e = 0;
+    let count = 0;
+    for (let j = -halfIn; j <= halfIn; j++) {
+      const src = from + j;
+      if (src < 0 || src >= n) continue;
+      e += this.residual[src] * this.residual[src];
+      count++;
+    }
+    const rms = count > 0 ? Math.sqrt(e / count) : 0;
+    const ap = this.apAbove(at, this.crossoverHz);
+    const o = at - this.excStart;
+    const len = Math.max(1, Math.round(pOut));
+    this.ensure(o + len + 1);
+    if (o >= 0) this.pulses[o] += Math.sqrt(1 - ap) * Math.sqrt(pOut) * rms;
+    const noise = Math.sqrt(ap) * rms;
+    for (let j = 0; j < len; j++) {
+      // Uniform noise of unit variance: deterministic, in the order the marks are placed.
+      const g = (split.rand() - 0.5) * Math.sqrt(12);
+      if (o + j >= 0) this.pulses[o + j] += noise * g;
+    }
   }
 
   /** Adds residual[from + j] * w(j) * scale, j = -half..half, centred at output sample `at`. */
@@ -221,6 +412,8 @@ export class ResidualSynth {
     this.residualTo(Math.min(n, from + half + 1));
     const o = at - this.excStart;
     this.ensure(o + half + 2);
+    // With a band split, voiced grains feed the low band only.
+    const acc = this.split && !periodicHann ? this.voicedExc : this.exc;
     for (let j = -half; j <= half; j++) {
       const src = from + j;
       const dst = o + j;
@@ -228,7 +421,7 @@ export class ResidualSynth {
       // The periodic Hann of 2 * half samples sums to one at a hop of `half`.
       const w = periodicHann ? 0.5 + 0.5 * Math.cos((Math.PI * j) / half) : 0.5 + 0.5 * Math.cos((Math.PI * j) / (half + 1));
       if (periodicHann && j === half) continue;
-      this.exc[dst] += this.residual[src] * w * scale;
+      acc[dst] += this.residual[src] * w * scale;
     }
   }
 
@@ -247,7 +440,12 @@ export class ResidualSynth {
         const pIn = fIn > 0 ? Math.min(maxPeriod, this.fs / fIn) : 0;
         if (a >= 0 && pIn > 0 && Math.abs(a - t) <= pIn) {
           const pOut = this.fs / fOut;
-          this.grain(t, a, Math.round(pIn), Math.sqrt(pOut / pIn), false);
+          // Lowered pitch: a grain two input periods long would carry the input's next cycles too and
+          // keep its period audible (and measurable) across the gaps, so it narrows with the ratio,
+          // to one input period at most; its power per output period stays the residual's.
+          const half = Math.max(1, Math.round(pIn * Math.max(0.5, Math.min(1, pIn / pOut))));
+          this.grain(t, a, half, Math.sqrt(pOut / pIn) * Math.sqrt(pIn / half), false);
+          if (this.split) this.highBand(t, a, Math.round(pIn), pOut);
           this.nextMark += pOut;
           continue;
         }
@@ -276,7 +474,13 @@ export class ResidualSynth {
     for (let s = 0; s < count; s++) {
       const n = this.outDone + s;
       const { a, gain } = this.lpcOut(this.frameOf(n, this.mapped.length));
-      let y = gain * this.exc[n - this.excStart];
+      const e = n - this.excStart;
+      let x = this.exc[e];
+      if (this.split) {
+        const { low, high } = this.split;
+        x += low[1].step(low[0].step(this.voicedExc[e])) + high[1].step(high[0].step(this.pulses[e]));
+      }
+      let y = gain * x;
       for (let k = 1; k <= LPC_ORDER; k++) y -= a[k] * h[k - 1];
       for (let k = LPC_ORDER - 1; k > 0; k--) h[k] = h[k - 1];
       h[0] = y;
@@ -286,8 +490,10 @@ export class ResidualSynth {
     // The excitation behind the output is final and read no more.
     const drop = this.outDone - this.excStart;
     if (drop > 0) {
-      this.exc.copyWithin(0, drop);
-      this.exc.fill(0, this.exc.length - drop);
+      for (const a of this.split ? [this.exc, this.pulses, this.voicedExc] : [this.exc]) {
+        a.copyWithin(0, drop);
+        a.fill(0, a.length - drop);
+      }
       this.excStart = this.outDone;
     }
     const keepFrom = this.frameOf(this.outDone, this.mapped.length) - 1;
@@ -299,7 +505,7 @@ export class ResidualSynth {
 /** How far a grain placed before the block end can reach past it: half a grain of the longest input period. */
 const RESIDUAL_GRAIN_REACH = Math.ceil(22_050 / MIN_F0) + 2;
 /** Samples of analysed and mapped frames needed past a block's end. */
-export const RESIDUAL_LOOKAHEAD = RESIDUAL_GRAIN_REACH + 3 * Math.ceil(22_050 / MIN_F0) + 2 * UNVOICED_HALF;
+export const RESIDUAL_LOOKAHEAD = RESIDUAL_GRAIN_REACH + 4 * Math.ceil(22_050 / MIN_F0) + 2 * UNVOICED_HALF;
 
 /**
  * Analysis and resynthesis with nothing moved (the input's own frames as the mapped ones): the
