@@ -3,7 +3,7 @@ import type { Browser } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
 import { createApiKey, messages } from "../../functions/platform/domain/accounts.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
-import { closeContext, hydrated, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
+import { closeContext, hydrated, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack, runClockUntil } from "./helpers.js";
 
 let stack: EmbeddedStack;
 let browser: Browser;
@@ -127,8 +127,7 @@ describe("web accounts and API keys", () => {
     await expect.poll(() => toasts.textContent()).toContain("API key revoked.");
     await page.clock.runFor(4_500);
     expect(await toasts.textContent()).toContain("API key revoked.");
-    await page.clock.runFor(1_000);
-    await expect.poll(() => toasts.getByRole("listitem").count()).toBe(0);
+    await runClockUntil(page, () => toasts.getByRole("listitem").count(), 0);
 
     // Another revoke: its toast is dismissed by hand.
     await page.getByRole("button", { name: "Revoke Bulk 1", exact: true }).click();

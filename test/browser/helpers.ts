@@ -146,3 +146,27 @@ export function atMost(n: number): <T>(task: () => Promise<T>) => Promise<T> {
 
 /** The same, one at a time (a concurrent test's sign-in and first page load, say). */
 export const oneAtATime = () => atMost(1);
+
+/**
+ * Moves a paused page clock on in `stepMs` steps until `read()` gives `want` (a fake-time budget of
+ * `withinMs` at most). A timer the page sets in a React effect can be set a moment after the change
+ * a test waits for (the URL, a toast's text): one `runFor` that happens first passes no timer, and a
+ * paused clock never fires it. Stepping also runs a timer that was set late.
+ */
+export async function runClockUntil<T>(page: Page, read: () => Promise<T> | T, want: T, opts: { stepMs?: number; withinMs?: number } = {}, ex: ExpectStatic = expect): Promise<void> {
+  const step = opts.stepMs ?? 100;
+  let ran = 0;
+  await ex
+    .poll(
+      async () => {
+        const got = await read();
+        if (got !== want && ran < (opts.withinMs ?? 5_000)) {
+          await page.clock.runFor(step);
+          ran += step;
+        }
+        return got;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(want);
+}

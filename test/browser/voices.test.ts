@@ -10,7 +10,7 @@ import { apiFetch, createTestAccount, insertOwnVoice } from "../support/stack.js
 import { rateInDollars } from "../../web/app/components/voices/library.js";
 import { voiceMessages } from "../../functions/platform/contract/voices.js";
 import { voiceLimitMessages } from "../../web/app/components/voices/voiceLimit.js";
-import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
+import { closeBrowserStack, closeContext, newContext, runClockUntil, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
 
 /**
  * The Voices pages in a real browser: the Voice Library (every filter against what /v1 answers
@@ -225,8 +225,7 @@ describe("the Voice Library", () => {
     await expect.poll(() => toasts.textContent()).toContain("Error Adding Voice!");
     await page.clock.runFor(9_500);
     expect(await toasts.textContent()).toContain("Error Adding Voice!");
-    await page.clock.runFor(1_000);
-    await expect.poll(() => toasts.getByRole("listitem").count()).toBe(0);
+    await runClockUntil(page, () => toasts.getByRole("listitem").count(), 0);
     expect(errors.pageErrors).toEqual([]);
     await closeContext(page.context());
   });
@@ -486,10 +485,10 @@ describe("the Add a new voice dialog", () => {
     expect(await design.isVisible()).toBe(true);
     await design.getByRole("button", { name: "Close" }).click();
     await expect.poll(() => new URL(p.url()).search).toBe("?creationType=voiceDesign");
+    await expect.poll(() => design.count()).toBe(0);
     await p.clock.runFor(900);
     expect(new URL(p.url()).search).toBe("?creationType=voiceDesign");
-    await p.clock.runFor(200);
-    await expect.poll(() => new URL(p.url()).search).toBe("");
+    await runClockUntil(p, () => new URL(p.url()).search, "");
 
     // The Voice Library tile goes to the library.
     await p.getByRole("button", { name: "Add a new voice" }).click();
