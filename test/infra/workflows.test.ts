@@ -23,6 +23,8 @@ import { speakPcm } from "../../functions/capabilities/voice-clone/render.js";
 import { startReceiver } from "../webhooks/receiver.js";
 import { encryptSecret } from "../../functions/capabilities/webhooks/secrets.js";
 import { Table } from "../../functions/platform/stores/table.js";
+import { isDeepStrictEqual } from "node:util";
+import type { SynthesisRequest } from "../../functions/media/engine/port.js";
 
 /**
  * Runs every workflow's ASL, rendered from the CDK constructs exactly as the embedded stack
@@ -316,9 +318,25 @@ SCENARIOS["voice-verification"] = () => {
     const profile = profileFromLabels({ language: "en", gender: "female", age: "young" }, 4711);
     const { samples, sampleRate } = await speakPcm(stack.ctx, profile, TEXT, { seed: 9 });
     const p = await pendingAttempt(encodeWav(floatToInt16(samples), sampleRate), TEXT);
-    const execution = await run(stack.workflows, "voice-verification", p.input);
+    // The stack's own engine, counting the readings each step asks it for.
+    const real = await stack.ctx.engine();
+    const asked: Array<{ voice: unknown; text: string }> = [];
+    const engine = new Proxy(real, {
+      get(t, k) {
+        if (k === "synthesize") return (req: SynthesisRequest, signal?: AbortSignal) => (asked.push({ voice: req.voice, text: req.text }), t.synthesize(req, signal));
+        const v = Reflect.get(t, k, t) as unknown;
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+      },
+    });
+    const runner = new LocalWorkflowRunner(defs, { waitOverrideMs: 0 });
+    runner.bind({ ...stack.ctx, engine: async () => engine });
+    const execution = await run(runner, "voice-verification", p.input);
     expect(execution.error).toBeUndefined();
     expect(execution.status).toBe("SUCCEEDED");
+    // The voice's own reading of the sentence is made once for both checks (the speaker step's reference, the
+    // sentence step's first candidate); each other reader reads each candidate once.
+    expect(asked.filter((x) => x.text === TEXT && isDeepStrictEqual(x.voice, p.profile))).toHaveLength(1);
+    expect(asked.filter((x, i) => asked.findIndex((y) => y.text === x.text && isDeepStrictEqual(y.voice, x.voice)) !== i)).toEqual([]);
     const a = await attemptOf(p.ws, p.voiceId);
     expect(a).toMatchObject({ status: "accepted", accepted: true, levenshtein_distance: 0 });
     expect(a.speaker!.accepted && a.sentence!.accepted).toBe(true);

@@ -8,6 +8,7 @@ import { floatToInt16 } from "../../media/audio/resample.js";
 import { EMBEDDING_VERSION } from "../../media/voice-analysis/embedding.js";
 import { VERIFICATION_RECORDING_MAX_SECONDS, verificationMessages } from "../../platform/contract/voiceCreation.js";
 import { speakPcm16 } from "../../capabilities/voice-clone/render.js";
+import { ownReading } from "../../capabilities/voice-verification/readings.js";
 import { estimateProfile } from "../../capabilities/cloning/fit.js";
 import type { VoiceProfile } from "../../media/engine/port.js";
 import type { VoiceAnalysis } from "../../media/voice-analysis/port.js";
@@ -125,7 +126,7 @@ export const voiceVerificationSteps: StepHandlers = {
     const samples = ref.embedding;
     const [rec, reading] = await Promise.all([
       ctx.analyzer().analyzeSamples(recording, SAMPLE_RATE),
-      speakPcm16(ctx, ref.profile, attempt.text).then((r) => ctx.analyzer().analyzeSamples(r.pcm, r.sampleRate)),
+      ownReading(ctx, ref.profile, attempt.text).then((r) => ctx.analyzer().analyzeSamples(r.pcm, r.sampleRate)),
     ]);
     const toSamples = speakerSimilarity(rec.embedding, samples ?? reading.embedding);
     const toReading = speakerSimilarity(rec.embedding, reading.embedding);
@@ -144,8 +145,9 @@ export const voiceVerificationSteps: StepHandlers = {
     const candidates = [attempt.text, ...decoysFor(attempt.text, language, attempt_id)];
     const { profile } = preparedReference(raw, voice);
     // Every candidate read by several voices (candidate-major), so the fit does not hang on the reader sounding like one of them.
+    // The first, the voice's own reading of the sentence, is the one the speaker step analyses (made once for both).
     const voices = readingVoices(language, profile);
-    const readings = await Promise.all(candidates.flatMap((c) => voices.map((p) => speakPcm16(ctx, p, c))));
+    const readings = await Promise.all(candidates.flatMap((c, i) => voices.map((p, j) => (i === 0 && j === 0 ? ownReading(ctx, p, c) : speakPcm16(ctx, p, c)))));
     const costs = await ctx.analyzer().sentenceCosts(recording, SAMPLE_RATE, readings.map((r) => r.pcm), readings[0].sampleRate);
     const m = sentenceMargin(costs, voices.length);
     const best = Math.floor(costs.indexOf(Math.min(...costs)) / voices.length);
