@@ -25,6 +25,7 @@ import { encryptSecret } from "../../functions/capabilities/webhooks/secrets.js"
 import { Table } from "../../functions/platform/stores/table.js";
 import { isDeepStrictEqual } from "node:util";
 import type { SynthesisRequest } from "../../functions/media/engine/port.js";
+import { voiceVerificationSteps } from "../../functions/handlers/workflows/voiceVerification.js";
 
 /**
  * Runs every workflow's ASL, rendered from the CDK constructs exactly as the embedded stack
@@ -313,6 +314,7 @@ const attemptOf = async (ws: string, voiceId: string) => (await stack.ctx.stores
 
 SCENARIOS["voice-verification"] = () => {
   const TEXT = "Lantern, copper, dolphin, winter, button, bottle.";
+  const speaker = profileFromLabels({ language: "en", gender: "male", age: "middle_aged" }, 77);
 
   it("accepts the voice's own speaker reading the sentence: both checks in parallel, then the decision", async () => {
     const profile = profileFromLabels({ language: "en", gender: "female", age: "young" }, 4711);
@@ -374,6 +376,53 @@ SCENARIOS["voice-verification"] = () => {
     const a = await attemptOf(p.ws, p.voiceId);
     expect(a.status).toBe("rejected");
     expect(a.reasons).toEqual(["No speech was found in the recording."]);
+  }, 120_000);
+
+  it("analyses a professional draft's samples at its first attempt only, and again once its samples change", async () => {
+    const reading = await speakPcm(stack.ctx, speaker, TEXT, { seed: 9 });
+    const p = await pendingAttempt(encodeWav(floatToInt16(reading.samples), reading.sampleRate), TEXT);
+    const sampleOf = async (text: string) => {
+      const sample_id = unique("s");
+      const key = workspaceKey(p.ws, "voices", p.voiceId, "samples", `${sample_id}.wav`);
+      const { samples, sampleRate } = await speakPcm(stack.ctx, speaker, text, { seed: 3 });
+      await stack.ctx.blobs.put(key, encodeWav(floatToInt16(samples), sampleRate), "audio/wav");
+      return { sample_id, file_name: `${sample_id}.wav`, mime_type: "audio/wav", size_bytes: 0, hash: sample_id, duration_secs: null, object_key: key, remove_background_noise: false, isolated_object_key: null, trim_start: null, trim_end: null, speaker_separation: null, created_at_unix: 1 };
+    };
+    const first = await sampleOf(HELD_OUT_LINES.slice(0, 3).join(" "));
+    const v = (await stack.ctx.stores.voices.get(p.ws, p.voiceId))!;
+    await stack.ctx.stores.voices.put({ ...v, category: "professional", samples: [first] });
+    // The stack's analyser, counting the decodes each prepare step asks it for (the recording's, and each sample's).
+    let decodes = 0;
+    const real = stack.ctx.analyzer();
+    const analyzer = new Proxy(real, {
+      get(t, k) {
+        if (k === "decode") return (...a: Parameters<typeof real.decode>) => (decodes++, t.decode(...a));
+        const f = Reflect.get(t, k, t) as unknown;
+        return typeof f === "function" ? (f as (...a: unknown[]) => unknown).bind(t) : f;
+      },
+    });
+    const ctx = { ...stack.ctx, analyzer: () => analyzer };
+    const prepare = async () => {
+      decodes = 0;
+      const r = (await voiceVerificationSteps.prepare(p.input, ctx)) as { ok: boolean; reference: { embedding: number[] | null; reading_profile: unknown } };
+      expect(r.ok).toBe(true);
+      return { reference: r.reference, decodes };
+    };
+    const one = await prepare();
+    expect(one.decodes).toBe(2);
+    expect(one.reference.embedding).not.toBeNull();
+    // Not fine-tuned yet: the sentences are read with a profile estimated from the samples.
+    expect(one.reference.reading_profile).not.toBeNull();
+    const two = await prepare();
+    expect(two.decodes).toBe(1);
+    // The same reference as the steps receive it (through the state's JSON).
+    expect(JSON.stringify(two.reference)).toBe(JSON.stringify(one.reference));
+    // Another sample: analysed anew, and the reference follows it.
+    const cur = (await stack.ctx.stores.voices.get(p.ws, p.voiceId))!;
+    await stack.ctx.stores.voices.put({ ...cur, samples: [first, await sampleOf(HELD_OUT_LINES.slice(3, 6).join(" "))] });
+    const three = await prepare();
+    expect(three.decodes).toBe(3);
+    expect(three.reference.embedding).not.toEqual(one.reference.embedding);
   }, 120_000);
 
   it("records the attempt as an error (not counted) when a step fails", async () => {

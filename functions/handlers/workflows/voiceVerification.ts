@@ -48,22 +48,63 @@ async function loadPcm(ctx: AppContext, key: string): Promise<Int16Array> {
   return w.pcm16;
 }
 
-/** The voice's samples as one analysis: the stored one, or (older voices, professional drafts) analysed now. */
-async function samplesAnalysis(ctx: AppContext, v: VoiceRecord): Promise<Omit<VoiceAnalysis, "segments"> | null> {
+type Summary = Omit<VoiceAnalysis, "segments">;
+
+/**
+ * A voice without a stored analysis (older voices, professional drafts) has its samples analysed by
+ * its first attempt, and the analysis is kept beside the attempts' recordings for the next ones,
+ * with the objects it was made of: a sample added, removed or cleaned makes a new one. Each attempt
+ * decoded and analysed up to 3 minutes of samples again (a draft is often retried: five attempts a
+ * day). The voice's deletion removes it with everything under the voice's prefix.
+ */
+const KeptSummary = z.object({ embedding_version: z.number(), objects: z.array(z.string()), summary: z.record(z.unknown()).nullable() });
+const keptSummaryKey = (ws: string, v: VoiceRecord) => workspaceKey(ws, "voices", v.voice_id, "verification", "samples-analysis.json");
+const sampleObjects = (v: VoiceRecord) => v.samples.map((s) => `${s.sample_id}:${s.isolated_object_key ?? s.object_key}`);
+
+/** The kept analysis of `v`'s samples, when it was made of the objects the voice has now. */
+async function keptSamplesAnalysis(ctx: AppContext, ws: string, v: VoiceRecord): Promise<{ summary: Summary | null } | undefined> {
+  const o = await ctx.blobs.getBytes(keptSummaryKey(ws, v));
+  if (!o) return undefined;
+  const k = KeptSummary.safeParse(JSON.parse(Buffer.from(o.bytes).toString("utf8")));
+  if (!k.success || k.data.embedding_version !== EMBEDDING_VERSION || JSON.stringify(k.data.objects) !== JSON.stringify(sampleObjects(v))) return undefined;
+  return { summary: k.data.summary as Summary | null };
+}
+
+/** The voice's samples as one analysis: the stored one, the one an earlier attempt kept, or analysed now. */
+async function samplesAnalysis(ctx: AppContext, ws: string, v: VoiceRecord): Promise<Summary | null> {
   if (v.analysis && v.analysis.embedding_version === EMBEDDING_VERSION) return v.analysis.summary;
+  const earlier = await keptSamplesAnalysis(ctx, ws, v);
+  if (earlier) return earlier.summary;
+  const { summary, whole } = await analyseSamples(ctx, v);
+  // Kept when it was made of every object it names and JSON holds it: no NaN or infinity. (Its -0s
+  // read back as 0, as in the workflow's state, which hands the embedding on to the speaker step.)
+  let finite = true;
+  const kept = JSON.stringify({ embedding_version: EMBEDDING_VERSION, objects: sampleObjects(v), summary }, (_k, x: unknown) => {
+    if (typeof x === "number" && !Number.isFinite(x)) finite = false;
+    return x;
+  });
+  if (whole && finite) await ctx.blobs.put(keptSummaryKey(ws, v), kept, "application/json");
+  return summary;
+}
+
+async function analyseSamples(ctx: AppContext, v: VoiceRecord): Promise<{ summary: Summary | null; whole: boolean }> {
   const pieces: Float32Array[] = [];
   let seconds = 0;
+  let whole = true;
   for (const s of v.samples) {
     if (seconds >= 180) break;
     const o = await ctx.blobs.getBytes(s.isolated_object_key ?? s.object_key);
-    if (!o) continue;
+    if (!o) {
+      whole = false;
+      continue;
+    }
     const d = await ctx.analyzer().decode(o.bytes, { sampleRate: SAMPLE_RATE, maxSeconds: 45 * 60 });
     pieces.push(d.samples);
     seconds += d.durationSecs;
   }
-  if (!pieces.length) return null;
-  const a = await analyseVoice(ctx, pieces);
-  return a.speechSecs > 0 ? a : null;
+  if (!pieces.length) return { summary: null, whole };
+  const { segments: _segments, ...a } = await analyseVoice(ctx, pieces);
+  return { summary: a.speechSecs > 0 ? a : null, whole };
 }
 
 /** A professional clone's profile is fitted by fine-tuning, which comes after verification. */
@@ -79,8 +120,8 @@ const isFitted = (v: VoiceRecord) => v.category !== "professional" || v.high_qua
 const Reference = z.object({ embedding: z.array(z.number()).nullable(), reading_profile: z.record(z.unknown()).nullable() });
 type Reference = { embedding: number[] | null; reading_profile: VoiceProfile | null };
 
-async function referenceFor(ctx: AppContext, v: VoiceRecord): Promise<Reference> {
-  const a = await samplesAnalysis(ctx, v);
+async function referenceFor(ctx: AppContext, ws: string, v: VoiceRecord): Promise<Reference> {
+  const a = await samplesAnalysis(ctx, ws, v);
   if (!a) return { embedding: null, reading_profile: null };
   if (isFitted(v)) return { embedding: a.embedding, reading_profile: null };
   const gender = v.labels.gender === "male" || v.labels.gender === "female" ? v.labels.gender : undefined;
@@ -115,7 +156,7 @@ export const voiceVerificationSteps: StepHandlers = {
     const speechSecs = speech.reduce((n, s) => n + s.end - s.start, 0);
     if (speechSecs < MIN_SPEECH_SECONDS) return { ok: false, reasons: [speechSecs > 0 ? verificationMessages.tooShort : verificationMessages.noSpeech] };
     await ctx.blobs.put(pcmKey(workspace_id, voice_id, attempt_id), encodeWav(floatToInt16(clean), SAMPLE_RATE), "audio/wav");
-    return { ok: true, reasons: [], speech_secs: Math.round(speechSecs * 100) / 100, reference: await referenceFor(ctx, voice) };
+    return { ok: true, reasons: [], speech_secs: Math.round(speechSecs * 100) / 100, reference: await referenceFor(ctx, workspace_id, voice) };
   },
 
   async speaker(raw, ctx) {
