@@ -4,6 +4,8 @@ import { startTestStack, createTestAccount, apiFetch } from "../support/stack.js
 import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js";
 import { Caller } from "../../functions/platform/domain/caller.js";
 import { releaseSlot, SLOT_POLL_MS, SLOT_WAIT_MS, takeSlot } from "../../functions/capabilities/speech/slots.js";
+import { ApiKeys, CREDENTIALS_TTL_MS } from "../../functions/platform/stores/credentials.js";
+import { sha256Hex } from "../../functions/platform/adapters/ids.js";
 
 /**
  * Issue 24's storm begins with a wave of requests from a workspace the server has not seen yet.
@@ -119,5 +121,21 @@ describe("a wave of requests with a key this process has not seen (issue 24)", (
     } finally {
       touches.mockRestore();
     }
+  }, 30_000);
+
+  it("the key the wave shares is kept for a bounded time: revoked in another process, it stops working here within CREDENTIALS_TTL_MS", async () => {
+    const free = await createTestAccount(stack, "free");
+    const hash = sha256Hex(free.apiKey);
+    // This process (the stack's stores) has read the key; another process revokes it.
+    expect((await apiFetch(stack, free.apiKey, "/v1/models")).status).toBe(200);
+    const elsewhere = new ApiKeys(stack.ctx.stores.tables.main);
+    const [key] = await elsewhere.list(free.workspace.workspace_id, free.user.user_id);
+    expect(await elsewhere.revoke(free.workspace.workspace_id, free.user.user_id, key.key_id)).toBe(true);
+    expect(await elsewhere.byHash(hash)).toBeUndefined();
+    // Documented in functions/platform/stores/credentials.ts: elsewhere, within this time.
+    await new Promise((r) => setTimeout(r, CREDENTIALS_TTL_MS + 100));
+    const after = await apiFetch(stack, free.apiKey, "/v1/models");
+    expect(after.status).toBe(401);
+    expect(((await after.json()) as { detail: { status: string } }).detail.status).toBe("invalid_api_key");
   }, 30_000);
 });
