@@ -157,6 +157,10 @@ describe("right after a fresh start (issue 24)", () => {
     const text = text849();
     expect(codePointsOf(text)).toBe(TEXT_LENGTH);
     const { apiKey } = seedUser(dataDir, "overload@example.com", "free");
+    // The lookups below use a key of their own: the storm's key is new to the server when the storm
+    // starts, as in the issue (its first wave is authenticated at once: one read and one use record
+    // for the wave, functions/platform/http/auth.ts).
+    const { apiKey: lookupKey } = seedUser(dataDir, "lookups@example.com", "free");
 
     // Before the storm, in this run: the same request alone (another workspace, so the free
     // balance stays whole), and the loop's CPU for it; the loop's CPU for a lookup
@@ -189,7 +193,7 @@ describe("right after a fresh start (issue 24)", () => {
       pair.push(r.ms);
       pairServer.push(r.server.beforeSlot + r.server.generate);
     }
-    const lookup = () => fetch(`${server.url}/v1/models`, { headers: { "xi-api-key": apiKey } }).then((r) => r.arrayBuffer());
+    const lookup = () => fetch(`${server.url}/v1/models`, { headers: { "xi-api-key": lookupKey } }).then((r) => r.arrayBuffer());
     for (let i = 0; i < 10; i++) await lookup();
     const LOOKUPS = 300;
     const lookupCpu0 = loopCpuSeconds(server.pid);
@@ -309,7 +313,9 @@ describe("right after a fresh start (issue 24)", () => {
       // Not asserted: on the server's side at share it held in 7 of 9 runs at load 10-27, often
       // with a few per cent to spare, and reached 3.17 and 3.08 in the other two (two holders always
       // share the engine, and the storm's own work comes out of the same share: about 2.8x alone;
-      // docs/decisions/2026-12-07-background-at-low-priority.md, last section).
+      // docs/decisions/2026-12-07-background-at-low-priority.md, last section). With the storm's
+      // key new to the server, seven more runs at load 9-14: worst 2.20-3.13, the margin asked for
+      // (2.7) met in 3 (docs/decisions/2026-12-07-overload-storm-costs.md).
       expect(Number.isFinite(held[i].serverMs), JSON.stringify(report)).toBe(true);
     }
     // A 429 costs the loop about a lookup (its HTTP answer is most of it), not the request's

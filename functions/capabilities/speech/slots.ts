@@ -11,7 +11,8 @@ import { ApiError } from "../../platform/http/errors.js";
  * served, up to SLOT_WAIT_MS; the queue holds as many as the plan runs at once, and a request
  * beyond that is refused at once (429, Retry-After) without asking the store: a storm of retries
  * costs lookups, never synthesis or store writes. A waiter is woken when a slot of its workspace
- * is released here, and asks the store again every SLOT_POLL_MS for slots freed elsewhere.
+ * is released here, and asks the store again every SLOT_POLL_MS for slots freed elsewhere (not
+ * while this process holds them all: then only a release here can free one).
  *
  * The slots held here are also this process's interactive work: background jobs (first-start
  * previews and embeddings) wait between items while any is held (`yieldToInteractive`).
@@ -242,8 +243,13 @@ async function takeSlotAdmitted(ctx: AppContext, caller: Caller, owner: string, 
     return n;
   };
   const queue = () => s.waiting.get(ws) ?? [];
+  // Every slot of the workspace is held by a request of this process: no other process can free
+  // one, so asking the store (two failed conditional writes with a plan of two) is wasted until a
+  // release here, which wakes the first in line. In issue 24's storm the first waiter's polls were
+  // most of what the store's thread did while both slots were held.
+  const allHeldHere = () => heldHere(s, ws) >= limit;
   // Nobody waits ahead of this request: the store decides at once.
-  if (queue().length === 0) {
+  if (queue().length === 0 && !allHeldHere()) {
     const n = await attempt();
     if (n !== undefined) return n;
   }
@@ -285,7 +291,7 @@ async function takeSlotAdmitted(ctx: AppContext, caller: Caller, owner: string, 
       const first = queue()[0] === waiter;
       // Only the first in line asks the store (woken by a release here, or on its poll for slots
       // freed by another process): the others would only find the same busy slots.
-      if (!first) continue;
+      if (!first || allHeldHere()) continue;
       const n = await attempt();
       if (n !== undefined) {
         got = true;

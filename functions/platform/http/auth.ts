@@ -9,6 +9,24 @@ import type { ApiRequest } from "./types.js";
 const invalid = (message: string) => new ApiError(401, "invalid_api_key", message);
 
 /**
+ * Each process's key-use records on their way (key hash -> the write). The store's copy of a key
+ * says when it was last used, and requests that read it at once (a wave of a key this process has
+ * not seen: `byHash` shares one read among them) all found it stale: each wrote, one write won and
+ * the others failed their condition. They now wait for the one on its way (issue 24's first wave).
+ */
+const touching = new WeakMap<AppContext, Map<string, Promise<void>>>();
+
+function touchOnce(ctx: AppContext, hash: string, now: number): Promise<void> {
+  const mine = touching.get(ctx) ?? new Map<string, Promise<void>>();
+  touching.set(ctx, mine);
+  const pending = mine.get(hash);
+  if (pending) return pending;
+  const started = ctx.stores.apiKeys.touch(hash, now).finally(() => mine.delete(hash));
+  mine.set(hash, started);
+  return started;
+}
+
+/**
  * Who is calling: an API key in `xi-api-key`, or a short-lived session token from the web
  * in `Authorization: Bearer` (where an API key, `sk_...`, is accepted too, as OpenAI's clients
  * send it). Missing or invalid credentials are a 401 invalid_api_key.
@@ -22,7 +40,7 @@ export async function authenticateRequest(ctx: AppContext, req: ApiRequest): Pro
     const hash = sha256Hex(apiKey);
     const record = await ctx.stores.apiKeys.byHash(hash);
     if (!record) throw invalid("Invalid API key");
-    if (!record.last_used_at || record.last_used_at < now - 60) await ctx.stores.apiKeys.touch(hash, now);
+    if (!record.last_used_at || record.last_used_at < now - 60) await touchOnce(ctx, hash, now);
     if (record.is_disabled) throw invalid("This API key is disabled.");
     const principal: Principal = {
       userId: record.user_id,
