@@ -110,6 +110,20 @@ export interface ResidualOptions {
    * The mapped envelope filters both.
    */
   crossoverHz?: number;
+  /**
+   * Large lowering (0 = off): where the output period is more than this many input periods, the
+   * voiced excitation below the crossover (the whole band without a split) is one flat pulse per
+   * synthesis mark too, at the grain's residual power, mixed with noise by the mapped aperiodicity
+   * there, so the output carries the target's period and not the input's cycles inside its grains.
+   */
+  lowerPulseRatio?: number;
+  /**
+   * The share of power (0..1, default 0) that the voiced excitation below the crossover takes from
+   * the pulse rather than the input's residual grain at every voiced mark: the source's glottal
+   * pulse shape (its harmonics' slope and phase under the envelope) gives way to the flat pulse, whose
+   * spectrum the mapped (target-equalised) envelope shapes alone.
+   */
+  lowPulse?: number;
   /** Seed of the high band's noise. */
   seed?: number;
 }
@@ -164,6 +178,10 @@ export class ResidualSynth {
   private readonly mappedLpc = new Map<number, Lpc>();
   private readonly epochs: "peak" | "mbs";
   private readonly crossoverHz: number;
+  private readonly lowerPulseRatio: number;
+  private readonly lowPulse: number;
+  /** Noise of the low band's pulses (its own sequence, so the high band's is the same with it on or off). */
+  private readonly lowRand: () => number;
   /** "mbs" epochs: the last mark's position after its cycle's mean-based minimum. */
   private markOffset = 0;
   /** Band split: the voiced residual grains (low band), the pulses (high band), each in its own accumulator. */
@@ -184,6 +202,9 @@ export class ResidualSynth {
     this.epochs = opts.epochs ?? "mbs";
     const fc = opts.crossoverHz ?? 0;
     this.crossoverHz = fc;
+    this.lowerPulseRatio = opts.lowerPulseRatio ?? 0;
+    this.lowPulse = Math.max(0, Math.min(1, opts.lowPulse ?? 0));
+    this.lowRand = prng(((opts.seed ?? 1) ^ 0x5bd1e995) >>> 0);
     this.split =
       fc > 0
         ? {
@@ -367,13 +388,13 @@ export class ResidualSynth {
     }
   }
 
-  /** The mapped frame's aperiodicity above the crossover (bands weighted by their width there). */
-  private apAbove(p: number, fc: number): number {
+  /** The mapped frame's aperiodicity between lo and hi Hz (bands weighted by their width there). */
+  private apBetween(p: number, lo: number, hi: number): number {
     const ap = this.mapped.at(this.frameOf(p, this.mapped.length)).ap;
     let s = 0;
     let w = 0;
     for (let b = 0; b < AP_BANDS; b++) {
-      const width = Math.max(0, AP_EDGES[b + 1] - Math.max(fc, AP_EDGES[b]));
+      const width = Math.max(0, Math.min(hi, AP_EDGES[b + 1]) - Math.max(lo, AP_EDGES[b]));
       s += width * ap[b];
       w += width;
     }
@@ -382,7 +403,41 @@ export class ResidualSynth {
 
   /** The high band's excitation for a voiced synthesis mark: a flat pulse and noise over one output period, at the grain's residual power. */
   private highBand(at: number, from: number, halfIn: number, pOut: number): void {
-    const split = this.split!;
+    this.residualTo(Math.min(this.input.length, from + halfIn + 1));
+    this.ensure(at - this.excStart + Math.max(1, Math.round(pOut)) + 1);
+    this.pulseAt(this.pulses, this.split!.rand, this.apBetween(at, this.crossoverHz, Infinity), at, from, halfIn, pOut);
+  }
+
+  /**
+   * The low band's (whole band's without a split) pulse for a voiced mark, carrying `share` of the
+   * energy that the mark's residual grain (half-width `half`, times `scale`) would have carried.
+   */
+  private lowBand(at: number, from: number, half: number, scale: number, pOut: number, share: number): void {
+    const n = this.input.length;
+    this.residualTo(Math.min(n, from + half + 1));
+    let e = 0;
+    for (let j = -half; j <= half; j++) {
+      const src = from + j;
+      if (src < 0 || src >= n) continue;
+      const w = (0.5 + 0.5 * Math.cos((Math.PI * j) / (half + 1))) * this.residual[src];
+      e += w * w;
+    }
+    const energy = share * scale * scale * e;
+    const ap = this.apBetween(at, 0, this.split ? this.crossoverHz : Infinity);
+    const len = Math.max(1, Math.round(pOut));
+    const o = at - this.excStart;
+    this.ensure(o + len + 1);
+    const acc = this.split ? this.voicedExc : this.exc;
+    if (o >= 0) acc[o] += Math.sqrt((1 - ap) * energy);
+    const noise = Math.sqrt((ap * energy) / len);
+    for (let j = 0; j < len; j++) {
+      const g = (this.lowRand() - 0.5) * Math.sqrt(12);
+      if (o + j >= 0) acc[o + j] += noise * g;
+    }
+  }
+
+  /** A flat pulse and noise (share `ap` of the power) over one output period at `at`, at the residual's power around `from`. */
+  private pulseAt(acc: Float64Array, rand: () => number, ap: number, at: number, from: number, halfIn: number, pOut: number): void {
     const n = this.input.length;
     let e = 0;
     let count = 0;
@@ -393,16 +448,15 @@ export class ResidualSynth {
       count++;
     }
     const rms = count > 0 ? Math.sqrt(e / count) : 0;
-    const ap = this.apAbove(at, this.crossoverHz);
     const o = at - this.excStart;
     const len = Math.max(1, Math.round(pOut));
-    this.ensure(o + len + 1);
-    if (o >= 0) this.pulses[o] += Math.sqrt(1 - ap) * Math.sqrt(pOut) * rms;
+    if (o + len + 1 > acc.length) throw new Error("pulseAt: accumulator not grown");
+    if (o >= 0) acc[o] += Math.sqrt(1 - ap) * Math.sqrt(pOut) * rms;
     const noise = Math.sqrt(ap) * rms;
     for (let j = 0; j < len; j++) {
       // Uniform noise of unit variance: deterministic, in the order the marks are placed.
-      const g = (split.rand() - 0.5) * Math.sqrt(12);
-      if (o + j >= 0) this.pulses[o + j] += noise * g;
+      const g = (rand() - 0.5) * Math.sqrt(12);
+      if (o + j >= 0) acc[o + j] += noise * g;
     }
   }
 
@@ -444,7 +498,11 @@ export class ResidualSynth {
           // keep its period audible (and measurable) across the gaps, so it narrows with the ratio,
           // to one input period at most; its power per output period stays the residual's.
           const half = Math.max(1, Math.round(pIn * Math.max(0.5, Math.min(1, pIn / pOut))));
-          this.grain(t, a, half, Math.sqrt(pOut / pIn) * Math.sqrt(pIn / half), false);
+          // Large lowering takes the pulse alone below the crossover; otherwise the pulse's share is lowPulse.
+          const pulse = this.lowerPulseRatio > 0 && pOut > this.lowerPulseRatio * pIn ? 1 : this.lowPulse;
+          const scale = Math.sqrt(pOut / pIn) * Math.sqrt(pIn / half);
+          if (pulse < 1) this.grain(t, a, half, Math.sqrt(1 - pulse) * scale, false);
+          if (pulse > 0) this.lowBand(t, a, half, scale, pOut, pulse);
           if (this.split) this.highBand(t, a, Math.round(pIn), pOut);
           this.nextMark += pOut;
           continue;
