@@ -124,6 +124,12 @@ export interface ResidualOptions {
    * spectrum the mapped (target-equalised) envelope shapes alone.
    */
   lowPulse?: number;
+  /**
+   * Unvoiced stretches (and voiced marks with no analysis mark near) take white noise at the input
+   * residual's local power instead of the residual itself (default false): the source's fine
+   * temporal structure in fricatives, bursts and breath gives way to plain noise.
+   */
+  unvoicedNoise?: boolean;
   /** Seed of the high band's noise. */
   seed?: number;
 }
@@ -182,6 +188,8 @@ export class ResidualSynth {
   private readonly lowPulse: number;
   /** Noise of the low band's pulses (its own sequence, so the high band's is the same with it on or off). */
   private readonly lowRand: () => number;
+  private readonly unvoicedNoise: boolean;
+  private readonly noiseRand: () => number;
   /** "mbs" epochs: the last mark's position after its cycle's mean-based minimum. */
   private markOffset = 0;
   /** Band split: the voiced residual grains (low band), the pulses (high band), each in its own accumulator. */
@@ -205,6 +213,8 @@ export class ResidualSynth {
     this.lowerPulseRatio = opts.lowerPulseRatio ?? 0;
     this.lowPulse = Math.max(0, Math.min(1, opts.lowPulse ?? 0));
     this.lowRand = prng(((opts.seed ?? 1) ^ 0x5bd1e995) >>> 0);
+    this.unvoicedNoise = opts.unvoicedNoise ?? false;
+    this.noiseRand = prng(((opts.seed ?? 1) ^ 0x27d4eb2f) >>> 0);
     this.split =
       fc > 0
         ? {
@@ -468,6 +478,26 @@ export class ResidualSynth {
     this.ensure(o + half + 2);
     // With a band split, voiced grains feed the low band only.
     const acc = this.split && !periodicHann ? this.voicedExc : this.exc;
+    if (periodicHann && this.unvoicedNoise) {
+      // White noise at the grain's (Hann-weighted) residual power.
+      let e = 0;
+      let wsum = 0;
+      for (let j = -half; j < half; j++) {
+        const src = from + j;
+        if (src < 0 || src >= n) continue;
+        const w = 0.5 + 0.5 * Math.cos((Math.PI * j) / half);
+        e += w * this.residual[src] * this.residual[src];
+        wsum += w;
+      }
+      const rms = wsum > 0 ? Math.sqrt(e / wsum) : 0;
+      for (let j = -half; j < half; j++) {
+        const g = (this.noiseRand() - 0.5) * Math.sqrt(12);
+        const dst = o + j;
+        if (from + j < 0 || from + j >= n || dst < 0) continue;
+        acc[dst] += g * rms * (0.5 + 0.5 * Math.cos((Math.PI * j) / half)) * scale;
+      }
+      return;
+    }
     for (let j = -half; j <= half; j++) {
       const src = from + j;
       const dst = o + j;
