@@ -46,7 +46,7 @@ export function synthesisFromEnv(): Synthesis | undefined {
   return s;
 }
 
-/** STS_EPOCHS=peak|mbs, STS_CROSSOVER=<Hz>, STS_LOWER_PULSE=<period ratio> and STS_LOW_PULSE=<share>, STS_UNVOICED_NOISE=1 set the residual synthesis's options (residual.ts) for a measurement. */
+/** STS_EPOCHS=peak|mbs, STS_CROSSOVER=<Hz>, STS_LOWER_PULSE=<period ratio> and STS_LOW_PULSE=<share>, STS_UNVOICED_NOISE=1, STS_SYNTH_ORDER=<order> set the residual synthesis's options (residual.ts) for a measurement. */
 export function residualFromEnv(): ResidualOptions {
   const o: ResidualOptions = {};
   const e = process.env.STS_EPOCHS;
@@ -56,6 +56,7 @@ export function residualFromEnv(): ResidualOptions {
   if (process.env.STS_LOWER_PULSE) o.lowerPulseRatio = Number(process.env.STS_LOWER_PULSE);
   if (process.env.STS_LOW_PULSE) o.lowPulse = Number(process.env.STS_LOW_PULSE);
   if (process.env.STS_UNVOICED_NOISE === "1") o.unvoicedNoise = true;
+  if (process.env.STS_SYNTH_ORDER) o.synthesisOrder = Number(process.env.STS_SYNTH_ORDER);
   return o;
 }
 

@@ -28,6 +28,8 @@ import type { FrameSource, SynthFrame } from "./synth.js";
 
 /** Prediction order at 22.05 kHz: two poles per kHz of band, plus two. */
 export const LPC_ORDER = 24;
+/** The highest prediction order a fit may ask for. */
+const MAX_ORDER = 64;
 /** The envelope's floor for the fit, relative to its peak (dB): keeps the fit well conditioned in empty bands. */
 const FLOOR_DB = -70;
 /** Half a grain of an unvoiced stretch, samples. */
@@ -47,7 +49,7 @@ export class LpcFitter {
   private readonly re = new Float64Array(BINS);
   private readonly zeros = new Float64Array(BINS);
   private readonly r = new Float64Array(FFT_SIZE);
-  private readonly tmp = new Float64Array(LPC_ORDER + 1);
+  private readonly tmp = new Float64Array(MAX_ORDER + 1);
 
   fit(logEnv: ArrayLike<number>, order = LPC_ORDER): Lpc {
     const { re, r, tmp } = this;
@@ -130,6 +132,12 @@ export interface ResidualOptions {
    * temporal structure in fricatives, bursts and breath gives way to plain noise.
    */
   unvoicedNoise?: boolean;
+  /**
+   * Prediction order of the output filter's fit of the mapped envelope (default LPC_ORDER, the
+   * inverse filter's; at most 64). A higher order follows the target-equalised envelope closer; with
+   * nothing moved the two filters then no longer cancel exactly.
+   */
+  synthesisOrder?: number;
   /** Seed of the high band's noise. */
   seed?: number;
 }
@@ -178,7 +186,8 @@ export class ResidualSynth {
   private exc = new Float64Array(1 << 14);
   private excStart = 0;
   private nextMark = 0;
-  private readonly history = new Float64Array(LPC_ORDER);
+  private readonly history: Float64Array;
+  private readonly synthesisOrder: number;
   private outDone = 0;
   private readonly fitter = new LpcFitter();
   private readonly mappedLpc = new Map<number, Lpc>();
@@ -214,6 +223,8 @@ export class ResidualSynth {
     this.lowPulse = Math.max(0, Math.min(1, opts.lowPulse ?? 0));
     this.lowRand = prng(((opts.seed ?? 1) ^ 0x5bd1e995) >>> 0);
     this.unvoicedNoise = opts.unvoicedNoise ?? false;
+    this.synthesisOrder = Math.max(1, Math.min(MAX_ORDER, Math.round(opts.synthesisOrder ?? LPC_ORDER)));
+    this.history = new Float64Array(this.synthesisOrder);
     this.noiseRand = prng(((opts.seed ?? 1) ^ 0x27d4eb2f) >>> 0);
     this.split =
       fc > 0
@@ -546,7 +557,7 @@ export class ResidualSynth {
   private lpcOut(i: number): Lpc {
     let l = this.mappedLpc.get(i);
     if (!l) {
-      l = this.fitter.fit(this.mapped.at(i).logEnv);
+      l = this.fitter.fit(this.mapped.at(i).logEnv, this.synthesisOrder);
       this.mappedLpc.set(i, l);
     }
     return l;
@@ -569,8 +580,9 @@ export class ResidualSynth {
         x += low[1].step(low[0].step(this.voicedExc[e])) + high[1].step(high[0].step(this.pulses[e]));
       }
       let y = gain * x;
-      for (let k = 1; k <= LPC_ORDER; k++) y -= a[k] * h[k - 1];
-      for (let k = LPC_ORDER - 1; k > 0; k--) h[k] = h[k - 1];
+      const order = this.synthesisOrder;
+      for (let k = 1; k <= order; k++) y -= a[k] * h[k - 1];
+      for (let k = order - 1; k > 0; k--) h[k] = h[k - 1];
       h[0] = y;
       out[s] = y;
     }
