@@ -329,4 +329,33 @@ describe("residual-excited synthesis", () => {
       expect(diff, `lowPulse ${lowPulse}`).toBeGreaterThan(0.01);
     }
   });
+
+  it("every option at once in the conversion (pulses on lowering and below the crossover, noise when unvoiced, order 48): streamed blocks join into exactly the whole", () => {
+    const x = vowel(2, (t) => (t > 0.7 && t < 1.2 ? 0 : 110 + 40 * t), 7);
+    const target = measureVoice(vowel(2, (t) => 210 + 20 * t, 9));
+    const opts = {
+      target,
+      settings: { stability: 0.5, similarity_boost: 0.75, style: 0, use_speaker_boost: true },
+      seed: 2,
+      synthesis: "residual" as const,
+      residual: { crossoverHz: 1000, lowerPulseRatio: 1.6, lowPulse: 1, unvoicedNoise: true, synthesisOrder: 48 },
+    };
+    const whole = convertAll(x, opts);
+    const joined = new Float32Array(whole.length);
+    let o = 0;
+    for (const b of convertSpeech(x, { ...opts, firstBlockSeconds: 0.13, blockSeconds: 0.31 })) {
+      joined.set(b, o);
+      o += b.length;
+    }
+    expect(o).toBe(x.length);
+    let maxDiff = 0;
+    for (let i = 0; i < whole.length; i++) maxDiff = Math.max(maxDiff, Math.abs(whole[i] - joined[i]));
+    expect(maxDiff).toBe(0);
+    expect(Math.abs(median(trackF0(whole, fs).f0) / target.f0MedianHz! - 1)).toBeLessThan(0.1);
+    // The options change the output (the same conversion with none of them differs).
+    const plain = convertAll(x, { ...opts, residual: { crossoverHz: 1000 } });
+    let diff = 0;
+    for (let i = 0; i < whole.length; i++) diff = Math.max(diff, Math.abs(whole[i] - plain[i]));
+    expect(diff).toBeGreaterThan(0.01);
+  });
 });
