@@ -46,13 +46,17 @@ export function synthesisFromEnv(): Synthesis | undefined {
   return s;
 }
 
-/** STS_EPOCHS=peak|mbs and STS_CROSSOVER=<Hz> set the residual synthesis's options (residual.ts) for a measurement. */
+/** STS_EPOCHS=peak|mbs, STS_CROSSOVER=<Hz>, STS_LOWER_PULSE=<period ratio> and STS_LOW_PULSE=<share>, STS_UNVOICED_NOISE=1, STS_SYNTH_ORDER=<order> set the residual synthesis's options (residual.ts) for a measurement. */
 export function residualFromEnv(): ResidualOptions {
   const o: ResidualOptions = {};
   const e = process.env.STS_EPOCHS;
   if (e === "peak" || e === "mbs") o.epochs = e;
   else if (e) throw new Error(`STS_EPOCHS must be peak or mbs, not ${e}`);
   if (process.env.STS_CROSSOVER) o.crossoverHz = Number(process.env.STS_CROSSOVER);
+  if (process.env.STS_LOWER_PULSE) o.lowerPulseRatio = Number(process.env.STS_LOWER_PULSE);
+  if (process.env.STS_LOW_PULSE) o.lowPulse = Number(process.env.STS_LOW_PULSE);
+  if (process.env.STS_UNVOICED_NOISE === "1") o.unvoicedNoise = true;
+  if (process.env.STS_SYNTH_ORDER) o.synthesisOrder = Number(process.env.STS_SYNTH_ORDER);
   return o;
 }
 

@@ -28,6 +28,8 @@ import type { FrameSource, SynthFrame } from "./synth.js";
 
 /** Prediction order at 22.05 kHz: two poles per kHz of band, plus two. */
 export const LPC_ORDER = 24;
+/** The highest prediction order a fit may ask for. */
+const MAX_ORDER = 64;
 /** The envelope's floor for the fit, relative to its peak (dB): keeps the fit well conditioned in empty bands. */
 const FLOOR_DB = -70;
 /** Half a grain of an unvoiced stretch, samples. */
@@ -47,7 +49,7 @@ export class LpcFitter {
   private readonly re = new Float64Array(BINS);
   private readonly zeros = new Float64Array(BINS);
   private readonly r = new Float64Array(FFT_SIZE);
-  private readonly tmp = new Float64Array(LPC_ORDER + 1);
+  private readonly tmp = new Float64Array(MAX_ORDER + 1);
 
   fit(logEnv: ArrayLike<number>, order = LPC_ORDER): Lpc {
     const { re, r, tmp } = this;
@@ -110,6 +112,32 @@ export interface ResidualOptions {
    * The mapped envelope filters both.
    */
   crossoverHz?: number;
+  /**
+   * Large lowering (0 = off): where the output period is more than this many input periods, the
+   * voiced excitation below the crossover (the whole band without a split) is one flat pulse per
+   * synthesis mark too, at the grain's residual power, mixed with noise by the mapped aperiodicity
+   * there, so the output carries the target's period and not the input's cycles inside its grains.
+   */
+  lowerPulseRatio?: number;
+  /**
+   * The share of power (0..1, default 0) that the voiced excitation below the crossover takes from
+   * the pulse rather than the input's residual grain at every voiced mark: the source's glottal
+   * pulse shape (its harmonics' slope and phase under the envelope) gives way to the flat pulse, whose
+   * spectrum the mapped (target-equalised) envelope shapes alone.
+   */
+  lowPulse?: number;
+  /**
+   * Unvoiced stretches (and voiced marks with no analysis mark near) take white noise at the input
+   * residual's local power instead of the residual itself (default false): the source's fine
+   * temporal structure in fricatives, bursts and breath gives way to plain noise.
+   */
+  unvoicedNoise?: boolean;
+  /**
+   * Prediction order of the output filter's fit of the mapped envelope (default LPC_ORDER, the
+   * inverse filter's; at most 64). A higher order follows the target-equalised envelope closer; with
+   * nothing moved the two filters then no longer cancel exactly.
+   */
+  synthesisOrder?: number;
   /** Seed of the high band's noise. */
   seed?: number;
 }
@@ -158,12 +186,19 @@ export class ResidualSynth {
   private exc = new Float64Array(1 << 14);
   private excStart = 0;
   private nextMark = 0;
-  private readonly history = new Float64Array(LPC_ORDER);
+  private readonly history: Float64Array;
+  private readonly synthesisOrder: number;
   private outDone = 0;
   private readonly fitter = new LpcFitter();
   private readonly mappedLpc = new Map<number, Lpc>();
   private readonly epochs: "peak" | "mbs";
   private readonly crossoverHz: number;
+  private readonly lowerPulseRatio: number;
+  private readonly lowPulse: number;
+  /** Noise of the low band's pulses (its own sequence, so the high band's is the same with it on or off). */
+  private readonly lowRand: () => number;
+  private readonly unvoicedNoise: boolean;
+  private readonly noiseRand: () => number;
   /** "mbs" epochs: the last mark's position after its cycle's mean-based minimum. */
   private markOffset = 0;
   /** Band split: the voiced residual grains (low band), the pulses (high band), each in its own accumulator. */
@@ -184,6 +219,13 @@ export class ResidualSynth {
     this.epochs = opts.epochs ?? "mbs";
     const fc = opts.crossoverHz ?? 0;
     this.crossoverHz = fc;
+    this.lowerPulseRatio = opts.lowerPulseRatio ?? 0;
+    this.lowPulse = Math.max(0, Math.min(1, opts.lowPulse ?? 0));
+    this.lowRand = prng(((opts.seed ?? 1) ^ 0x5bd1e995) >>> 0);
+    this.unvoicedNoise = opts.unvoicedNoise ?? false;
+    this.synthesisOrder = Math.max(1, Math.min(MAX_ORDER, Math.round(opts.synthesisOrder ?? LPC_ORDER)));
+    this.history = new Float64Array(this.synthesisOrder);
+    this.noiseRand = prng(((opts.seed ?? 1) ^ 0x27d4eb2f) >>> 0);
     this.split =
       fc > 0
         ? {
@@ -367,13 +409,13 @@ export class ResidualSynth {
     }
   }
 
-  /** The mapped frame's aperiodicity above the crossover (bands weighted by their width there). */
-  private apAbove(p: number, fc: number): number {
+  /** The mapped frame's aperiodicity between lo and hi Hz (bands weighted by their width there). */
+  private apBetween(p: number, lo: number, hi: number): number {
     const ap = this.mapped.at(this.frameOf(p, this.mapped.length)).ap;
     let s = 0;
     let w = 0;
     for (let b = 0; b < AP_BANDS; b++) {
-      const width = Math.max(0, AP_EDGES[b + 1] - Math.max(fc, AP_EDGES[b]));
+      const width = Math.max(0, Math.min(hi, AP_EDGES[b + 1]) - Math.max(lo, AP_EDGES[b]));
       s += width * ap[b];
       w += width;
     }
@@ -382,7 +424,41 @@ export class ResidualSynth {
 
   /** The high band's excitation for a voiced synthesis mark: a flat pulse and noise over one output period, at the grain's residual power. */
   private highBand(at: number, from: number, halfIn: number, pOut: number): void {
-    const split = this.split!;
+    this.residualTo(Math.min(this.input.length, from + halfIn + 1));
+    this.ensure(at - this.excStart + Math.max(1, Math.round(pOut)) + 1);
+    this.pulseAt(this.pulses, this.split!.rand, this.apBetween(at, this.crossoverHz, Infinity), at, from, halfIn, pOut);
+  }
+
+  /**
+   * The low band's (whole band's without a split) pulse for a voiced mark, carrying `share` of the
+   * energy that the mark's residual grain (half-width `half`, times `scale`) would have carried.
+   */
+  private lowBand(at: number, from: number, half: number, scale: number, pOut: number, share: number): void {
+    const n = this.input.length;
+    this.residualTo(Math.min(n, from + half + 1));
+    let e = 0;
+    for (let j = -half; j <= half; j++) {
+      const src = from + j;
+      if (src < 0 || src >= n) continue;
+      const w = (0.5 + 0.5 * Math.cos((Math.PI * j) / (half + 1))) * this.residual[src];
+      e += w * w;
+    }
+    const energy = share * scale * scale * e;
+    const ap = this.apBetween(at, 0, this.split ? this.crossoverHz : Infinity);
+    const len = Math.max(1, Math.round(pOut));
+    const o = at - this.excStart;
+    this.ensure(o + len + 1);
+    const acc = this.split ? this.voicedExc : this.exc;
+    if (o >= 0) acc[o] += Math.sqrt((1 - ap) * energy);
+    const noise = Math.sqrt((ap * energy) / len);
+    for (let j = 0; j < len; j++) {
+      const g = (this.lowRand() - 0.5) * Math.sqrt(12);
+      if (o + j >= 0) acc[o + j] += noise * g;
+    }
+  }
+
+  /** A flat pulse and noise (share `ap` of the power) over one output period at `at`, at the residual's power around `from`. */
+  private pulseAt(acc: Float64Array, rand: () => number, ap: number, at: number, from: number, halfIn: number, pOut: number): void {
     const n = this.input.length;
     let e = 0;
     let count = 0;
@@ -393,16 +469,15 @@ export class ResidualSynth {
       count++;
     }
     const rms = count > 0 ? Math.sqrt(e / count) : 0;
-    const ap = this.apAbove(at, this.crossoverHz);
     const o = at - this.excStart;
     const len = Math.max(1, Math.round(pOut));
-    this.ensure(o + len + 1);
-    if (o >= 0) this.pulses[o] += Math.sqrt(1 - ap) * Math.sqrt(pOut) * rms;
+    if (o + len + 1 > acc.length) throw new Error("pulseAt: accumulator not grown");
+    if (o >= 0) acc[o] += Math.sqrt(1 - ap) * Math.sqrt(pOut) * rms;
     const noise = Math.sqrt(ap) * rms;
     for (let j = 0; j < len; j++) {
       // Uniform noise of unit variance: deterministic, in the order the marks are placed.
-      const g = (split.rand() - 0.5) * Math.sqrt(12);
-      if (o + j >= 0) this.pulses[o + j] += noise * g;
+      const g = (rand() - 0.5) * Math.sqrt(12);
+      if (o + j >= 0) acc[o + j] += noise * g;
     }
   }
 
@@ -414,6 +489,26 @@ export class ResidualSynth {
     this.ensure(o + half + 2);
     // With a band split, voiced grains feed the low band only.
     const acc = this.split && !periodicHann ? this.voicedExc : this.exc;
+    if (periodicHann && this.unvoicedNoise) {
+      // White noise at the grain's (Hann-weighted) residual power.
+      let e = 0;
+      let wsum = 0;
+      for (let j = -half; j < half; j++) {
+        const src = from + j;
+        if (src < 0 || src >= n) continue;
+        const w = 0.5 + 0.5 * Math.cos((Math.PI * j) / half);
+        e += w * this.residual[src] * this.residual[src];
+        wsum += w;
+      }
+      const rms = wsum > 0 ? Math.sqrt(e / wsum) : 0;
+      for (let j = -half; j < half; j++) {
+        const g = (this.noiseRand() - 0.5) * Math.sqrt(12);
+        const dst = o + j;
+        if (from + j < 0 || from + j >= n || dst < 0) continue;
+        acc[dst] += g * rms * (0.5 + 0.5 * Math.cos((Math.PI * j) / half)) * scale;
+      }
+      return;
+    }
     for (let j = -half; j <= half; j++) {
       const src = from + j;
       const dst = o + j;
@@ -444,7 +539,11 @@ export class ResidualSynth {
           // keep its period audible (and measurable) across the gaps, so it narrows with the ratio,
           // to one input period at most; its power per output period stays the residual's.
           const half = Math.max(1, Math.round(pIn * Math.max(0.5, Math.min(1, pIn / pOut))));
-          this.grain(t, a, half, Math.sqrt(pOut / pIn) * Math.sqrt(pIn / half), false);
+          // Large lowering takes the pulse alone below the crossover; otherwise the pulse's share is lowPulse.
+          const pulse = this.lowerPulseRatio > 0 && pOut > this.lowerPulseRatio * pIn ? 1 : this.lowPulse;
+          const scale = Math.sqrt(pOut / pIn) * Math.sqrt(pIn / half);
+          if (pulse < 1) this.grain(t, a, half, Math.sqrt(1 - pulse) * scale, false);
+          if (pulse > 0) this.lowBand(t, a, half, scale, pOut, pulse);
           if (this.split) this.highBand(t, a, Math.round(pIn), pOut);
           this.nextMark += pOut;
           continue;
@@ -458,7 +557,7 @@ export class ResidualSynth {
   private lpcOut(i: number): Lpc {
     let l = this.mappedLpc.get(i);
     if (!l) {
-      l = this.fitter.fit(this.mapped.at(i).logEnv);
+      l = this.fitter.fit(this.mapped.at(i).logEnv, this.synthesisOrder);
       this.mappedLpc.set(i, l);
     }
     return l;
@@ -481,8 +580,9 @@ export class ResidualSynth {
         x += low[1].step(low[0].step(this.voicedExc[e])) + high[1].step(high[0].step(this.pulses[e]));
       }
       let y = gain * x;
-      for (let k = 1; k <= LPC_ORDER; k++) y -= a[k] * h[k - 1];
-      for (let k = LPC_ORDER - 1; k > 0; k--) h[k] = h[k - 1];
+      const order = this.synthesisOrder;
+      for (let k = 1; k <= order; k++) y -= a[k] * h[k - 1];
+      for (let k = order - 1; k > 0; k--) h[k] = h[k - 1];
       h[0] = y;
       out[s] = y;
     }
