@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -96,15 +96,18 @@ export async function outsideSpeech(voice: OutsideVoice | string, text: string, 
   const key = createHash("sha256").update(JSON.stringify([v.tool, v.voice, text, degrade])).digest("hex").slice(0, 24);
   const out = join(CACHE, `${v.id}-${key}.wav`);
   if (existsSync(out)) return readFileSync(out);
-  const raw = join(CACHE, `${key}.raw.wav`);
+  // Two files (or tests) asking for the same speech at once each make it under names of their own, and the
+  // finished file is renamed into place: a reader never sees a half-written one.
+  const own = `${key}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  const raw = join(CACHE, `${own}.raw.wav`);
   if (v.tool === "flite") {
     await run("flite", ["-voice", v.voice, "-t", text, "-o", raw]);
   } else {
-    const input = join(CACHE, `${key}.txt`);
+    const input = join(CACHE, `${own}.txt`);
     writeFileSync(input, v.encoding ? Buffer.from(encodeLegacy(text, v.encoding)) : text);
     await run("text2wave", ["-eval", `(voice_${v.voice})`, "-o", raw, input]);
   }
-  const clean = join(CACHE, `${key}.16k.wav`);
+  const clean = join(CACHE, `${own}.16k.wav`);
   const soxEffects: string[] = [];
   for (const d of degrade) {
     if (d.kind === "reverb") soxEffects.push("reverb", String(d.amount ?? 50));
@@ -116,7 +119,10 @@ export async function outsideSpeech(voice: OutsideVoice | string, text: string, 
   await run("sox", ["-D", raw, "-r", "16000", "-c", "1", "-b", "16", clean, "rate", "16000", ...soxEffects, "norm", "-3"]);
   let wav: Buffer = readFileSync(clean);
   for (const d of degrade) if (d.kind === "noise") wav = addNoise(wav, d.color, d.snrDb, d.seed ?? 1);
-  writeFileSync(out, wav);
+  const partial = join(CACHE, `${own}.partial.wav`);
+  writeFileSync(partial, wav);
+  renameSync(partial, out);
+  for (const f of [raw, clean, join(CACHE, `${own}.txt`)]) rmSync(f, { force: true });
   return wav;
 }
 
