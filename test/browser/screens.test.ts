@@ -49,6 +49,10 @@ async function browserFor(size: Size): Promise<{ context: BrowserContext; page: 
  * inside the viewport and the topmost element at its centre, axe clean, a screenshot when asked for.
  */
 async function checkScreen(page: Page, size: Size, name: string, primary: Locator[], opts: { dialog?: Locator } = {}) {
+  // The layout is read once its transitions and finite animations have ended: a bounding box read while the phone's
+  // drawer slides in (translateX from -100 %, app.css) or the sidebar widens is a moment's position, not the screen's,
+  // and on a loaded machine those frames last longer. Infinite ones (spinner, skeleton shimmer) never end, nor do paused ones.
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined))));
   // Polled: right after a client-side navigation the old screen may still be leaving (seen once
   // under the full suite's load: 400 px for a moment at 390, the screen itself fitting).
   const width = await page.evaluate(() => window.innerWidth);
