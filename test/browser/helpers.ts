@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Download, type Page, type Request } from "playwright-core";
 import { expect, inject, type ExpectStatic } from "vitest";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
@@ -169,4 +171,16 @@ export async function runClockUntil<T>(page: Page, read: () => Promise<T> | T, w
       { timeout: 30_000 },
     )
     .toBe(want);
+}
+
+/**
+ * A full-page screenshot in test-results/screenshots/NAME.png for a reviewer to look at, when the run asks for them
+ * (TIMBRE_TEST_SCREENSHOTS=1). Nothing compares them, so a run does not take them by default: in
+ * screens.test.ts they were about a sixth of Chromium's CPU (docs/decisions/2026-12-07-browser-page-work.md).
+ */
+export async function photograph(page: Page, name: string): Promise<void> {
+  if (process.env.TIMBRE_TEST_SCREENSHOTS !== "1") return;
+  const dir = join(import.meta.dirname, "..", "..", "test-results", "screenshots");
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }

@@ -5,7 +5,7 @@ import { LANDING } from "../../functions/capabilities/speech/landing.js";
 import { landingText } from "../../web/app/components/landing/landing.js";
 import { createTestAccount } from "../support/stack.js";
 import { axeViolations, smallTargets } from "./axe.js";
-import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
+import { closeBrowserStack, closeContext, newContext, openBrowserStack, photograph, signIn, visit, watchErrors } from "./helpers.js";
 
 /**
  * The landing page (issue 28 §1, speech-generation.md §1, §6, §8): a logged-out visitor reads
@@ -60,8 +60,8 @@ for (const width of [390, 1280]) {
       await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       expect(await axeViolations(page)).toEqual([]);
       expect(errors.pageErrors).toEqual([]);
-      // For a reviewer (not compared), beside the other screens' photographs.
-      await page.screenshot({ path: `test-results/screenshots/landing-${width}.png`, fullPage: true });
+      // For a reviewer (not compared; TIMBRE_TEST_SCREENSHOTS=1), beside the other screens' photographs.
+      await photograph(page, `landing-${width}`);
       await closeContext(context);
     }, 120_000);
   });

@@ -1,6 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
@@ -9,12 +8,14 @@ import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js
 import { apiFetch, createTestAccount, insertOwnVoice } from "../support/stack.js";
 import { encodeWav } from "../../functions/media/audio/wav.js";
 import { toneInt16 } from "../../functions/media/audio/testing.js";
-import { closeContext, hydrated, newContext, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
+import { axeViolations } from "./axe.js";
+import { closeContext, hydrated, newContext, photograph, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
 /**
  * Every built page on a phone (390×844), a tablet (768×1024) and a desktop (1440×900): nothing
  * wider than the screen, each primary action inside the viewport and clickable, no serious or
- * critical axe violation (phone and desktop), and a screenshot for a reviewer in test-results/screenshots/ (not compared). Pages
+ * critical axe violation (phone and desktop), and, with TIMBRE_TEST_SCREENSHOTS=1, a screenshot for a reviewer in
+ * test-results/screenshots/ (not compared). Pages
  * load under the Content-Security-Policy the server is getting (its nonce is not there yet, so
  * inline scripts are allowed here); any violation fails the test.
  */
@@ -30,8 +31,6 @@ const SIZES = [
 ] as const;
 type Size = (typeof SIZES)[number];
 
-const SHOTS = join(import.meta.dirname, "..", "..", "test-results", "screenshots");
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const TTS = "/app/speech-synthesis/text-to-speech";
 
 async function browserFor(size: Size): Promise<{ context: BrowserContext; page: Page; cspViolations: string[] }> {
@@ -45,21 +44,15 @@ async function browserFor(size: Size): Promise<{ context: BrowserContext; page: 
   return { context, page, cspViolations };
 }
 
-async function axeViolations(page: Page, within?: string): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-    // label-content-name-mismatch is experimental in axe; the issue names it, so it runs too.
-    return axe.run(selector ?? document, { rules: { "label-content-name-mismatch": { enabled: true } } });
-  }, within ?? null);
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
-}
-
 /**
  * One screen: no horizontal overflow (of the page, and of an open dialog), every primary action
- * inside the viewport and the topmost element at its centre, axe clean, a screenshot.
+ * inside the viewport and the topmost element at its centre, axe clean, a screenshot when asked for.
  */
 async function checkScreen(page: Page, size: Size, name: string, primary: Locator[], opts: { dialog?: Locator } = {}) {
+  // The layout is read once its transitions and finite animations have ended: a bounding box read while the phone's
+  // drawer slides in (translateX from -100 %, app.css) or the sidebar widens is a moment's position, not the screen's,
+  // and on a loaded machine those frames last longer. Infinite ones (spinner, skeleton shimmer) never end, nor do paused ones.
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined))));
   // Polled: right after a client-side navigation the old screen may still be leaving (seen once
   // under the full suite's load: 400 px for a moment at 390, the screen itself fitting).
   const width = await page.evaluate(() => window.innerWidth);
@@ -84,12 +77,11 @@ async function checkScreen(page: Page, size: Size, name: string, primary: Locato
   }
   // The tablet pass checks the layout only; accessibility does not change with the width in between.
   if (size.axe) expect(await axeViolations(page, opts.dialog ? "dialog[open]" : undefined), name).toEqual([]);
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${size.name}-${name}.png`), fullPage: true });
+  await photograph(page, `${size.name}-${name}`);
 }
 
 describe.each(SIZES)("every built page at $width×$height", (size) => {
-  it("fits, keeps its primary actions reachable, has no serious accessibility problem, and is photographed", async () => {
+  it("fits, keeps its primary actions reachable, and has no serious accessibility problem", async () => {
     const account = await createTestAccount(stack, "pro");
     const voice = premadeVoiceId("Avery");
     const generated = await apiFetch(stack, account.apiKey, `/v1/text-to-speech/${voice}?output_format=mp3_22050_32`, { method: "POST", body: JSON.stringify({ text: "A clip for the history list." }) });
