@@ -147,8 +147,23 @@ for (const size of [
       // Voice Data (under 10 minutes of audio it is not complete, so not the locked variant).
       await visit(page, "/app");
       expect(await page.evaluate((k) => localStorage.getItem(k), PVC_DRAFT_STORAGE_KEY)).toBe(draftId);
+      // The fields wait for Voice Data's read of the draft (the second; the first finds the step): a
+      // name typed before it was replaced by the stored one (seen under load as "Untitled voice").
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let reads = 0;
+      const draftUrl = `**/v1/voices/${draftId}`;
+      await page.route(draftUrl, async (route) => {
+        if (route.request().method() === "GET" && ++reads === 2) await held;
+        await route.continue();
+      });
       await visit(page, WIZARD);
+      await data.getByLabel("Voice name").waitFor();
+      expect(await data.getByLabel("Voice name").isDisabled()).toBe(true);
+      release();
       await expect.poll(() => data.getByLabel("Voice name").inputValue(), { timeout: 10_000 }).toBe("Kept Draft");
+      expect(await data.getByLabel("Voice name").isDisabled()).toBe(false);
+      await page.unroute(draftUrl);
       expect(query(page).get("createdVoiceId")).toBe(draftId);
       expect(await axeViolations(page, "dialog[open]")).toEqual([]);
       await escapeTwice(page);

@@ -353,6 +353,9 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
   const [voice, setVoice] = useState<PvcVoice | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [form, setForm] = useState<{ name: string; language: string; description: string; labels: Label[] }>({ name: "", language: "en", description: "", labels: [] });
+  // The fields wait for the voice: a name typed before its load would be replaced by the stored one
+  // (seen under load: the draft saved as "Untitled voice" after the user had typed another name).
+  const [loaded, setLoaded] = useState(false);
   const [labelsError, setLabelsError] = useState<string | null>(null);
   const [trainingOptOut, setTrainingOptOut] = useState(false);
   useEffect(() => {
@@ -386,6 +389,7 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
         const language = v.fine_tuning?.language ?? v.labels?.language ?? "en";
         savedLanguage.current = language;
         setForm({ name: v.name, language, description: v.description ?? "", labels: dataLabels(v.labels, language) });
+        setLoaded(true);
       })
       .catch((e: unknown) => setLoadError(e instanceof Error ? e.message : pvcMessages.couldNotSaveVoice));
   }, [reload]);
@@ -563,13 +567,14 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
       <form className="pvc-form" onSubmit={(e) => (e.preventDefault(), void save())} noValidate>
         <label className="field">
           <span>Voice name</span>
-          <input value={form.name} onChange={(e) => edit({ name: e.target.value })} aria-invalid={errors.name ? true : undefined} />
+          <input value={form.name} disabled={!loaded} onChange={(e) => edit({ name: e.target.value })} aria-invalid={errors.name ? true : undefined} />
           {errors.name && <span className="field-error">{errors.name}</span>}
         </label>
         <label className="field">
           <span>Language used in audio samples</span>
           <select
             value={form.language}
+            disabled={!loaded}
             onChange={(e) => edit({ language: e.target.value, labels: setLanguage(form.labels, e.target.value) })}
             aria-invalid={errors.language ? true : undefined}
             aria-describedby={errors.language ? "pvc-language-error" : undefined}
@@ -588,7 +593,7 @@ function VoiceDataStep({ voiceId, onBack, onCancel, onNext }: { voiceId: string;
         </label>
         <label className="field">
           <span>Description</span>
-          <textarea rows={3} value={form.description} onChange={(e) => edit({ description: e.target.value })} aria-invalid={errors.description ? true : undefined} />
+          <textarea rows={3} value={form.description} disabled={!loaded} onChange={(e) => edit({ description: e.target.value })} aria-invalid={errors.description ? true : undefined} />
           {errors.description && <span className="field-error">{errors.description}</span>}
         </label>
         <LabelsEditor
