@@ -47,12 +47,12 @@ describe("POST /openai/v1/audio/speech through the openai package", () => {
     const mp3 = await bytesOf(await openai.audio.speech.create({ model: "tts-1", voice: "alloy", input: text("mp3") }));
     // MPEG frame sync (11 set bits) on the first byte pair, or an ID3 tag before it.
     expect(mp3[0] === 0xff && (mp3[1] & 0xe0) === 0xe0 || Buffer.from(mp3.subarray(0, 3)).toString() === "ID3").toBe(true);
-    expect(probe(mp3)).toMatchObject({ codec: "mp3", channels: 1 });
+    expect(await probe(mp3)).toMatchObject({ codec: "mp3", channels: 1 });
 
     const opus = Buffer.from(await bytesOf(await openai.audio.speech.create({ model: "tts-1", voice: "alloy", input: text("opus"), response_format: "opus" })));
     expect(opus.subarray(0, 4).toString()).toBe("OggS");
     expect(opus.includes(Buffer.from("OpusHead"))).toBe(true);
-    expect(probe(opus)).toMatchObject({ codec: "opus", sampleRate: 48000 });
+    expect(await probe(opus)).toMatchObject({ codec: "opus", sampleRate: 48000 });
 
     const wav = Buffer.from(await bytesOf(await openai.audio.speech.create({ model: "tts-1", voice: "alloy", input: text("wav"), response_format: "wav" })));
     expect(wav.subarray(0, 4).toString()).toBe("RIFF");
@@ -66,14 +66,14 @@ describe("POST /openai/v1/audio/speech through the openai package", () => {
     expect(flacRes.headers.get("content-type")).toBe("audio/flac");
     const flac = Buffer.from(await bytesOf(flacRes));
     expect(flac.subarray(0, 4).toString()).toBe("fLaC");
-    expect(probe(flac)).toMatchObject({ codec: "flac", sampleRate: 24000, channels: 1 });
-    expect(probe(flac).duration).toBeGreaterThan(0.8);
+    expect(await probe(flac)).toMatchObject({ codec: "flac", sampleRate: 24000, channels: 1 });
+    expect((await probe(flac)).duration).toBeGreaterThan(0.8);
 
     const pcmRes = await openai.audio.speech.create({ model: "tts-1", voice: "alloy", input: text("pcm"), response_format: "pcm" });
     const pcm = Buffer.from(await bytesOf(pcmRes));
     expect(pcm.subarray(0, 4).toString()).not.toBe("RIFF");
     expect(pcm.byteLength % 2).toBe(0);
-    const p = probe(pcm, ["-f", "s16le", "-ar", "24000", "-ac", "1"]);
+    const p = await probe(pcm, ["-f", "s16le", "-ar", "24000", "-ac", "1"]);
     expect(p).toMatchObject({ codec: "pcm_s16le", sampleRate: 24000 });
     // 24 kHz 16-bit: a second of speech or more for a sentence, and not silence.
     expect(pcm.byteLength / 48000).toBeGreaterThan(0.8);
@@ -145,8 +145,8 @@ describe("POST /openai/v1/audio/speech through the openai package", () => {
     expect(events.at(-1)).toEqual({ type: "speech.audio.done", usage: { input_tokens: input.length, output_tokens: 0, total_tokens: input.length } });
     expect(events.filter((e) => e.type === "speech.audio.done")).toHaveLength(1);
     const mp3 = Buffer.concat(deltas.map((d) => Buffer.from(d.audio!, "base64")));
-    expect(probe(mp3)).toMatchObject({ codec: "mp3" });
-    expect(probe(mp3).duration).toBeGreaterThan(2);
+    expect(await probe(mp3)).toMatchObject({ codec: "mp3" });
+    expect((await probe(mp3)).duration).toBeGreaterThan(2);
 
     // A whole-file format (wav) over SSE: its deltas join into one valid file.
     const wavSse = await openai.audio.speech.create({ model: "tts-1", voice: "nova", input: "A short wave file.", stream_format: "sse", response_format: "wav" });

@@ -36,7 +36,7 @@ describe("text to dialogue", () => {
     const { bytes } = await readAll(res.data);
     expect(res.rawResponse.headers.get("character-cost")).toBe(String(inputs[0].text.length + inputs[2].text.length));
     if (hasFfmpeg) {
-      const p = probe(bytes);
+      const p = await probe(bytes);
       expect(p.codec).toBe("pcm_s16le");
       expect(p.duration).toBeGreaterThan(3);
     }
@@ -57,7 +57,7 @@ describe("text to dialogue", () => {
 
   it("streams dialogue audio and NDJSON", async () => {
     const { bytes } = await readAll(await client.textToDialogue.stream({ inputs: [inputs[0], inputs[2]], outputFormat: "opus_48000_32" }));
-    if (hasFfmpeg) expect(probe(bytes).codec).toBe("opus");
+    if (hasFfmpeg) expect((await probe(bytes)).codec).toBe("opus");
     const lines = [];
     for await (const l of await client.textToDialogue.streamWithTimestamps({ inputs: [inputs[0], inputs[2]] })) lines.push(l);
     expect(lines.at(-1)!.voiceSegments).toHaveLength(2);

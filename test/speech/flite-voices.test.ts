@@ -57,7 +57,7 @@ describe("premade English voices on flite", () => {
       const bytes = Buffer.from(await res.arrayBuffer());
       // A whole MP3 answer carries an Info frame the engine's stream has not: PCM is compared byte for byte.
       if (format === "pcm_22050") expect(bytes.equals(await fliteDirect(format))).toBe(true);
-      else if (hasFfmpeg) expect(probe(bytes).duration).toBeGreaterThan(2);
+      else if (hasFfmpeg) expect((await probe(bytes)).duration).toBeGreaterThan(2);
     }
   });
 

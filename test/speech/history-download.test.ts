@@ -33,7 +33,7 @@ describe("history items know their length (issue 28: the list showed 0:00 / 0:00
     for (const format of ["mp3_44100_128", "pcm_16000"] as const) {
       const item = await generate(format, "An item whose length the list shows before it is played.");
       const got = (await client.history.get(item.id)) as unknown as { duration_secs: number | null };
-      const seconds = format === "pcm_16000" ? item.bytes.length / 2 / 16000 : hasFfmpeg ? probe(item.bytes).duration : null;
+      const seconds = format === "pcm_16000" ? item.bytes.length / 2 / 16000 : hasFfmpeg ? (await probe(item.bytes)).duration : null;
       expect(got.duration_secs, format).toBeGreaterThan(1);
       if (seconds !== null) expect(Math.abs(got.duration_secs! - seconds), format).toBeLessThan(0.06);
     }
@@ -55,7 +55,7 @@ describe("history download formats", () => {
       const decoded = decodeWav(wav);
       const seconds = decoded.pcm.length / decoded.sampleRate;
       expect(seconds).toBeGreaterThan(1);
-      if (hasFfmpeg && item !== pcm16) expect(seconds).toBeCloseTo(probe(item.bytes, item === items[2] ? ["-f", "mulaw", "-ar", "8000"] : []).duration, 0);
+      if (hasFfmpeg && item !== pcm16) expect(seconds).toBeCloseTo((await probe(item.bytes, item === items[2] ? ["-f", "mulaw", "-ar", "8000"] : [])).duration, 0);
     }
     // Raw PCM is rewrapped, sample for sample.
     const pcmWav = (await readAll(await client.history.download({ historyItemIds: [pcm16.id], outputFormat: "wav" }))).bytes;

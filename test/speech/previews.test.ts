@@ -36,7 +36,7 @@ describe("premade voices", () => {
       expect(r.status).toBe(200);
       expect(r.headers.get("content-type")).toBe("audio/mpeg");
       const bytes = new Uint8Array(await r.arrayBuffer());
-      if (hasFfmpeg && durations.length < 3) durations.push(probe(bytes).duration);
+      if (hasFfmpeg && durations.length < 3) durations.push((await probe(bytes)).duration);
     }
     for (const d of durations) expect(d).toBeGreaterThan(1.5);
   });
@@ -60,7 +60,7 @@ describe("community library voices", () => {
       expect(r.status).toBe(200);
       expect(r.headers.get("content-type")).toBe("audio/mpeg");
       const bytes = new Uint8Array(await r.arrayBuffer());
-      if (hasFfmpeg && durations.length < 3) durations.push(probe(bytes).duration);
+      if (hasFfmpeg && durations.length < 3) durations.push((await probe(bytes)).duration);
     }
     for (const d of durations) expect(d).toBeGreaterThan(1.5);
   });

@@ -70,7 +70,7 @@ describe("speech to speech through the SDK", () => {
       const cost = Number(res.rawResponse.headers.get("character-cost"));
       expect(cost).toBe(Math.ceil(seconds() * 60));
       charged += cost;
-      if (hasFfmpeg) expect(probe(bytes).codec).toBe("mp3");
+      if (hasFfmpeg) expect((await probe(bytes)).codec).toBe("mp3");
       const out = await decoded(bytes);
       // MP3 adds a frame of padding at most; the timeline is the input's.
       expect(Math.abs(out.length / recording.length - 1), name).toBeLessThan(0.01);
@@ -322,7 +322,7 @@ describe("voice isolator through the SDK", () => {
     // The default answer is MP3, streamed too.
     const { bytes: mp3, chunks } = await readAll(await client.audioIsolation.stream({ audio: file(encodeWav(floatToInt16(noisy), 22_050), "noisy.wav") }));
     expect(chunks).toBeGreaterThan(1);
-    if (hasFfmpeg) expect(probe(mp3).codec).toBe("mp3");
+    if (hasFfmpeg) expect((await probe(mp3)).codec).toBe("mp3");
   });
 
   it("refuses, by its header and before decoding it, an Opus file that declares hours", async () => {

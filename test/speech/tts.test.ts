@@ -37,7 +37,7 @@ describe("text to speech", () => {
     expect(res.rawResponse.headers.get("history-item-id")).toMatch(/^\w{20}$/);
     expect(res.rawResponse.headers.get("request-id")).toBeTruthy();
     if (hasFfmpeg) {
-      const p = probe(bytes);
+      const p = await probe(bytes);
       expect(p.codec).toBe("mp3");
       expect(p.sampleRate).toBe(44100);
       expect(p.duration).toBeGreaterThan(2);
@@ -62,7 +62,7 @@ describe("text to speech", () => {
     const long = Array.from({ length: 6 }, (_, i) => `Sentence number ${i + 1} keeps the stream going for a while.`).join(" ");
     const { bytes, chunks } = await readAll(await client.textToSpeech.stream(AVERY, { text: long, outputFormat: "mp3_22050_32" }));
     expect(chunks).toBeGreaterThan(1);
-    if (hasFfmpeg) expect(probe(bytes).duration).toBeGreaterThan(5);
+    if (hasFfmpeg) expect((await probe(bytes)).duration).toBeGreaterThan(5);
   });
 
   it("returns timings whose characters spell the request text exactly", async () => {
@@ -127,7 +127,7 @@ describe("text to speech", () => {
       const { bytes } = await readAll(await client.textToSpeech.convert(AVERY, { text: "Format check.", outputFormat: format as "pcm_16000" }));
       expect(bytes.byteLength, format).toBeGreaterThan(500);
       if (hasFfmpeg) {
-        const p = probe(bytes, args);
+        const p = await probe(bytes, args);
         expect(p.codec, format).toBe(codec);
         expect(p.sampleRate, format).toBe(rate);
       }

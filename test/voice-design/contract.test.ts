@@ -48,7 +48,7 @@ describe("design -> three previews -> a voice -> speech", () => {
       expect(p.mediaType).toBe("audio/mpeg");
       expect(p.language).toBe("en");
       expect(p.durationSecs).toBeGreaterThan(5);
-      if (hasFfmpeg) expect(probe(Buffer.from(p.audioBase64, "base64")).codec).toBe("mp3");
+      if (hasFfmpeg) expect((await probe(Buffer.from(p.audioBase64, "base64"))).codec).toBe("mp3");
     }
     // The preview text is charged once per call.
     expect((await used()) - before).toBe(TEXT.length);
