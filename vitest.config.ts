@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import SlowestFiles from "./test/support/slowest-files.js";
+import { dependencyBundleAliases } from "./test/support/dependency-bundles.js";
 
 /**
  * Files whose assertions compare this process' own timings (event-loop delay, a burst of
@@ -59,6 +60,10 @@ const SHARING = process.env.TIMBRE_TEST_SHARED !== "0";
 
 // Separate from the Remix vite config so the Remix plugin is not loaded in tests.
 export default defineConfig({
+  // Heavy dev dependencies the tests import (the official SDK) load from a one-file bundle of the
+  // installed package, built by the global setup (test/support/dependency-bundles.ts);
+  // TIMBRE_TEST_SDK_BUNDLE=0 imports the package as installed.
+  resolve: { alias: dependencyBundleAliases() },
   test: {
     pool: "forks",
     testTimeout: 30_000,

@@ -7,6 +7,7 @@ import { loadDefinitions } from "../../infra/local/definitions.js";
 import { ensureWebBuild } from "../../scripts/lib/web-build.js";
 import { ensureServerBundle, SERVER_DIR } from "../../scripts/lib/server-bundle.mjs";
 import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.js";
+import { ensureDependencyBundles } from "./dependency-bundles.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -34,11 +35,15 @@ declare module "vitest" {
  * `npm start` does and saves its stores there, the others start from that copy (about 2 s of CPU
  * less a stack); TIMBRE_TEST_SYSTEM_SNAPSHOT=0 has every stack seed. And a folder for the run's
  * deterministic fixtures (test/support/fixture-cache.ts: engine speech that several files make
- * alike, made once); TIMBRE_TEST_FIXTURE_CACHE=0 has every file make its own.
+ * alike, made once); TIMBRE_TEST_FIXTURE_CACHE=0 has every file make its own. And the one-file
+ * bundles of heavy dev dependencies that vitest.config.ts points their imports at (the official
+ * SDK: test/support/dependency-bundles.ts, built only when missing or its package changed);
+ * TIMBRE_TEST_SDK_BUNDLE=0 imports the package as installed.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   ensureWebBuild((line) => process.stdout.write(`${line}\n`));
   await loadDefinitions();
+  await ensureDependencyBundles((line) => process.stdout.write(`${line}\n`));
   const bundles = process.env.TIMBRE_TEST_WORKER_BUNDLE === "0" ? "" : SERVER_DIR;
   if (bundles) await ensureServerBundle();
   project.provide("workerBundleDir", bundles);
