@@ -46,7 +46,7 @@ export function synthesisFromEnv(): Synthesis | undefined {
   return s;
 }
 
-/** STS_EPOCHS=peak|mbs, STS_CROSSOVER=<Hz>, STS_LOWER_PULSE=<period ratio> and STS_LOW_PULSE=<share>, STS_UNVOICED_NOISE=1, STS_SYNTH_ORDER=<order> set the residual synthesis's options (residual.ts) for a measurement. */
+/** STS_EPOCHS=peak|mbs, STS_CROSSOVER=<Hz>, STS_LOWER_PULSE=<period ratio> and STS_LOW_PULSE=<share>, STS_UNVOICED_NOISE=1, STS_SYNTH_ORDER=<order>, STS_OUTPUT_FILTER=allpole|minphase, STS_LOWER_PULSE_BY=mark|median set the residual synthesis's options (residual.ts) for a measurement. */
 export function residualFromEnv(): ResidualOptions {
   const o: ResidualOptions = {};
   const e = process.env.STS_EPOCHS;
@@ -57,6 +57,12 @@ export function residualFromEnv(): ResidualOptions {
   if (process.env.STS_LOW_PULSE) o.lowPulse = Number(process.env.STS_LOW_PULSE);
   if (process.env.STS_UNVOICED_NOISE === "1") o.unvoicedNoise = true;
   if (process.env.STS_SYNTH_ORDER) o.synthesisOrder = Number(process.env.STS_SYNTH_ORDER);
+  const by = process.env.STS_LOWER_PULSE_BY;
+  if (by === "mark" || by === "median") o.lowerPulseBy = by;
+  else if (by) throw new Error(`STS_LOWER_PULSE_BY must be mark or median, not ${by}`);
+  const f = process.env.STS_OUTPUT_FILTER;
+  if (f === "allpole" || f === "minphase") o.outputFilter = f;
+  else if (f) throw new Error(`STS_OUTPUT_FILTER must be allpole or minphase, not ${f}`);
   return o;
 }
 

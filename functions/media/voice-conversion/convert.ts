@@ -79,7 +79,7 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
     },
     at: (i: number) => analysed[Math.max(0, Math.min(preDone - 1, i))]!,
   };
-  const synth = residual ? new ResidualSynth(samples, analysedSource, source_, fs, { seed: hashSeed("sts-noise", opts.seed), ...opts.residual }) : new PulseSynth(source_, fs, hashSeed("sts-noise", opts.seed));
+  const synth = residual ? new ResidualSynth(samples, analysedSource, source_, fs, { seed: hashSeed("sts-noise", opts.seed), utterancePeriodRatio: 2 ** (plan.sourceLog - plan.targetLog), ...opts.residual }) : new PulseSynth(source_, fs, hashSeed("sts-noise", opts.seed));
   const lookahead = residual ? RESIDUAL_LOOKAHEAD : 0;
   const post = new PostChain(fs, plan.gain, plan.speakerBoost);
 

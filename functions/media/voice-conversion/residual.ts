@@ -13,7 +13,9 @@
  *    of the residual around the nearest analysis mark, scaled by sqrt(output period / input period)
  *    so the excitation's power stays the same. Unvoiced stretches are an identity overlap-add
  *    (256-sample Hann grains, 128 apart).
- * 4. Filter: the excitation through the all-pole fit of the mapped frame's envelope, times its gain.
+ * 4. Filter: the excitation through the all-pole fit of the mapped frame's envelope, times its gain
+ *    (or, with `outputFilter: "minphase"`, through the mapped envelope's minimum-phase response, one
+ *    per synthesis mark, as the vocoder shapes its pulses).
  *
  * With nothing moved (mapped frames = analysed frames) steps 1 and 4 cancel exactly and step 3 is
  * close to the identity, so the analysis and resynthesis floor is near zero (residual.test.ts).
@@ -24,7 +26,7 @@ import { RealFFT } from "./fft.js";
 import { AP_BANDS, AP_EDGES, BINS, FFT_SIZE, SpectralAnalyzer, WORK_RATE } from "./spectral.js";
 import { prng } from "../engine/prng.js";
 import { FRAME_SECONDS, MIN_F0, trackF0 } from "./f0.js";
-import type { FrameSource, SynthFrame } from "./synth.js";
+import { MinimumPhase, type FrameSource, type SynthFrame } from "./synth.js";
 
 /** Prediction order at 22.05 kHz: two poles per kHz of band, plus two. */
 export const LPC_ORDER = 24;
@@ -120,6 +122,18 @@ export interface ResidualOptions {
    */
   lowerPulseRatio?: number;
   /**
+   * What `lowerPulseRatio` is compared with (default "mark"): "mark" is each synthesis mark's output
+   * period over its analysis mark's input period; "median" is the utterances' median periods' ratio
+   * (`utterancePeriodRatio`), so the whole utterance takes the pulses or none of it does, and a jump of
+   * the input's tracked F0 (an octave error, a high excursion) does not switch a few marks to pulses.
+   */
+  lowerPulseBy?: "mark" | "median";
+  /**
+   * The output's median period over the input's (convert.ts sets it from the plan's median F0s:
+   * 2^(sourceLog - targetLog)); read only with `lowerPulseBy: "median"`, where without it no mark takes the pulse.
+   */
+  utterancePeriodRatio?: number;
+  /**
    * The share of power (0..1, default 0) that the voiced excitation below the crossover takes from
    * the pulse rather than the input's residual grain at every voiced mark: the source's glottal
    * pulse shape (its harmonics' slope and phase under the envelope) gives way to the flat pulse, whose
@@ -138,8 +152,48 @@ export interface ResidualOptions {
    * nothing moved the two filters then no longer cancel exactly.
    */
   synthesisOrder?: number;
+  /**
+   * The output filter (default "allpole"): "allpole" runs the excitation through the all-pole fit of
+   * the mapped frame's envelope (order `synthesisOrder`) sample by sample; "minphase" cuts the
+   * excitation at the synthesis marks (one output period a segment when voiced, UNVOICED_HALF when
+   * not, at most SEGMENT_MAX) and convolves each segment with the mapped envelope's minimum-phase
+   * response at its first sample (the vocoder's, synth.ts: the cepstrum of the whole envelope,
+   * interpolated between the two frames around it), so the output has the target's envelope in full
+   * detail without an order to choose. With nothing moved the two filters no longer cancel exactly
+   * (the order-24 inverse filter leaves the envelope's finer detail in the residual).
+   */
+  outputFilter?: "allpole" | "minphase";
   /** Seed of the high band's noise. */
   seed?: number;
+}
+
+/** The minimum-phase output filter's longest segment (samples): a longer output period is cut into pieces. */
+const SEGMENT_MAX = FFT_SIZE / 2;
+/** Its convolution's FFT: a segment (<= SEGMENT_MAX) and a response (FFT_SIZE) without wrap-around. */
+const CONV_SIZE = 2 * FFT_SIZE;
+const CONV_BINS = CONV_SIZE / 2 + 1;
+
+/** The minimum-phase output filter's state (outputFilter "minphase"). */
+class MinPhaseFilter {
+  readonly minPhase = new MinimumPhase();
+  readonly fft = new RealFFT(FFT_SIZE);
+  readonly conv = new RealFFT(CONV_SIZE);
+  readonly logAmp = new Float64Array(BINS);
+  readonly re = new Float64Array(BINS);
+  readonly im = new Float64Array(BINS);
+  readonly ir = new Float64Array(FFT_SIZE);
+  readonly buf = new Float64Array(CONV_SIZE);
+  readonly sre = new Float64Array(CONV_BINS);
+  readonly sim = new Float64Array(CONV_BINS);
+  /** Each mapped frame's response, zero-padded to CONV_SIZE and transformed. */
+  readonly responses = new Map<number, { re: Float64Array; im: Float64Array }>();
+  /** Segment starts (synthesis marks, output samples) not yet passed; `from` is the first unread. */
+  readonly bounds: number[] = [];
+  from = 0;
+  /** Output accumulator: out[i] is absolute sample `outStart + i` (the synth's outDone). */
+  out = new Float64Array(1 << 14);
+  /** Segments are filtered up to (not including) this sample. */
+  done = 0;
 }
 
 /** A 2nd-order Butterworth section (direct form I), run twice for a Linkwitz-Riley crossover. */
@@ -194,6 +248,8 @@ export class ResidualSynth {
   private readonly epochs: "peak" | "mbs";
   private readonly crossoverHz: number;
   private readonly lowerPulseRatio: number;
+  /** With `lowerPulseBy: "median"`, whether every voiced mark takes the pulse (null: decided per mark). */
+  private readonly lowerAll: boolean | null;
   private readonly lowPulse: number;
   /** Noise of the low band's pulses (its own sequence, so the high band's is the same with it on or off). */
   private readonly lowRand: () => number;
@@ -206,6 +262,7 @@ export class ResidualSynth {
   private pulses = new Float64Array(1 << 14);
   private voicedExc = new Float64Array(1 << 14);
   private readonly blackman = new Map<number, Float64Array>();
+  private readonly minPhase: MinPhaseFilter | null;
 
   constructor(
     private readonly input: Float32Array,
@@ -220,12 +277,15 @@ export class ResidualSynth {
     const fc = opts.crossoverHz ?? 0;
     this.crossoverHz = fc;
     this.lowerPulseRatio = opts.lowerPulseRatio ?? 0;
+    this.lowerAll =
+      (opts.lowerPulseBy ?? "mark") === "median" ? this.lowerPulseRatio > 0 && (opts.utterancePeriodRatio ?? 0) > this.lowerPulseRatio : null;
     this.lowPulse = Math.max(0, Math.min(1, opts.lowPulse ?? 0));
     this.lowRand = prng(((opts.seed ?? 1) ^ 0x5bd1e995) >>> 0);
     this.unvoicedNoise = opts.unvoicedNoise ?? false;
     this.synthesisOrder = Math.max(1, Math.min(MAX_ORDER, Math.round(opts.synthesisOrder ?? LPC_ORDER)));
     this.history = new Float64Array(this.synthesisOrder);
     this.noiseRand = prng(((opts.seed ?? 1) ^ 0x27d4eb2f) >>> 0);
+    this.minPhase = (opts.outputFilter ?? "allpole") === "minphase" ? new MinPhaseFilter() : null;
     this.split =
       fc > 0
         ? {
@@ -540,16 +600,19 @@ export class ResidualSynth {
           // to one input period at most; its power per output period stays the residual's.
           const half = Math.max(1, Math.round(pIn * Math.max(0.5, Math.min(1, pIn / pOut))));
           // Large lowering takes the pulse alone below the crossover; otherwise the pulse's share is lowPulse.
-          const pulse = this.lowerPulseRatio > 0 && pOut > this.lowerPulseRatio * pIn ? 1 : this.lowPulse;
+          const lowered = this.lowerAll ?? (this.lowerPulseRatio > 0 && pOut > this.lowerPulseRatio * pIn);
+          const pulse = lowered ? 1 : this.lowPulse;
           const scale = Math.sqrt(pOut / pIn) * Math.sqrt(pIn / half);
           if (pulse < 1) this.grain(t, a, half, Math.sqrt(1 - pulse) * scale, false);
           if (pulse > 0) this.lowBand(t, a, half, scale, pOut, pulse);
           if (this.split) this.highBand(t, a, Math.round(pIn), pOut);
+          this.minPhase?.bounds.push(t);
           this.nextMark += pOut;
           continue;
         }
       }
       this.grain(t, t, UNVOICED_HALF, 1, true);
+      this.minPhase?.bounds.push(t);
       this.nextMark += UNVOICED_HALF;
     }
   }
@@ -565,6 +628,7 @@ export class ResidualSynth {
 
   /** The output from the end of the previous call up to `until`. Frames must be known up to (until + RESIDUAL_LOOKAHEAD) / hop + 1. */
   render(until: number): Float32Array {
+    if (this.minPhase) return this.renderMinPhase(until, this.minPhase);
     this.placeTo(until + RESIDUAL_GRAIN_REACH);
     const count = Math.max(0, until - this.outDone);
     const out = new Float32Array(count);
@@ -600,12 +664,114 @@ export class ResidualSynth {
     for (const key of this.mappedLpc.keys()) if (key < keepFrom) this.mappedLpc.delete(key);
     return out;
   }
+
+  /** The excitation (both bands) at absolute sample n; the crossover's filters step, so call it once per sample, in order. */
+  private excitationAt(n: number): number {
+    const e = n - this.excStart;
+    let x = this.exc[e];
+    if (this.split) {
+      const { low, high } = this.split;
+      x += low[1].step(low[0].step(this.voicedExc[e])) + high[1].step(high[0].step(this.pulses[e]));
+    }
+    return x;
+  }
+
+  /** The mapped frame i's minimum-phase response (of the whole envelope), zero-padded to CONV_SIZE and transformed. */
+  private responseOf(f: MinPhaseFilter, i: number): { re: Float64Array; im: Float64Array } {
+    const j = Math.max(0, Math.min(this.mapped.length - 1, i));
+    let r = f.responses.get(j);
+    if (r) return r;
+    const env = this.mapped.at(j).logEnv;
+    for (let k = 0; k < BINS; k++) f.logAmp[k] = 0.5 * env[k];
+    f.minPhase.response(f.logAmp, f.re, f.im);
+    f.im[0] = 0;
+    f.im[BINS - 1] = 0;
+    f.fft.inverse(f.re, f.im, f.ir);
+    f.buf.fill(0);
+    f.buf.set(f.ir);
+    r = { re: new Float64Array(CONV_BINS), im: new Float64Array(CONV_BINS) };
+    f.conv.forward(f.buf, r.re, r.im);
+    f.responses.set(j, r);
+    return r;
+  }
+
+  /** Convolves the excitation over [s, e) with the response at s and adds it to the output accumulator. */
+  private filterSegment(f: MinPhaseFilter, s: number, e: number): void {
+    const { buf, sre, sim } = f;
+    buf.fill(0);
+    for (let n = s; n < e; n++) buf[n - s] = this.excitationAt(n);
+    f.conv.forward(buf, sre, sim);
+    const t = s / this.hop;
+    const i = Math.floor(t);
+    const frac = Math.min(1, t - i);
+    const a = this.responseOf(f, i);
+    const b = this.responseOf(f, i + 1);
+    for (let k = 0; k < CONV_BINS; k++) {
+      const hr = (1 - frac) * a.re[k] + frac * b.re[k];
+      const hi = (1 - frac) * a.im[k] + frac * b.im[k];
+      const xr = sre[k];
+      const xi = sim[k];
+      sre[k] = xr * hr - xi * hi;
+      sim[k] = xr * hi + xi * hr;
+    }
+    f.conv.inverse(sre, sim, buf);
+    const o = s - this.outDone;
+    const len = e - s + FFT_SIZE - 1;
+    if (o + len > f.out.length) {
+      const next = new Float64Array(Math.max(2 * f.out.length, o + len));
+      next.set(f.out);
+      f.out = next;
+    }
+    for (let n = 0; n < len; n++) f.out[o + n] += buf[n];
+  }
+
+  /**
+   * render() with the minimum-phase output filter: every segment that starts before `until` is
+   * filtered whole (so blocks of any size give the same samples), which needs the excitation final up
+   * to SEGMENT_MAX past the block end.
+   */
+  private renderMinPhase(until: number, f: MinPhaseFilter): Float32Array {
+    const final = until + SEGMENT_MAX;
+    this.placeTo(final + RESIDUAL_GRAIN_REACH);
+    this.ensure(final - this.excStart + 1);
+    while (f.done < until) {
+      const s = f.done;
+      const b = f.bounds;
+      while (f.from < b.length && b[f.from] <= s) f.from++;
+      if (f.from > 1024) {
+        b.splice(0, f.from);
+        f.from = 0;
+      }
+      const next = f.from < b.length ? b[f.from] : Math.round(this.nextMark);
+      const e = Math.max(s + 1, Math.min(s + SEGMENT_MAX, next));
+      this.filterSegment(f, s, e);
+      f.done = e;
+    }
+    const count = Math.max(0, until - this.outDone);
+    const out = new Float32Array(count);
+    for (let i = 0; i < count; i++) out[i] = f.out[i];
+    f.out.copyWithin(0, count);
+    f.out.fill(0, f.out.length - count);
+    this.outDone += count;
+    // The excitation behind the output is final and read no more (segments are filtered past it).
+    const drop = this.outDone - this.excStart;
+    if (drop > 0) {
+      for (const a of this.split ? [this.exc, this.pulses, this.voicedExc] : [this.exc]) {
+        a.copyWithin(0, drop);
+        a.fill(0, a.length - drop);
+      }
+      this.excStart = this.outDone;
+    }
+    const keepFrom = this.frameOf(f.done, this.mapped.length) - 1;
+    for (const key of f.responses.keys()) if (key < keepFrom) f.responses.delete(key);
+    return out;
+  }
 }
 
 /** How far a grain placed before the block end can reach past it: half a grain of the longest input period. */
 const RESIDUAL_GRAIN_REACH = Math.ceil(22_050 / MIN_F0) + 2;
 /** Samples of analysed and mapped frames needed past a block's end. */
-export const RESIDUAL_LOOKAHEAD = RESIDUAL_GRAIN_REACH + 4 * Math.ceil(22_050 / MIN_F0) + 2 * UNVOICED_HALF;
+export const RESIDUAL_LOOKAHEAD = RESIDUAL_GRAIN_REACH + 4 * Math.ceil(22_050 / MIN_F0) + 2 * UNVOICED_HALF + SEGMENT_MAX;
 
 /**
  * Analysis and resynthesis with nothing moved (the input's own frames as the mapped ones): the

@@ -37,12 +37,39 @@ interface Responses {
   ni: Float64Array;
 }
 
+/**
+ * Minimum-phase frequency responses (FFT_SIZE points) from a log amplitude, through the real
+ * cepstrum: the vocoder's pulse and noise responses, and the residual synthesis's output filter
+ * (residual.ts, `outputFilter: "minphase"`).
+ */
+export class MinimumPhase {
+  private readonly fft = new RealFFT(FFT_SIZE);
+  private readonly time = new Float64Array(FFT_SIZE);
+  private readonly zeros = new Float64Array(BINS);
+
+  /** Minimum-phase response for log amplitude `logAmp` (BINS values), into (re, im) (BINS values each). */
+  response(logAmp: ArrayLike<number>, re: Float64Array, im: Float64Array): void {
+    const { fft, time, zeros } = this;
+    fft.inverse(logAmp, zeros, time);
+    const half = FFT_SIZE / 2;
+    for (let n = 1; n < half; n++) time[n] *= 2;
+    for (let n = half + 1; n < FFT_SIZE; n++) time[n] = 0;
+    fft.forward(time, re, im);
+    for (let k = 0; k < BINS; k++) {
+      const mag = Math.exp(re[k]);
+      const ph = im[k];
+      re[k] = mag * Math.cos(ph);
+      im[k] = mag * Math.sin(ph);
+    }
+  }
+}
+
 export class PulseSynth {
   private readonly fft = new RealFFT(FFT_SIZE);
   private readonly time = new Float64Array(FFT_SIZE);
   private readonly specRe = new Float64Array(BINS);
   private readonly specIm = new Float64Array(BINS);
-  private readonly zeros = new Float64Array(BINS);
+  private readonly minPhase = new MinimumPhase();
   private readonly apBins = new Float64Array(BINS);
   private readonly noise = new Float64Array(FFT_SIZE);
   private readonly rand: () => number;
@@ -139,22 +166,6 @@ export class PulseSynth {
     this.out = next;
   }
 
-  /** Minimum-phase response for log amplitude `logAmp` (bins), into (re, im). */
-  private minimumPhase(logAmp: Float64Array, re: Float64Array, im: Float64Array): void {
-    const { fft, time, zeros } = this;
-    fft.inverse(logAmp, zeros, time);
-    const half = FFT_SIZE / 2;
-    for (let n = 1; n < half; n++) time[n] *= 2;
-    for (let n = half + 1; n < FFT_SIZE; n++) time[n] = 0;
-    fft.forward(time, re, im);
-    for (let k = 0; k < BINS; k++) {
-      const mag = Math.exp(re[k]);
-      const ph = im[k];
-      re[k] = mag * Math.cos(ph);
-      im[k] = mag * Math.sin(ph);
-    }
-  }
-
   private responsesOf(i: number): Responses {
     const cached = this.responses.get(i);
     if (cached) return cached;
@@ -168,10 +179,10 @@ export class PulseSynth {
       for (let k = 0; k < BINS; k++) logAmp[k] = 0.5 * (frame.logEnv[k] + Math.log(1 - Math.min(0.999999, ap[k])));
       r.pr = new Float64Array(BINS);
       r.pi = new Float64Array(BINS);
-      this.minimumPhase(logAmp, r.pr, r.pi);
+      this.minPhase.response(logAmp, r.pr, r.pi);
     }
     for (let k = 0; k < BINS; k++) logAmp[k] = 0.5 * (frame.logEnv[k] + (voiced ? Math.log(Math.max(1e-6, ap[k])) : 0));
-    this.minimumPhase(logAmp, r.nr, r.ni);
+    this.minPhase.response(logAmp, r.nr, r.ni);
     this.responses.set(i, r);
     return r;
   }
