@@ -51,9 +51,14 @@ export const LIVE_SCRIPT = PASSAGES.en.heldOut.slice(1).join(" ");
 
 /**
  * A premade voice the aligner's references do not use reading LIVE_SCRIPT a little slowly, at
- * 16 kHz, with half a second of faint room noise before and after, as a microphone gives.
+ * 16 kHz, with half a second of faint room noise before and after, as a microphone gives. Made
+ * once per run (test/pvc/live-reading and test/pvc/live-aws both read it).
  */
 export async function liveReading(): Promise<Float32Array> {
+  return cachedFloats(["pvc-live-reading", LIVE_SCRIPT], makeLiveReading);
+}
+
+async function makeLiveReading(): Promise<Float32Array> {
   const engine = new Engine();
   try {
     const voice = premadeVoices().find((v) => v.name === "Marcus")!.profile;
