@@ -5,6 +5,7 @@ import type { VoiceProfile } from "../../functions/media/engine/port.js";
 import { hashSeed, prng } from "../../functions/media/engine/prng.js";
 import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
 import { premadeVoices, speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/media/separation/fixtures/conversation.js";
 import { EspeakEngine as Engine } from "../../functions/media/engine/espeak/engine.js";
 import { cachedFloats } from "../support/fixture-cache.js";
 
@@ -44,6 +45,16 @@ async function makeSpeech(engine: Engine, voice: VoiceProfile, seconds: number, 
   }
   for (let i = 0; i < out.length; i++) out[i] += 0.0005 * (rand() * 2 - 1);
   return out;
+}
+
+/**
+ * The two-speaker interview the professional clone's tests separate: the first man-and-woman pair
+ * of the held-out voices reading HELD_OUT_LINES (seed 3), at 16 kHz. Made once per run
+ * (test/pvc/training and test/browser/pvc both upload it).
+ */
+export async function interview(engine: Engine): Promise<Float32Array> {
+  const [a, b] = distinctHeldOutPairs().find(([x, y]) => x.gender !== y.gender)!;
+  return cachedFloats(["pvc-interview", a, b, HELD_OUT_LINES, 3], async () => (await makeConversation(engine, [a, b], HELD_OUT_LINES, { seed: 3 })).samples);
 }
 
 /** The script the live reading tests read: the held-out English passages but the first. */
