@@ -50,15 +50,21 @@ export const dialogsFitWidth = (page: Page) =>
 export const topDialogFits = (page: Page) =>
   page.locator("dialog[open]").last().evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth + 1);
 
-/** Record, Start recording: the captcha image appears (a decoded PNG); stop after `seconds`. `ex`: a concurrent test's own `expect`. */
+/**
+ * Record, Start recording: the captcha image appears (a decoded PNG); stop once the page's own
+ * recording time ('5.3 s / 15 s') reaches `seconds`: what the recording holds, instead of a sleep
+ * of the test's own counted from when it saw the timer.
+ * `ex`: a concurrent test's own `expect`.
+ */
 export async function readCaptcha(page: Page, seconds: number, ex: ExpectStatic = expect) {
   const dialog = page.getByRole("dialog", { name: pvcMessages.verifyTitle });
   await dialog.getByRole("button", { name: "Record", exact: true }).click();
   await dialog.getByRole("button", { name: "Start recording" }).click();
   const image = dialog.getByRole("img", { name: pvcMessages.captchaAlt });
   await ex.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 }).toBeGreaterThan(200);
-  await ex.poll(() => dialog.getByRole("timer").count(), { timeout: 8000 }).toBe(1);
-  await page.waitForTimeout(seconds * 1000);
+  const timer = dialog.getByRole("timer");
+  await ex.poll(() => timer.count(), { timeout: 8000 }).toBe(1);
+  await ex.poll(async () => parseFloat((await timer.textContent()) ?? "0"), { timeout: seconds * 1000 + 30_000, interval: 100 }).toBeGreaterThanOrEqual(seconds);
   await dialog.getByRole("button", { name: "Stop" }).click();
   return dialog;
 }

@@ -54,8 +54,9 @@ beforeAll(async () => {
     files.first = join(dir, "english one.wav");
     files.second = join(dir, "english two.wav");
     files.short = join(dir, "short.wav");
-    writeFileSync(files.first, await speechWav(engine, voice, 32, 21));
-    writeFileSync(files.second, await speechWav(engine, voice, 32, 22));
+    // The two readings test/pvc/sample-language uploads (made once per run).
+    writeFileSync(files.first, await speechWav(engine, voice, 32, 11));
+    writeFileSync(files.second, await speechWav(engine, voice, 32, 12));
     writeFileSync(files.short, encodeWav(new Int16Array(16_000 * 20).map((_, i) => Math.round(3000 * Math.sin(i / 7))), 16_000));
   } finally {
     await engine.close();

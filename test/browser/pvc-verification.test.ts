@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser } from "playwright-core";
@@ -12,6 +12,7 @@ import { speechWav } from "../pvc/support.js";
 import { encodeWav } from "../../functions/media/audio/wav.js";
 import { floatToInt16 } from "../../functions/media/audio/resample.js";
 import { verificationMessages } from "../../functions/platform/contract/voiceCreation.js";
+import { RECORDER } from "../../web/app/components/voice-creation/Recorder.js";
 import { pvcMessages } from "../../web/app/components/pvc/wizard.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, visit, launchChromium } from "./helpers.js";
 import { PVC_SIZES, cloneNeedingVerification, createServerAdmin, dialogsFitWidth, openAdminRequest, openVerificationScreen, readCaptcha, verifyUrl } from "./pvc-helpers.js";
@@ -22,7 +23,8 @@ import { PVC_SIZES, cloneNeedingVerification, createServerAdmin, dialogsFitWidth
  * verification attempt failed' with its buttons, then the attempts-left link opens 'Verification
  * history' with the reasons; Try again, and a reading of the words the captcha shows (fetched
  * through the API, read in the voice's own speaker) passes and the wizard goes on to Finish. The
- * fake microphone plays one file per launch, so the right reading runs in a second launch. Then
+ * fake microphone's file is a launch flag, but Chromium reads it again at every capture: one
+ * launch per test, whose file is replaced by the right reading before it is recorded. Then
  * the manual verification dialog's errors and success, and a server
  * administrator approving the request on the administration page, after which the wizard moves on.
  */
@@ -53,32 +55,38 @@ afterAll(async () => {
 
 const chromiumWithMicrophone = (wav: string) => launchChromium({ microphone: wav });
 
+const LEAD_SECONDS = 4.5;
+
 /**
- * The speaker reading `text` after 4.5 s of silence, as a WAV file: the fake microphone starts the
- * file when capture starts, and the recorder records after its 3 s countdown; the rest is margin
- * for a loaded machine, where a reading that started before the recorder lost its first word.
+ * Writes the speaker reading `text` after 4.5 s of silence as the WAV file `file` (whole, then
+ * renamed into place: Chromium opens it at each capture): the fake microphone starts the file
+ * when capture starts, and the recorder records after its 3 s countdown; the rest is margin for a
+ * loaded machine, where a reading that started before the recorder lost its first word. Returns
+ * how long to record: until the reading has ended, and a second more (a countdown that ran late
+ * only moves the reading earlier in the recording).
  */
-async function micFile(name: string, text: string, seed: number): Promise<string> {
+async function micFile(file: string, text: string, seed: number): Promise<number> {
   const samples = await speak(engine, speaker(), text, { seed });
   const sampleRate = 22_050;
-  const lead = Math.round(4.5 * sampleRate);
+  const lead = Math.round(LEAD_SECONDS * sampleRate);
   const padded = new Float32Array(lead + samples.length + sampleRate * 12);
   padded.set(samples, lead);
-  const file = join(dir, name);
-  writeFileSync(file, encodeWav(floatToInt16(padded), sampleRate));
-  return file;
+  writeFileSync(`${file}.part`, encodeWav(floatToInt16(padded), sampleRate));
+  renameSync(`${file}.part`, file);
+  return Math.ceil(LEAD_SECONDS - RECORDER.countdownSeconds + samples.length / sampleRate + 1);
 }
 
-// The four tests are independent (each its own account, clone, profiles, microphone files and
-// Chromium launches; the administrator's requests are named per test) and run at once on the one stack.
+// The four tests are independent (each its own account, clone, profiles, microphone file and
+// Chromium launch; the administrator's requests are named per test) and run at once on the one stack.
 describe.concurrent.each(PVC_SIZES)("the Verification screen at $width px", (size) => {
   it("fails a wrong reading twice (failure view, attempts link, history), then passes a reading of the captcha and goes to Finish", async ({ expect }) => {
     const { acct, voiceId } = await cloneNeedingVerification(stack, `Captcha ${size.name}`, sampleWav);
-    const wrong = await micFile(`wrong-${size.name}.wav`, "The little boat drifted past the lighthouse before the storm.", 3);
+    const mic = join(dir, `microphone-${size.name}.wav`);
+    const wrong = await micFile(mic, "The little boat drifted past the lighthouse before the storm.", 3);
 
-    const micA = await chromiumWithMicrophone(wrong);
+    const chromium = await chromiumWithMicrophone(mic);
     try {
-      const context = await micA.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
+      const context = await chromium.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
       context.setDefaultTimeout(10_000);
       const { page, errors, screen: dialog } = await openVerificationScreen(context, acct, voiceId, expect);
       expect(await dialog.getByRole("link", { name: "Privacy Policy" }).count()).toBe(1);
@@ -86,7 +94,7 @@ describe.concurrent.each(PVC_SIZES)("the Verification screen at $width px", (siz
       expect(await dialog.getByRole("button", { name: "Back" }).count()).toBe(0);
 
       for (let attempt = 1; attempt <= 2; attempt++) {
-        await readCaptcha(page, 7, expect);
+        await readCaptcha(page, wrong, expect);
         const failed = dialog.getByRole("alert").filter({ hasText: pvcMessages.attemptFailed });
         await expect.poll(() => failed.count(), { timeout: 120_000 }).toBe(1);
         expect(await failed.textContent()).toContain(verificationMessages.wrongSentence);
@@ -106,21 +114,17 @@ describe.concurrent.each(PVC_SIZES)("the Verification screen at $width px", (siz
       await dialog.getByRole("button", { name: "Record", exact: true }).waitFor();
       expect(errors.pageErrors).toEqual([]);
       await context.close();
-    } finally {
-      await micA.close();
-    }
 
-    // The words the captcha now shows, read by the clone's speaker. The speaker check refuses about
-    // one genuine reading in twelve (functions/media/engine/README.md): a user then reads again, as here once.
-    let passed = false;
-    for (let tries = 0; tries < 2 && !passed; tries++) {
-      const { text } = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}/verification`)).json()) as { text: string };
-      const micB = await chromiumWithMicrophone(await micFile(`right-${size.name}-${tries}.wav`, text, 11 + tries));
-      try {
-        const context = await micB.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
+      // The words the captcha now shows, read by the clone's speaker, in a new profile. The speaker check refuses about
+      // one genuine reading in twelve (functions/media/engine/README.md): a user then reads again, as here once.
+      let passed = false;
+      for (let tries = 0; tries < 2 && !passed; tries++) {
+        const { text } = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}/verification`)).json()) as { text: string };
+        const right = await micFile(mic, text, 11 + tries);
+        const context = await chromium.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
         context.setDefaultTimeout(10_000);
         const { page, errors } = await openVerificationScreen(context, acct, voiceId, expect);
-        const dialog = await readCaptcha(page, 10, expect);
+        const dialog = await readCaptcha(page, right, expect);
         const finish = page.getByRole("dialog", { name: pvcMessages.finishTitle });
         const decided = finish.or(dialog.getByRole("alert").filter({ hasText: pvcMessages.attemptFailed }));
         await expect.poll(() => decided.count(), { timeout: 120_000 }).toBe(1);
@@ -135,11 +139,11 @@ describe.concurrent.each(PVC_SIZES)("the Verification screen at $width px", (siz
         }
         expect(errors.pageErrors).toEqual([]);
         await context.close();
-      } finally {
-        await micB.close();
       }
+      expect(passed).toBe(true);
+    } finally {
+      await chromium.close();
     }
-    expect(passed).toBe(true);
     const v = (await (await apiFetch(stack, acct.apiKey, `/v1/voices/${voiceId}`)).json()) as { fine_tuning: { is_allowed_to_fine_tune: boolean } };
     expect(v.fine_tuning.is_allowed_to_fine_tune).toBe(true);
   });

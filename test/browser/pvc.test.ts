@@ -10,8 +10,7 @@ import { encodeWav } from "../../functions/media/audio/wav.js";
 import { floatToInt16 } from "../../functions/media/audio/resample.js";
 import { INTRO_POINTS, INTRO_TIPS, SAMPLE_TIPS, SAMPLE_TIPS_TITLE, TRAINING_OPT_OUT_NOTICE, pvcMessages } from "../../web/app/components/pvc/wizard.js";
 import { apiFetch, createTestAccount } from "../support/stack.js";
-import { speech } from "../pvc/support.js";
-import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/media/separation/fixtures/conversation.js";
+import { interview, speech } from "../pvc/support.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
 
 /**
@@ -34,7 +33,8 @@ beforeAll(async () => {
   const engine = new EspeakEngine();
   try {
     const voice = premadeVoices().find((v) => v.name === "Marcus")!.profile;
-    const forty = await speech(engine, voice, 40, 41);
+    // The reading test/pvc/contract and pvc-verification upload too (made once per run), as is the interview (test/pvc/training).
+    const forty = await speech(engine, voice, 40, 1);
     dir = mkdtempSync(join(tmpdir(), "pvc-wizard-"));
     sampleFile = join(dir, "chapter one.wav");
     writeFileSync(sampleFile, encodeWav(floatToInt16(forty), 16_000));
@@ -43,9 +43,8 @@ beforeAll(async () => {
     for (let i = 0; i < 16; i++) long.set(forty, i * forty.length);
     longFile = join(dir, "long read.wav");
     writeFileSync(longFile, encodeWav(floatToInt16(long), 16_000));
-    const [a, b] = distinctHeldOutPairs().find(([x, y]) => x.gender !== y.gender)!;
     interviewFile = join(dir, "interview.wav");
-    writeFileSync(interviewFile, encodeWav(floatToInt16((await makeConversation(engine, [a, b], HELD_OUT_LINES, { seed: 4 })).samples), 16_000));
+    writeFileSync(interviewFile, encodeWav(floatToInt16(await interview(engine)), 16_000));
   } finally {
     await engine.close();
   }

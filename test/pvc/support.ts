@@ -5,6 +5,7 @@ import type { VoiceProfile } from "../../functions/media/engine/port.js";
 import { hashSeed, prng } from "../../functions/media/engine/prng.js";
 import { PASSAGES } from "../../functions/media/voice-analysis/fixtures/texts.js";
 import { premadeVoices, speak } from "../../functions/media/voice-analysis/fixtures/voices.js";
+import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/media/separation/fixtures/conversation.js";
 import { EspeakEngine as Engine } from "../../functions/media/engine/espeak/engine.js";
 import { cachedFloats } from "../support/fixture-cache.js";
 
@@ -46,14 +47,29 @@ async function makeSpeech(engine: Engine, voice: VoiceProfile, seconds: number, 
   return out;
 }
 
+/**
+ * The two-speaker interview the professional clone's tests separate: the first man-and-woman pair
+ * of the held-out voices reading HELD_OUT_LINES (seed 3), at 16 kHz. Made once per run
+ * (test/pvc/training and test/browser/pvc both upload it).
+ */
+export async function interview(engine: Engine): Promise<Float32Array> {
+  const [a, b] = distinctHeldOutPairs().find(([x, y]) => x.gender !== y.gender)!;
+  return cachedFloats(["pvc-interview", a, b, HELD_OUT_LINES, 3], async () => (await makeConversation(engine, [a, b], HELD_OUT_LINES, { seed: 3 })).samples);
+}
+
 /** The script the live reading tests read: the held-out English passages but the first. */
 export const LIVE_SCRIPT = PASSAGES.en.heldOut.slice(1).join(" ");
 
 /**
  * A premade voice the aligner's references do not use reading LIVE_SCRIPT a little slowly, at
- * 16 kHz, with half a second of faint room noise before and after, as a microphone gives.
+ * 16 kHz, with half a second of faint room noise before and after, as a microphone gives. Made
+ * once per run (test/pvc/live-reading and test/pvc/live-aws both read it).
  */
 export async function liveReading(): Promise<Float32Array> {
+  return cachedFloats(["pvc-live-reading", LIVE_SCRIPT], makeLiveReading);
+}
+
+async function makeLiveReading(): Promise<Float32Array> {
   const engine = new Engine();
   try {
     const voice = premadeVoices().find((v) => v.name === "Marcus")!.profile;

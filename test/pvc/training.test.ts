@@ -6,11 +6,10 @@ import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
 import { premadeVoices } from "../../functions/media/voice-analysis/fixtures/voices.js";
 import { encodeWav } from "../../functions/media/audio/wav.js";
 import { floatToInt16 } from "../../functions/media/audio/resample.js";
-import { HELD_OUT_LINES, distinctHeldOutPairs, makeConversation } from "../../functions/media/separation/fixtures/conversation.js";
 import { pvcMessages } from "../../functions/platform/contract/pvc.js";
 import type { UploadTicket } from "../../functions/capabilities/pvc/uploads.js";
 import { startReceiver, type Receiver } from "../webhooks/receiver.js";
-import { speechWav } from "./support.js";
+import { interview as interviewReading, speechWav } from "./support.js";
 
 /**
  * The professional clone's way from samples to speech, through the official SDK unchanged (and
@@ -84,9 +83,7 @@ async function deliveredOf(type: string) {
 describe("professional clone: samples to speech", () => {
   it("uploads, separates, fine-tunes with watched states, speaks with the voice, and signs a webhook for each workflow's end", async () => {
     const narrator = premadeVoices().find((v) => v.name === "Marcus")!.profile;
-    const [a, b] = distinctHeldOutPairs().find(([x, y]) => x.gender !== y.gender)!;
-    const conversation = await makeConversation(engine, [a, b], HELD_OUT_LINES, { seed: 3 });
-    const files = [await speechWav(engine, narrator, 330, 31), await speechWav(engine, narrator, 300, 32), encodeWav(floatToInt16(conversation.samples), 16_000)];
+    const files = [await speechWav(engine, narrator, 330, 31), await speechWav(engine, narrator, 300, 32), encodeWav(floatToInt16(await interviewReading(engine)), 16_000)];
 
     const { voiceId } = await client.voices.pvc.create({ name: "Narrator", language: "en", labels: { gender: "male" } });
     const [s1, s2, interview] = [await upload(voiceId, files[0], "chapter 1.wav"), await upload(voiceId, files[1], "chapter 2.wav"), await upload(voiceId, files[2], "interview.wav")];

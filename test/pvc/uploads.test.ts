@@ -6,7 +6,9 @@ import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
 import { premadeVoices } from "../../functions/media/voice-analysis/fixtures/voices.js";
 import { PVC } from "../../functions/platform/contract/pvc.js";
 import type { UploadTicket } from "../../functions/capabilities/pvc/uploads.js";
-import { speechWav } from "./support.js";
+import { encodeWav } from "../../functions/media/audio/wav.js";
+import { floatToInt16 } from "../../functions/media/audio/resample.js";
+import { speech } from "./support.js";
 import { sweepTemporaryUploads } from "../../infra/local/storage-route.js";
 
 /**
@@ -25,8 +27,13 @@ beforeAll(async () => {
   [stack, engine] = await Promise.all([startTestStack(), new EspeakEngine()]);
   acct = await createTestAccount(stack, "pro");
   const voice = premadeVoices().find((v) => v.name === "Avery")!.profile;
-  small = await speechWav(engine, voice, 40, 11);
-  large = await speechWav(engine, voice, 560, 12); // 17.9 MB at 16 kHz
+  const reading = await speech(engine, voice, 40, 11);
+  small = encodeWav(floatToInt16(reading), 16_000);
+  // 560 s (17.9 MB at 16 kHz): the same 40 s reading fourteen times over, so it costs no more
+  // synthesis; the tests read its size, parts, bytes and duration, not its words.
+  const long = new Float32Array(reading.length * 14);
+  for (let i = 0; i < 14; i++) long.set(reading, i * reading.length);
+  large = encodeWav(floatToInt16(long), 16_000);
   const r = await apiFetch(stack, acct.apiKey, "/v1/voices/pvc", { method: "POST", body: JSON.stringify({ name: "Uploads", language: "en" }) });
   voiceId = ((await r.json()) as { voice_id: string }).voice_id;
 }, 180_000);
