@@ -62,7 +62,7 @@ const LEAD_SECONDS = 4.5;
  * renamed into place: Chromium opens it at each capture): the fake microphone starts the file
  * when capture starts, and the recorder records after its 3 s countdown; the rest is margin for a
  * loaded machine, where a reading that started before the recorder lost its first word. Returns
- * how long to record: until the reading has ended, and a second more (a countdown that ran late
+ * how long to record: until the reading has ended, and two seconds more (a countdown that ran late
  * only moves the reading earlier in the recording).
  */
 async function micFile(file: string, text: string, seed: number): Promise<number> {
@@ -73,7 +73,7 @@ async function micFile(file: string, text: string, seed: number): Promise<number
   padded.set(samples, lead);
   writeFileSync(`${file}.part`, encodeWav(floatToInt16(padded), sampleRate));
   renameSync(`${file}.part`, file);
-  return Math.ceil(LEAD_SECONDS - RECORDER.countdownSeconds + samples.length / sampleRate + 1);
+  return Math.ceil(LEAD_SECONDS - RECORDER.countdownSeconds + samples.length / sampleRate + 2);
 }
 
 // The four tests are independent (each its own account, clone, profiles, microphone file and
