@@ -19,6 +19,10 @@ export class LocalResponseStream extends Writable {
     res.on("close", () => {
       if (!this.writableFinished) this.destroy();
     });
+    // A client that left before this stream existed (while its body was read or its credentials
+    // checked, seconds on a loaded machine): its close came before the listener above, and a
+    // whole answer it never gets would be generated and charged in full.
+    if (res.destroyed) this.destroy();
   }
 
   private head(): void {

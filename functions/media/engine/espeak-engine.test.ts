@@ -199,6 +199,39 @@ describe("engine", () => {
     expect(lastEnd).toBeLessThan(seconds);
   });
 
+  it("runs two whole answers one after the other: no chunk of the later one takes a worker before the earlier one's last chunk has", async () => {
+    // Short and long sentences in turn: a worker done with a short chunk while the answer waits for
+    // a long one must find the answer's next chunks queued, not the later answer's first.
+    const LONG = "The morning ferry left the harbour a little after seven, carrying tourists, traders, two musicians, a crate of noisy hens and the mail, and by noon the wind had turned so far that the captain decided to wait behind the headland until the waves settled down again.";
+    const text = ["Yes.", LONG, "Sure.", LONG, "Maybe.", LONG, "Fine."].join(" ");
+    const pool = (engine as unknown as { pool: { pool: { slots: Array<{ busy: { priority: number } | null; send: (m: unknown, t: unknown) => void }> } } }).pool.pool;
+    // Which answer each job a worker takes belongs to, in the order the workers took them.
+    const taken: number[] = [];
+    const sends = pool.slots.map((slot) => slot.send);
+    pool.slots.forEach((slot, i) => {
+      slot.send = (m, t) => {
+        taken.push(slot.busy!.priority);
+        sends[i].call(slot, m, t);
+      };
+    });
+    const whole = async (seed: number) => {
+      let n = 0;
+      for await (const c of engine.synthesizeEncoded(request({ text, seed, whole: true }), "mp3_44100_128")) n += c.audio.length;
+      return n;
+    };
+    try {
+      const sizes = await Promise.all([whole(11), whole(12)]);
+      expect(sizes.every((n) => n > 0)).toBe(true);
+    } finally {
+      pool.slots.forEach((slot, i) => (slot.send = sends[i]));
+    }
+    // Whole answers' priorities: their order's base plus the chunk's index.
+    const answer = taken.map((p) => Math.floor(p / 100_000));
+    const first = Math.min(...answer);
+    expect(answer.filter((a) => a === first)).toHaveLength(7);
+    expect(answer, "the later answer took a worker before the earlier one's last chunk had one").toEqual([...answer].sort((a, b) => a - b));
+  });
+
   it("hands out the first chunk's first MP3 bytes before the rest of it, then the chunk with its timings", async () => {
     const req = request({ text: PARAGRAPH });
     const got: Array<{ bytes: number; chars: number; offset: number }> = [];

@@ -138,10 +138,16 @@ export class EspeakEngine implements SpeechEngine {
     if (jobs.length === 0) return;
     await this.pool.start();
     const background = reqs.some((r) => r.background);
-    const lookahead = background ? 1 : this.pool.size + 1;
     // Streams take turns chunk by chunk (chunk 0 of any stream before chunk 5 of another); whole
     // answers go one after the other, behind the streams' chunks: `wholeOrder` numbers them.
     const whole = !background && reqs.every((r) => r.whole);
+    // A whole answer queues more of its chunks ahead: with only the pool's size + 1, a worker that
+    // finished one of its chunks while the answer waited for an earlier one found none of its
+    // chunks queued (the next is queued once the earlier one is consumed) and took the next whole
+    // answer's, so "one after the other" did not hold and the earlier answer ended later
+    // (docs/decisions/2026-12-07-overload-storm-costs.md, last section). Bounded: results wait
+    // here until consumed in order.
+    const lookahead = background ? 1 : whole ? WHOLE_LOOKAHEAD_PER_WORKER * this.pool.size + 1 : this.pool.size + 1;
     const base = background ? BACKGROUND_PRIORITY : whole ? WHOLE_PRIORITY + wholeOrder++ * WHOLE_STRIDE : 0;
     const priority = (i: number) => base + i;
     // Our own abort too, so chunks queued for a consumer that stopped early are dropped.
@@ -207,6 +213,8 @@ export const BACKGROUND_PRIORITY = 2 ** 50;
 /** Whole answers: after every stream's chunk, each after the ones before it (2^50 / stride: billions of answers before they meet the background's). */
 const WHOLE_PRIORITY = 1_000_000;
 const WHOLE_STRIDE = 100_000;
+/** A whole answer's chunks queued ahead of the one it waits for, per worker (see `chunks`). */
+const WHOLE_LOOKAHEAD_PER_WORKER = 4;
 let wholeOrder = 0;
 
 function withoutIndex<T extends { requestIndex: number }>(c: T): Omit<T, "requestIndex"> {
