@@ -94,13 +94,18 @@ export async function hydrated(page: Page): Promise<void> {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
 
-/** Signs in on `page`; `ex`: a concurrent test's own `expect`. */
+/**
+ * Signs in on `page`; `ex`: a concurrent test's own `expect`. The redirect to /app is awaited for up to 30 s, as the
+ * files' other waits on the server's CPU: at load 25-38 the profile's 10 s ran out in screens.test.ts,
+ * landing.test.ts and a probe (the password check, the redirect and /app's server render queue behind other
+ * processes), failing a test before anything it checks.
+ */
 export async function signIn(page: Page, email: string, password: string, ex: ExpectStatic = expect): Promise<void> {
   await visit(page, "/sign-in", ex);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/app(\/|$|\?)/);
+  await page.waitForURL(/\/app(\/|$|\?)/, { timeout: 30_000 });
   await ex.poll(() => page.locator("main#main").isVisible()).toBe(true);
 }
 

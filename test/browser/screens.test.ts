@@ -8,7 +8,7 @@ import { premadeVoiceId } from "../../functions/platform/domain/premadeVoices.js
 import { apiFetch, createTestAccount, insertOwnVoice } from "../support/stack.js";
 import { encodeWav } from "../../functions/media/audio/wav.js";
 import { toneInt16 } from "../../functions/media/audio/testing.js";
-import { axeViolations } from "./axe.js";
+import { axeAllViolations, axeRulesLeftOut, axeViolations, isSerious } from "./axe.js";
 import { closeContext, hydrated, newContext, photograph, signIn, visit, watchErrors, openBrowserStack, closeBrowserStack } from "./helpers.js";
 
 /**
@@ -99,9 +99,18 @@ describe.each(SIZES)("every built page at $width×$height", (size) => {
 
     await visit(page, "/sign-in");
     // The harness itself: axe runs, with the experimental rule the issue names, and sees a planted mismatch.
-    await page.evaluate(() => document.body.insertAdjacentHTML("beforeend", '<button id="planted" aria-label="Close">Open menu</button>'));
-    expect((await axeViolations(page)).some((v) => v.startsWith("label-content-name-mismatch"))).toBe(true);
-    await page.evaluate(() => document.getElementById("planted")?.remove());
+    await page.evaluate(() => document.body.insertAdjacentHTML("beforeend", '<button id="planted" aria-label="Close">Open menu</button><h6 id="planted-heading">Skipped levels</h6>'));
+    const serious = await axeViolations(page);
+    expect(serious.some((v) => v.startsWith("label-content-name-mismatch"))).toBe(true);
+    // axeViolations runs only the rules that can report serious or critical: the same lines as axe with every rule on,
+    // filtered. The planted h6 after the page's h1 is a moderate heading-order violation, which only a left-out rule sees.
+    const all = await axeAllViolations(page);
+    expect(all.filter(isSerious)).toEqual(serious);
+    expect(all.some((v) => v.startsWith("heading-order (moderate)")), all.join("\n")).toBe(true);
+    const leftOut = await axeRulesLeftOut(page);
+    expect(leftOut).toEqual(expect.arrayContaining(["heading-order", "region"]));
+    for (const kept of ["color-contrast", "label-content-name-mismatch", "button-name"]) expect(leftOut).not.toContain(kept);
+    await page.evaluate(() => ["planted", "planted-heading"].forEach((id) => document.getElementById(id)?.remove()));
     await checkScreen(page, size, "sign-in", [page.getByRole("button", { name: "Sign in" })]);
     await visit(page, "/sign-up");
     await checkScreen(page, size, "sign-up", [page.getByRole("button", { name: "Create account" })]);

@@ -238,8 +238,14 @@ describe("Voice Changer page", () => {
         return page.getByRole("button", { name: /Stop recording/ }).count();
       }, { timeout: 10_000, interval: 100 }).toBe(1);
       expect(seen.size).toBeGreaterThanOrEqual(2);
-      await page.waitForTimeout(2500);
-      await page.getByRole("button", { name: /Stop recording/ }).click();
+      // Two seconds of recording by the recorder's own clock (its button counts them), not a fixed wait after the button appeared.
+      const stopButton = page.getByRole("button", { name: /Stop recording/ });
+      const recordedSeconds = async () => {
+        const clock = ((await stopButton.textContent()) ?? "").match(/\((\d+):(\d\d)\)/);
+        return clock ? Number(clock[1]) * 60 + Number(clock[2]) : 0;
+      };
+      await expect.poll(recordedSeconds, { timeout: 10_000, interval: 100 }).toBeGreaterThanOrEqual(2);
+      await stopButton.click();
       const recording = item(page, "Recording 1");
       await expect.poll(() => recording.count()).toBe(1);
       await expect.poll(() => recording.textContent(), { timeout: 10_000 }).toContain("credits");
