@@ -211,7 +211,7 @@ describe("right after a fresh start (issue 24)", () => {
     expect(body.detail?.status).toBe("library_indexing");
   }, 60_000);
 
-  it("serves what the balance allows to 24 retrying clients, each within 3x its time two at once at the same share of the machine, refusals costing a lookup, and charges exactly that", async () => {
+  it("serves what the balance allows to 24 retrying clients, each within 3x its time alone and 3x its time two at once, at the same share of the machine, refusals costing a lookup, and charges exactly that", async () => {
     const text = text849();
     expect(codePointsOf(text)).toBe(TEXT_LENGTH);
     const { apiKey } = seedUser(dataDir, "overload@example.com", "free");
@@ -382,9 +382,12 @@ describe("right after a fresh start (issue 24)", () => {
       // whole answers in turn: about 2x alone), at the same share of the machine.
       expect(s.slotWaitMs, JSON.stringify(report)).toBeLessThanOrEqual(RETRY_AFTER_SECONDS * 1000 + SLOT_WAIT_MS + 1000);
       expect(held[i].ms, JSON.stringify(report)).toBeLessThanOrEqual(held[i].bound);
-      // The issue's goal, 3x alone, is reported above, on the client's side (heldOverAloneAtShare)
-      // and the server's (serverHeldOverAloneAtShare, Server-Timing: its time outside the queue).
-      // Not asserted: on the server's side at share it held in 7 of 9 runs at load 10-27, often
+      // The issue's goal: within 3x its time alone, at the same share of the machine (the client's
+      // side: from holding its slot to its last byte). Asserted since whole answers run strictly in
+      // turn: six runs with the machine to itself (this file runs after every other), worst 1.80-2.04.
+      expect(held[i].ms / aloneMs / held[i].slower, JSON.stringify(report)).toBeLessThanOrEqual(3);
+      // History, and the server's side (serverHeldOverAloneAtShare, Server-Timing: its time outside
+      // the queue), reported: on the server's side at share it held in 7 of 9 runs at load 10-27, often
       // with a few per cent to spare, and reached 3.17 and 3.08 in the other two (two holders always
       // share the engine, and the storm's own work comes out of the same share: about 2.8x alone;
       // docs/decisions/2026-12-07-background-at-low-priority.md, last section). With the storm's
@@ -411,9 +414,18 @@ describe("right after a fresh start (issue 24)", () => {
     const { apiKey } = seedUser(dataDir, "leaver@example.com", "free");
     const usage = async () => ((await (await fetch(`${server.url}/v1/user/subscription`, { headers: { "xi-api-key": apiKey } })).json()) as { character_count: number }).character_count;
     const leave = new AbortController();
-    const request = speak(server.url, apiKey, text849(), 77, leave.signal).catch((e: Error) => e.name);
-    // Long enough for the request to hold its slot and be charged, far from its ~1 s of synthesis.
-    await sleep(300);
+    // Four times the storm's text: about 1 s of synthesis on this machine alone (849 characters took
+    // 0.25 s once whole answers kept every worker busy, and a fixed 300 ms wait then saw the answer
+    // complete). The client leaves as soon as the server has charged the request, which it does when
+    // the request holds its slot, before the synthesis: it leaves mid-generation on any machine.
+    const text = Array.from({ length: 4 }, () => text849()).join(" ");
+    const request = speak(server.url, apiKey, text, 77, leave.signal).catch((e: Error) => e.name);
+    let held = 0;
+    for (let i = 0; i < 1200 && held === 0; i++) {
+      held = await usage();
+      if (held === 0) await sleep(25);
+    }
+    expect(held).toBeGreaterThan(0);
     leave.abort();
     expect(await request).toBe("AbortError");
     // The server settles when it notices; the charge must come back (and never stay).
