@@ -5,7 +5,7 @@ import { loopBoundMs, loopDelayDuring } from "../support/loop.js";
 import { hashPassword } from "../../functions/platform/domain/passwords.js";
 import { cpuWorkersActive } from "../../functions/handlers/offload/index.js";
 import { runPasswordTask } from "../../functions/platform/domain/passwords-work.js";
-import { SIGN_IN_MAX_FAILURES_PER_EMAIL } from "../../functions/platform/domain/accounts.js";
+import { SIGN_IN_MAX_FAILURES_PER_EMAIL, SIGN_IN_WINDOW_SECONDS } from "../../functions/platform/domain/accounts.js";
 
 /**
  * Sign-in protection: a burst of parallel guesses gets no more password checks than the limit;
@@ -14,9 +14,11 @@ import { SIGN_IN_MAX_FAILURES_PER_EMAIL } from "../../functions/platform/domain/
  */
 let direct: EmbeddedStack;
 let proxied: EmbeddedStack;
+/** The direct stack's clock: the real one unless a test sets it. */
+let clock: number | undefined;
 
 beforeAll(async () => {
-  [direct, proxied] = await Promise.all([startTestStack(), startTestStack({ env: { TRUST_PROXY: "127.0.0.1, ::1" } })]);
+  [direct, proxied] = await Promise.all([startTestStack({ now: () => clock ?? Date.now() }), startTestStack({ env: { TRUST_PROXY: "127.0.0.1, ::1" } })]);
 });
 afterAll(async () => {
   await Promise.all([direct?.close(), proxied?.close()]);
@@ -55,6 +57,29 @@ describe("sign-in limits", () => {
     expect((await post(proxied, "/v1/auth/sign-in", { email: e, password: "the right password" }, { "x-forwarded-for": "203.0.113.7" })).status).toBe(429);
     // Another client behind the same proxy signs in.
     expect((await post(proxied, "/v1/auth/sign-in", { email: e, password: "the right password" }, { "x-forwarded-for": "198.51.100.20" })).status).toBe(200);
+  });
+
+  it("counts the failures of the quarter hour before: guesses either side of a window's boundary do not get twice the limit", async () => {
+    const e = email();
+    await signUp(direct, e, "the right password");
+    const window = SIGN_IN_WINDOW_SECONDS * 1000;
+    const boundary = (Math.floor(Date.now() / window) + 10) * window;
+    try {
+      clock = boundary - 5_000;
+      for (let i = 0; i < SIGN_IN_MAX_FAILURES_PER_EMAIL; i++) expect((await post(direct, "/v1/auth/sign-in", { email: e, password: `guess ${i}` })).status).toBe(401);
+      expect((await post(direct, "/v1/auth/sign-in", { email: e, password: "another guess" })).status).toBe(429);
+      // Ten seconds later, in the next window: still locked, for guesses and for the right password alike.
+      clock = boundary + 5_000;
+      expect((await post(direct, "/v1/auth/sign-in", { email: e, password: "one more guess" })).status).toBe(429);
+      expect((await post(direct, "/v1/auth/sign-in", { email: e, password: "the right password" })).status).toBe(429);
+      // Once the failures are more than one window old, the owner signs in, and that clears the count.
+      clock = boundary + window + 5_000;
+      expect((await post(direct, "/v1/auth/sign-in", { email: e, password: "the right password" })).status).toBe(200);
+      for (let i = 0; i < SIGN_IN_MAX_FAILURES_PER_EMAIL; i++) expect((await post(direct, "/v1/auth/sign-in", { email: e, password: `late ${i}` })).status).toBe(401);
+      expect((await post(direct, "/v1/auth/sign-in", { email: e, password: "the right password" })).status).toBe(429);
+    } finally {
+      clock = undefined;
+    }
   });
 
   it("without TRUST_PROXY, ignores X-Forwarded-For from anyone", async () => {

@@ -157,7 +157,7 @@ export async function regenerateBackupCodes(ctx: AppContext, caller: Caller, cod
 }
 
 async function limitCodes(ctx: AppContext, userId: string): Promise<void> {
-  if ((await ctx.stores.ledger.takeAttempt("2fa", userId, CODE_ATTEMPT_WINDOW, nowUnix(ctx), CODE_ATTEMPTS_MAX)) === undefined) {
+  if ((await ctx.stores.ledger.takeAttempt("2fa", userId, CODE_ATTEMPT_WINDOW, nowUnix(ctx), CODE_ATTEMPTS_MAX, { countPrevious: true })) === undefined) {
     throw new ApiError(429, "too_many_codes", accountMessages.tooManyCodes, { "retry-after": String(CODE_ATTEMPT_WINDOW) });
   }
 }

@@ -41,3 +41,25 @@ describe("identical-request counting", () => {
     expect(await l.countGeneration("ws-r", "other", 7200, 10_000)).toBe(1);
   });
 });
+
+describe("attempt windows", () => {
+  it("takes at most `max` in a window, and with countPrevious at most `max` over any span of one window", async () => {
+    const l = stack.ctx.stores.ledger;
+    const w = 900;
+    const boundary = 900 * 2000;
+    // Fixed windows alone: the limit starts over at the boundary.
+    const fixed = await Promise.all(Array.from({ length: 6 }, () => l.takeAttempt("t-fixed", "a", w, boundary - 1, 4)));
+    expect(fixed.filter((c) => c !== undefined).sort()).toEqual([1, 2, 3, 4]);
+    expect(await l.takeAttempt("t-fixed", "a", w, boundary, 4)).toBe(1);
+    // Counting the previous window: three before the boundary leave one after it, parallel callers included.
+    for (let i = 1; i <= 3; i++) expect(await l.takeAttempt("t-slide", "a", w, boundary - 10, 4, { countPrevious: true })).toBe(i);
+    const after = await Promise.all(Array.from({ length: 5 }, () => l.takeAttempt("t-slide", "a", w, boundary + 10, 4, { countPrevious: true })));
+    expect(after.filter((c) => c !== undefined)).toEqual([4]);
+    // A window later the earlier three no longer count; the one after the boundary does.
+    const later = await Promise.all(Array.from({ length: 5 }, () => l.takeAttempt("t-slide", "a", w, boundary + w + 10, 4, { countPrevious: true })));
+    expect(later.filter((c) => c !== undefined).sort()).toEqual([2, 3, 4]);
+    // Clearing with countPrevious clears both windows.
+    await l.clearWindow("t-slide", "a", w, boundary + w + 20, { countPrevious: true });
+    expect(await l.takeAttempt("t-slide", "a", w, boundary + w + 30, 4, { countPrevious: true })).toBe(1);
+  });
+});

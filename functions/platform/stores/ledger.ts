@@ -39,6 +39,11 @@ const keys = {
 
 export type KeyBinding = "new" | "same" | "mismatch";
 
+/** `countPrevious`: the attempts of the window before count against `max` as well (a limit over any span of one window). */
+export interface AttemptOptions {
+  countPrevious?: boolean;
+}
+
 
 export class Ledger {
   constructor(private readonly table: Table) {}
@@ -214,17 +219,26 @@ export class Ledger {
   /**
    * Takes one attempt of at most `max` in a fixed window, atomically: the count rises only while
    * it is below `max`, so parallel callers can never take more than `max` between them.
-   * Returns the count including this attempt, or undefined when none is left.
+   * Returns the count including this attempt (and the previous window's, when counted), or
+   * undefined when none is left.
    */
-  async takeAttempt(scope: string, id: string, windowSeconds: number, now: number, max: number): Promise<number | undefined> {
+  async takeAttempt(scope: string, id: string, windowSeconds: number, now: number, max: number, opts: AttemptOptions = {}): Promise<number | undefined> {
     const start = Math.floor(now / windowSeconds) * windowSeconds;
+    // Counting the previous window too makes the limit hold over any span of one window: with fixed
+    // windows alone, `max` attempts just before a boundary and `max` just after it all get through.
+    const earlier = opts.countPrevious ? await this.windowCount(scope, id, start - windowSeconds) : 0;
+    if (earlier >= max) return undefined;
     const item = await this.table.update<{ count: number }>(keys.window(scope, id, start), {
       UpdateExpression: "ADD #count :one SET #ttl = :ttl",
       ConditionExpression: "attribute_not_exists(#count) OR #count < :max",
       ExpressionAttributeNames: { "#count": "count", "#ttl": "ttl" },
-      ExpressionAttributeValues: { ":one": 1, ":ttl": start + windowSeconds * 2, ":max": max },
+      ExpressionAttributeValues: { ":one": 1, ":ttl": start + windowSeconds * 3, ":max": max - earlier },
     });
-    return item?.count;
+    return item === undefined ? undefined : item.count + earlier;
+  }
+
+  private async windowCount(scope: string, id: string, start: number): Promise<number> {
+    return (await this.table.get<{ count: number }>(keys.window(scope, id, start), false))?.count ?? 0;
   }
 
   /** Gives back an attempt taken with `takeAttempt` (it turned out not to be a failure). */
@@ -244,9 +258,12 @@ export class Ledger {
     return item?.count ?? 0;
   }
 
-  async clearWindow(scope: string, id: string, windowSeconds: number, now: number): Promise<void> {
+  async clearWindow(scope: string, id: string, windowSeconds: number, now: number, opts: AttemptOptions = {}): Promise<void> {
     const start = Math.floor(now / windowSeconds) * windowSeconds;
-    await this.table.delete(keys.window(scope, id, start));
+    await Promise.all([
+      this.table.delete(keys.window(scope, id, start)),
+      opts.countPrevious ? this.table.delete(keys.window(scope, id, start - windowSeconds)) : undefined,
+    ]);
   }
 
   /**
