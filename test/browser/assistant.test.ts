@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { EmbeddedStack } from "../../infra/local/stack.js";
-import { assistantMessages } from "../../functions/platform/contract/assistant.js";
+import { SUPPORT_CALL, assistantMessages } from "../../functions/platform/contract/assistant.js";
 import { charge } from "../../functions/platform/domain/credits.js";
 import { apiFetch, createTestAccount, startTestStack } from "../support/stack.js";
 import { closeBrowserStack, closeContext, newContext, openBrowserStack, signIn, visit, watchErrors } from "./helpers.js";
@@ -128,8 +128,25 @@ describe("Talk to El: every client tool and its errors in the page (through the 
       'Results: {"ok":true} {"ok":true,"value":"calm"}',
     );
     expect(await search.inputValue()).toBe("calm");
-    expect(await run([{ name: "highlight", arguments: { element: "Search the library" } }])).toBe('Results: {"ok":true}');
-    expect(await search.getAttribute("data-assistant-highlight")).toBe("full");
+    // The highlight lasts a few seconds and the reply comes after a round trip to the model, which on a loaded
+    // machine can take longer: record how the field is marked as it happens, and when.
+    await search.evaluate((el) => {
+      const seen: Array<[string, number]> = [];
+      (window as unknown as { highlightsSeen: typeof seen }).highlightsSeen = seen;
+      new MutationObserver(() => seen.push([el.getAttribute("data-assistant-highlight") ?? "none", performance.now()])).observe(el, { attributeFilter: ["data-assistant-highlight"] });
+    });
+    // set_value highlights the field quickly; a full highlight right after it must last its whole time (the quick
+    // one's end must not cut it short): full, then none after highlightMs.
+    expect(await run([{ name: "set_value", arguments: { element: "Search the library", value: "calm" } }, { name: "highlight", arguments: { element: "Search the library" } }])).toBe(
+      'Results: {"ok":true} {"ok":true}',
+    );
+    const fromFull = () => page.evaluate(() => {
+      const seen = (window as unknown as { highlightsSeen: Array<[string, number]> }).highlightsSeen;
+      return seen.slice(seen.findIndex(([v]) => v === "full"));
+    });
+    await expect.poll(async () => (await fromFull()).map(([v]) => v), { timeout: 15_000 }).toEqual(["full", "none"]);
+    const [[, setAt], [, clearedAt]] = await fromFull();
+    expect(clearedAt! - setAt!).toBeGreaterThanOrEqual(SUPPORT_CALL.highlightMs - 50);
     expect(await run([{ name: "clear", arguments: { element: "Search the library" } }])).toBe('Results: {"ok":true}');
     expect(await search.inputValue()).toBe("");
     expect(await run([{ name: "highlight", arguments: { element: "No such control" } }])).toBe(`Results: {"ok":false,"error":"${assistantMessages.elementNotFound}"}`);

@@ -74,14 +74,22 @@ export function findElement(name: string): HTMLElement | null {
   return (loose as HTMLElement | undefined) ?? null;
 }
 
+/** Each element's pending un-highlight: a new highlight replaces it, so an earlier quick one cannot cut a later one short. */
+const unhighlightTimers = new WeakMap<HTMLElement, ReturnType<typeof setTimeout>>();
+
 export function highlight(el: HTMLElement, quick = false): void {
   el.scrollIntoView({ block: "center", behavior: "smooth" });
   el.classList.add("assistant-highlight");
   el.setAttribute("data-assistant-highlight", quick ? "quick" : "full");
-  setTimeout(() => {
-    el.classList.remove("assistant-highlight");
-    el.removeAttribute("data-assistant-highlight");
-  }, quick ? SUPPORT_CALL.quickHighlightMs : SUPPORT_CALL.highlightMs);
+  clearTimeout(unhighlightTimers.get(el));
+  unhighlightTimers.set(
+    el,
+    setTimeout(() => {
+      unhighlightTimers.delete(el);
+      el.classList.remove("assistant-highlight");
+      el.removeAttribute("data-assistant-highlight");
+    }, quick ? SUPPORT_CALL.quickHighlightMs : SUPPORT_CALL.highlightMs),
+  );
 }
 
 /** Sets a React-controlled field's value the way typing does (the input event React listens to). */
