@@ -76,4 +76,20 @@ describe("two-factor codes are single-use in parallel", () => {
     expect(stored).toEqual(backupCodes.slice(5).map((code) => sha256Hex(code)));
     for (const code of different.slice(0, 2)) expect((await answer(c, code)).status).toBe(400);
   });
+
+  it("stops checking codes after ten tries in a quarter hour, wrong codes sent at once included, and says why", async () => {
+    const { acct, secret, step, backupCodes } = await withTwoFactor();
+    const c = await challenge(acct.email, acct.password);
+    const wrong = Array.from({ length: 14 }, (_, i) => String(100000 + i));
+    const results = await Promise.all(wrong.map(async (code) => outcome(await answer(c, code))));
+    const checked = results.filter((r) => r.status !== 429);
+    expect(checked.length).toBeLessThanOrEqual(10);
+    for (const r of checked) expect(r.status).toBe(400);
+    const refused = results.filter((r) => r.status === 429);
+    expect(refused.length).toBe(14 - checked.length);
+    for (const r of refused) expect(r.detail!.message).toBe(accountMessages.tooManyCodes);
+    // Right codes are not checked either until the quarter hour has passed.
+    expect((await outcome(await answer(c, totpAt(secret, step + 1)))).status).toBe(429);
+    expect((await outcome(await answer(c, backupCodes[0]!))).status).toBe(429);
+  });
 });
