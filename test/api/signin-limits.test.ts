@@ -68,12 +68,17 @@ describe("sign-in limits", () => {
       clock = boundary - 5_000;
       for (let i = 0; i < SIGN_IN_MAX_FAILURES_PER_EMAIL; i++) expect((await post(direct, "/v1/auth/sign-in", { email: e, password: `guess ${i}` })).status).toBe(401);
       expect((await post(direct, "/v1/auth/sign-in", { email: e, password: "another guess" })).status).toBe(429);
-      // Ten seconds later, in the next window: still locked, for guesses and for the right password alike.
+      // Ten seconds later, in the next window: still locked, for guesses and for the right password alike, until
+      // the failures' third of a quarter hour is more than a quarter hour old, which Retry-After says.
       clock = boundary + 5_000;
-      expect((await post(direct, "/v1/auth/sign-in", { email: e, password: "one more guess" })).status).toBe(429);
+      const guess = await post(direct, "/v1/auth/sign-in", { email: e, password: "one more guess" });
+      expect(guess.status).toBe(429);
+      expect(guess.headers.get("retry-after")).toBe(String(SIGN_IN_WINDOW_SECONDS - 5));
       expect((await post(direct, "/v1/auth/sign-in", { email: e, password: "the right password" })).status).toBe(429);
-      // Once the failures are more than one window old, the owner signs in, and that clears the count.
-      clock = boundary + window + 5_000;
+      clock = boundary + window - 1_000;
+      expect((await post(direct, "/v1/auth/sign-in", { email: e, password: "the right password" })).status).toBe(429);
+      // Then the owner signs in, and that clears the count.
+      clock = boundary + window;
       expect((await post(direct, "/v1/auth/sign-in", { email: e, password: "the right password" })).status).toBe(200);
       for (let i = 0; i < SIGN_IN_MAX_FAILURES_PER_EMAIL; i++) expect((await post(direct, "/v1/auth/sign-in", { email: e, password: `late ${i}` })).status).toBe(401);
       expect((await post(direct, "/v1/auth/sign-in", { email: e, password: "the right password" })).status).toBe(429);

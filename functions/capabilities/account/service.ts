@@ -157,8 +157,11 @@ export async function regenerateBackupCodes(ctx: AppContext, caller: Caller, cod
 }
 
 async function limitCodes(ctx: AppContext, userId: string): Promise<void> {
-  if ((await ctx.stores.ledger.takeAttempt("2fa", userId, CODE_ATTEMPT_WINDOW, nowUnix(ctx), CODE_ATTEMPTS_MAX, { countPrevious: true })) === undefined) {
-    throw new ApiError(429, "too_many_codes", accountMessages.tooManyCodes, { "retry-after": String(CODE_ATTEMPT_WINDOW) });
+  const now = nowUnix(ctx);
+  const { ledger } = ctx.stores;
+  if ((await ledger.takeAttempt("2fa", userId, CODE_ATTEMPT_WINDOW, now, CODE_ATTEMPTS_MAX, { sliding: true })) === undefined) {
+    const wait = await ledger.attemptRetryAfter("2fa", userId, CODE_ATTEMPT_WINDOW, now, CODE_ATTEMPTS_MAX, { sliding: true });
+    throw new ApiError(429, "too_many_codes", accountMessages.tooManyCodes, { "retry-after": String(Math.max(1, wait)) });
   }
 }
 

@@ -112,26 +112,31 @@ export async function createAccount(
  * attempt is counted *before* the password is checked, by an atomic conditional update, so a
  * burst of parallel guesses gets no more checks than the limit; a success gives its count back.
  */
-/** Sign-in limits hold over any 15 minutes, not per fixed quarter hour (a lockout lasts 15 to 30 minutes). */
-const SLIDING = { countPrevious: true } as const;
+/** Sign-in limits hold over any 15 minutes, not per fixed quarter hour (a lockout lasts 15 to 20 minutes). */
+const SLIDING = { sliding: true } as const;
 
 export async function authenticate(ctx: AppContext, input: { email: string; password: string; ip: string }): Promise<UserRecord> {
   const now = nowSeconds(ctx);
   const email = input.email.trim().toLowerCase();
   const emailId = sha256Hex(email);
   const { ledger, users } = ctx.stores;
-  const locked = () => new ApiError(429, "too_many_sign_in_attempts", messages.tooManyAttempts, { "retry-after": String(SIGN_IN_WINDOW_SECONDS) });
-  if ((await ledger.takeAttempt("signin-email", emailId, SIGN_IN_WINDOW_SECONDS, now, SIGN_IN_MAX_FAILURES_PER_EMAIL, SLIDING)) === undefined) throw locked();
+  const locked = async (scope: string, id: string, max: number) => {
+    const wait = await ledger.attemptRetryAfter(scope, id, SIGN_IN_WINDOW_SECONDS, now, max, SLIDING);
+    return new ApiError(429, "too_many_sign_in_attempts", messages.tooManyAttempts, { "retry-after": String(Math.max(1, wait)) });
+  };
+  if ((await ledger.takeAttempt("signin-email", emailId, SIGN_IN_WINDOW_SECONDS, now, SIGN_IN_MAX_FAILURES_PER_EMAIL, SLIDING)) === undefined) {
+    throw await locked("signin-email", emailId, SIGN_IN_MAX_FAILURES_PER_EMAIL);
+  }
   if ((await ledger.takeAttempt("signin-ip", input.ip, SIGN_IN_WINDOW_SECONDS, now, SIGN_IN_MAX_FAILURES_PER_IP, SLIDING)) === undefined) {
-    await ledger.returnAttempt("signin-email", emailId, SIGN_IN_WINDOW_SECONDS, now);
-    throw locked();
+    await ledger.returnAttempt("signin-email", emailId, SIGN_IN_WINDOW_SECONDS, now, SLIDING);
+    throw await locked("signin-ip", input.ip, SIGN_IN_MAX_FAILURES_PER_IP);
   }
   const user = await users.findByEmail(email);
   const ok = await verifyPassword(input.password, user?.password_hash ?? (await decoyHash()));
   if (!user || !ok) throw new ApiError(401, "invalid_credentials", messages.badCredentials);
   await Promise.all([
     ledger.clearWindow("signin-email", emailId, SIGN_IN_WINDOW_SECONDS, now, SLIDING),
-    ledger.returnAttempt("signin-ip", input.ip, SIGN_IN_WINDOW_SECONDS, now),
+    ledger.returnAttempt("signin-ip", input.ip, SIGN_IN_WINDOW_SECONDS, now, SLIDING),
   ]);
   return user;
 }

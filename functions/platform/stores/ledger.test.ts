@@ -43,23 +43,31 @@ describe("identical-request counting", () => {
 });
 
 describe("attempt windows", () => {
-  it("takes at most `max` in a window, and with countPrevious at most `max` over any span of one window", async () => {
+  it("takes at most `max` in a window, and when sliding at most `max` over any span of one window", async () => {
     const l = stack.ctx.stores.ledger;
     const w = 900;
     const boundary = 900 * 2000;
+    const sliding = { sliding: true };
     // Fixed windows alone: the limit starts over at the boundary.
     const fixed = await Promise.all(Array.from({ length: 6 }, () => l.takeAttempt("t-fixed", "a", w, boundary - 1, 4)));
     expect(fixed.filter((c) => c !== undefined).sort()).toEqual([1, 2, 3, 4]);
     expect(await l.takeAttempt("t-fixed", "a", w, boundary, 4)).toBe(1);
-    // Counting the previous window: three before the boundary leave one after it, parallel callers included.
-    for (let i = 1; i <= 3; i++) expect(await l.takeAttempt("t-slide", "a", w, boundary - 10, 4, { countPrevious: true })).toBe(i);
-    const after = await Promise.all(Array.from({ length: 5 }, () => l.takeAttempt("t-slide", "a", w, boundary + 10, 4, { countPrevious: true })));
+    expect(await l.attemptRetryAfter("t-fixed", "a", w, boundary - 1, 4)).toBe(1);
+    // Sliding: three just before the boundary leave one just after it, parallel callers included.
+    for (let i = 1; i <= 3; i++) expect(await l.takeAttempt("t-slide", "a", w, boundary - 10, 4, sliding)).toBe(i);
+    const after = await Promise.all(Array.from({ length: 5 }, () => l.takeAttempt("t-slide", "a", w, boundary + 10, 4, sliding)));
     expect(after.filter((c) => c !== undefined)).toEqual([4]);
-    // A window later the earlier three no longer count; the one after the boundary does.
-    const later = await Promise.all(Array.from({ length: 5 }, () => l.takeAttempt("t-slide", "a", w, boundary + w + 10, 4, { countPrevious: true })));
+    // The three (in the third of the window before the boundary) count until a window and a third after that
+    // third began: the boundary plus one window.
+    expect(await l.attemptRetryAfter("t-slide", "a", w, boundary + 10, 4, sliding)).toBe(w - 10);
+    expect(await l.takeAttempt("t-slide", "a", w, boundary + w - 1, 4, sliding)).toBeUndefined();
+    const later = await Promise.all(Array.from({ length: 5 }, () => l.takeAttempt("t-slide", "a", w, boundary + w, 4, sliding)));
     expect(later.filter((c) => c !== undefined).sort()).toEqual([2, 3, 4]);
-    // Clearing with countPrevious clears both windows.
-    await l.clearWindow("t-slide", "a", w, boundary + w + 20, { countPrevious: true });
-    expect(await l.takeAttempt("t-slide", "a", w, boundary + w + 30, 4, { countPrevious: true })).toBe(1);
+    // The one just after the boundary counts a third of a window longer.
+    expect(await l.attemptRetryAfter("t-slide", "a", w, boundary + w, 4, sliding)).toBe(300);
+    // Clearing a sliding window clears every bucket it counts.
+    await l.clearWindow("t-slide", "a", w, boundary + w + 10, sliding);
+    expect(await l.takeAttempt("t-slide", "a", w, boundary + w + 20, 4, sliding)).toBe(1);
+    expect(await l.attemptRetryAfter("t-slide", "a", w, boundary + w + 20, 4, sliding)).toBe(0);
   });
 });

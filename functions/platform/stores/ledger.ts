@@ -39,11 +39,25 @@ const keys = {
 
 export type KeyBinding = "new" | "same" | "mismatch";
 
-/** `countPrevious`: the attempts of the window before count against `max` as well (a limit over any span of one window). */
+/**
+ * `sliding`: the limit holds over any span of one window, not per fixed window (where `max`
+ * attempts just before a boundary and `max` just after it all get through). Attempts are counted
+ * in buckets of a third of the window, and an attempt counts the buckets of the window before its
+ * own: so a refusal lasts between one window and one window and a third after the attempts.
+ */
 export interface AttemptOptions {
-  countPrevious?: boolean;
+  sliding?: boolean;
 }
 
+const SLIDING_BUCKETS = 3;
+
+function buckets(windowSeconds: number, opts: AttemptOptions): { size: number; back: number } {
+  if (!opts.sliding) return { size: windowSeconds, back: 0 };
+  const size = Math.max(1, Math.floor(windowSeconds / SLIDING_BUCKETS));
+  return { size, back: Math.ceil(windowSeconds / size) };
+}
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 export class Ledger {
   constructor(private readonly table: Table) {}
@@ -217,33 +231,51 @@ export class Ledger {
   }
 
   /**
-   * Takes one attempt of at most `max` in a fixed window, atomically: the count rises only while
-   * it is below `max`, so parallel callers can never take more than `max` between them.
-   * Returns the count including this attempt (and the previous window's, when counted), or
-   * undefined when none is left.
+   * Takes one attempt of at most `max` in a window (fixed, or sliding: `AttemptOptions`),
+   * atomically: the count rises only while it is below `max`, so parallel callers can never take
+   * more than `max` between them. Returns the count including this attempt (and the earlier
+   * buckets', when sliding), or undefined when none is left.
    */
   async takeAttempt(scope: string, id: string, windowSeconds: number, now: number, max: number, opts: AttemptOptions = {}): Promise<number | undefined> {
-    const start = Math.floor(now / windowSeconds) * windowSeconds;
-    // Counting the previous window too makes the limit hold over any span of one window: with fixed
-    // windows alone, `max` attempts just before a boundary and `max` just after it all get through.
-    const earlier = opts.countPrevious ? await this.windowCount(scope, id, start - windowSeconds) : 0;
+    const { size, back } = buckets(windowSeconds, opts);
+    const start = Math.floor(now / size) * size;
+    const earlier = back ? sum(await this.bucketCounts(scope, id, start, size, back)) : 0;
     if (earlier >= max) return undefined;
     const item = await this.table.update<{ count: number }>(keys.window(scope, id, start), {
       UpdateExpression: "ADD #count :one SET #ttl = :ttl",
       ConditionExpression: "attribute_not_exists(#count) OR #count < :max",
       ExpressionAttributeNames: { "#count": "count", "#ttl": "ttl" },
-      ExpressionAttributeValues: { ":one": 1, ":ttl": start + windowSeconds * 3, ":max": max - earlier },
+      ExpressionAttributeValues: { ":one": 1, ":ttl": start + windowSeconds * 2 + size, ":max": max - earlier },
     });
     return item === undefined ? undefined : item.count + earlier;
   }
 
-  private async windowCount(scope: string, id: string, start: number): Promise<number> {
-    return (await this.table.get<{ count: number }>(keys.window(scope, id, start), false))?.count ?? 0;
+  /**
+   * Seconds until `takeAttempt` with the same arguments would take one again (0 if it would now):
+   * the Retry-After of a refusal.
+   */
+  async attemptRetryAfter(scope: string, id: string, windowSeconds: number, now: number, max: number, opts: AttemptOptions = {}): Promise<number> {
+    const { size, back } = buckets(windowSeconds, opts);
+    const start = Math.floor(now / size) * size;
+    // counts[0] is the current bucket, counts[i] the i-th before it.
+    const counts = [(await this.bucketCounts(scope, id, start + size, size, 1))[0]!, ...(await this.bucketCounts(scope, id, start, size, back))];
+    for (let ahead = 0; ahead <= back + 1; ahead++) {
+      // `ahead` buckets from now, the counted buckets are the current one and the `back - ahead` before it.
+      if (sum(counts.slice(0, Math.max(0, back - ahead + 1))) < max) return ahead === 0 ? 0 : start + ahead * size - now;
+    }
+    return start + (back + 1) * size - now;
+  }
+
+  /** The counts of the `n` buckets before the one starting at `start`, nearest first. */
+  private async bucketCounts(scope: string, id: string, start: number, size: number, n: number): Promise<number[]> {
+    const items = await Promise.all(Array.from({ length: n }, (_, i) => this.table.get<{ count: number }>(keys.window(scope, id, start - (i + 1) * size), false)));
+    return items.map((item) => item?.count ?? 0);
   }
 
   /** Gives back an attempt taken with `takeAttempt` (it turned out not to be a failure). */
-  async returnAttempt(scope: string, id: string, windowSeconds: number, now: number): Promise<void> {
-    const start = Math.floor(now / windowSeconds) * windowSeconds;
+  async returnAttempt(scope: string, id: string, windowSeconds: number, now: number, opts: AttemptOptions = {}): Promise<void> {
+    const { size } = buckets(windowSeconds, opts);
+    const start = Math.floor(now / size) * size;
     await this.table.update(keys.window(scope, id, start), {
       UpdateExpression: "ADD #count :minus",
       ConditionExpression: "#count > :zero",
@@ -259,11 +291,9 @@ export class Ledger {
   }
 
   async clearWindow(scope: string, id: string, windowSeconds: number, now: number, opts: AttemptOptions = {}): Promise<void> {
-    const start = Math.floor(now / windowSeconds) * windowSeconds;
-    await Promise.all([
-      this.table.delete(keys.window(scope, id, start)),
-      opts.countPrevious ? this.table.delete(keys.window(scope, id, start - windowSeconds)) : undefined,
-    ]);
+    const { size, back } = buckets(windowSeconds, opts);
+    const start = Math.floor(now / size) * size;
+    await Promise.all(Array.from({ length: back + 1 }, (_, i) => this.table.delete(keys.window(scope, id, start - i * size))));
   }
 
   /**
