@@ -46,7 +46,7 @@ export function synthesisFromEnv(): Synthesis | undefined {
   return s;
 }
 
-/** STS_EPOCHS=peak|mbs, STS_CROSSOVER=<Hz>, STS_LOWER_PULSE=<period ratio> and STS_LOW_PULSE=<share>, STS_UNVOICED_NOISE=1, STS_SYNTH_ORDER=<order>, STS_OUTPUT_FILTER=allpole|minphase, STS_LOWER_PULSE_BY=mark|median set the residual synthesis's options (residual.ts) for a measurement. */
+/** STS_EPOCHS=peak|mbs, STS_CROSSOVER=<Hz>, STS_LOWER_PULSE=<period ratio> and STS_LOW_PULSE=<share>, STS_UNVOICED_NOISE=1, STS_SYNTH_ORDER=<order>, STS_OUTPUT_FILTER=allpole|minphase, STS_LOWER_PULSE_BY=mark|median, STS_EXC_POWER=residual|envelope set the residual synthesis's options (residual.ts) for a measurement. */
 export function residualFromEnv(): ResidualOptions {
   const o: ResidualOptions = {};
   const e = process.env.STS_EPOCHS;
@@ -60,6 +60,9 @@ export function residualFromEnv(): ResidualOptions {
   const by = process.env.STS_LOWER_PULSE_BY;
   if (by === "mark" || by === "median") o.lowerPulseBy = by;
   else if (by) throw new Error(`STS_LOWER_PULSE_BY must be mark or median, not ${by}`);
+  const pw = process.env.STS_EXC_POWER;
+  if (pw === "residual" || pw === "envelope") o.excitationPower = pw;
+  else if (pw) throw new Error(`STS_EXC_POWER must be residual or envelope, not ${pw}`);
   const f = process.env.STS_OUTPUT_FILTER;
   if (f === "allpole" || f === "minphase") o.outputFilter = f;
   else if (f) throw new Error(`STS_OUTPUT_FILTER must be allpole or minphase, not ${f}`);

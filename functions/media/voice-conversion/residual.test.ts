@@ -453,4 +453,49 @@ describe("residual-excited synthesis", () => {
     expect(maxDiff(run({ lowerPulseRatio: 1.6, lowerPulseBy: "median", utterancePeriodRatio: 1.2 }), grains)).toBe(0);
     expect(maxDiff(run({ lowerPulseRatio: 1.6, lowerPulseBy: "median", utterancePeriodRatio: 2 }), pulses)).toBe(0);
   });
+  it("excitationPower envelope: the input residual's level no longer sets the output's, the residual's marks and voicing stay, and it streams exactly", () => {
+    // Voiced, an unvoiced gap, voiced again; the input 4x louder than its analysed frames say (its residual 4x).
+    const x = vowel(1.5, (t) => (t < 0.1 || (t > 0.6 && t < 0.8) ? 0 : 120 + 30 * t), 11);
+    const { frames, analysed } = analyse(x);
+    const loud = Float32Array.from(x, (v) => 4 * v);
+    const mapped = frames.map((f) => ({ ...f, f0: f.f0 > 0 ? f.f0 * 1.3 : 0 }));
+    const peakOf = (z: Float32Array) => z.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+    const maxDiff = (a: Float32Array, b: Float32Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0);
+    for (const variant of [
+      { crossoverHz: 1000, lowerPulseRatio: 1.6, lowPulse: 1, unvoicedNoise: true, outputFilter: "minphase" as const },
+      { crossoverHz: 1000, lowPulse: 0.5 },
+      {},
+    ]) {
+      const run = (input: Float32Array, o: object) => new ResidualSynth(input, source(analysed), source(mapped), fs, { seed: 4, ...variant, ...o }).render(input.length);
+      const byResidual = run(x, {});
+      // The residual's power: 4x the input, 4x the output (12 dB).
+      expect(peakOf(run(loud, {})) / peakOf(byResidual), JSON.stringify(variant)).toBeCloseTo(4, 3);
+      // The envelope's: the same output however loud the residual is (the marks are the same).
+      const byEnvelope = run(x, { excitationPower: "envelope" });
+      expect(maxDiff(run(loud, { excitationPower: "envelope" }), byEnvelope) / peakOf(byEnvelope), JSON.stringify(variant)).toBeLessThan(1e-5);
+      // It is not the residual-power output, and it keeps the mapped pitch.
+      expect(maxDiff(byEnvelope, byResidual) / peakOf(byResidual)).toBeGreaterThan(0.01);
+      expect(Math.abs(median(trackF0(byEnvelope, fs).f0) / median(trackF0(x, fs).f0) / 1.3 - 1), JSON.stringify(variant)).toBeLessThan(0.05);
+    }
+    // Streaming through the conversion is exact.
+    const target = measureVoice(vowel(2, (t) => 210 + 20 * t, 9));
+    const opts = {
+      target,
+      settings: { stability: 0.5, similarity_boost: 0.75, style: 0, use_speaker_boost: true },
+      seed: 2,
+      synthesis: "residual" as const,
+      residual: { crossoverHz: 1000, lowerPulseRatio: 1.6, lowPulse: 1, unvoicedNoise: true, outputFilter: "minphase" as const, excitationPower: "envelope" as const },
+    };
+    const y = vowel(2, (t) => (t > 0.7 && t < 1.2 ? 0 : 110 + 40 * t), 7);
+    const whole = convertAll(y, opts);
+    const joined = new Float32Array(whole.length);
+    let o = 0;
+    for (const b of convertSpeech(y, { ...opts, firstBlockSeconds: 0.13, blockSeconds: 0.31 })) {
+      joined.set(b, o);
+      o += b.length;
+    }
+    expect(o).toBe(y.length);
+    expect(maxDiff(whole, joined)).toBe(0);
+    expect(Math.abs(median(trackF0(whole, fs).f0) / target.f0MedianHz! - 1)).toBeLessThan(0.1);
+  });
 });

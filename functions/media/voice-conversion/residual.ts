@@ -163,6 +163,17 @@ export interface ResidualOptions {
    * (the order-24 inverse filter leaves the envelope's finer detail in the residual).
    */
   outputFilter?: "allpole" | "minphase";
+  /**
+   * Where each voiced mark's (and unvoiced grain's) excitation power comes from (default "residual"):
+   * "residual" takes the input residual's local power around the analysis mark (which jumps at onsets
+   * and bursts, where the 10 ms frame's fit predicts the input badly); "envelope" gives every pulse,
+   * noise and residual grain unit power per sample (a residual grain is divided by its own Hann-weighted
+   * RMS), so, as in the vocoder, the mapped envelope alone sets the level, while the marks' timing and
+   * voicing stay the residual's.
+   */
+  excitationPower?: "residual" | "envelope";
+  /** Measurement hook: each voiced synthesis mark's output sample and the input residual's mean power around its analysis mark (±1 input period). */
+  onMark?: (at: number, residualPower: number) => void;
   /** Seed of the high band's noise. */
   seed?: number;
 }
@@ -263,6 +274,9 @@ export class ResidualSynth {
   private voicedExc = new Float64Array(1 << 14);
   private readonly blackman = new Map<number, Float64Array>();
   private readonly minPhase: MinPhaseFilter | null;
+  /** excitationPower "envelope": unit-power excitation at every mark. */
+  private readonly unitPower: boolean;
+  private readonly onMark: ((at: number, residualPower: number) => void) | null;
 
   constructor(
     private readonly input: Float32Array,
@@ -286,6 +300,8 @@ export class ResidualSynth {
     this.history = new Float64Array(this.synthesisOrder);
     this.noiseRand = prng(((opts.seed ?? 1) ^ 0x27d4eb2f) >>> 0);
     this.minPhase = (opts.outputFilter ?? "allpole") === "minphase" ? new MinPhaseFilter() : null;
+    this.unitPower = (opts.excitationPower ?? "residual") === "envelope";
+    this.onMark = opts.onMark ?? null;
     this.split =
       fc > 0
         ? {
@@ -503,7 +519,8 @@ export class ResidualSynth {
       const w = (0.5 + 0.5 * Math.cos((Math.PI * j) / (half + 1))) * this.residual[src];
       e += w * w;
     }
-    const energy = share * scale * scale * e;
+    // Unit power: the Hann-weighted energy of a unit-power grain (the sum of w^2) in place of the residual's.
+    const energy = share * scale * scale * (this.unitPower ? this.hannEnergy(half) : e);
     const ap = this.apBetween(at, 0, this.split ? this.crossoverHz : Infinity);
     const len = Math.max(1, Math.round(pOut));
     const o = at - this.excStart;
@@ -528,7 +545,7 @@ export class ResidualSynth {
       e += this.residual[src] * this.residual[src];
       count++;
     }
-    const rms = count > 0 ? Math.sqrt(e / count) : 0;
+    const rms = this.unitPower ? 1 : count > 0 ? Math.sqrt(e / count) : 0;
     const o = at - this.excStart;
     const len = Math.max(1, Math.round(pOut));
     if (o + len + 1 > acc.length) throw new Error("pulseAt: accumulator not grown");
@@ -560,7 +577,7 @@ export class ResidualSynth {
         e += w * this.residual[src] * this.residual[src];
         wsum += w;
       }
-      const rms = wsum > 0 ? Math.sqrt(e / wsum) : 0;
+      const rms = this.unitPower ? 1 : wsum > 0 ? Math.sqrt(e / wsum) : 0;
       for (let j = -half; j < half; j++) {
         const g = (this.noiseRand() - 0.5) * Math.sqrt(12);
         const dst = o + j;
@@ -569,6 +586,20 @@ export class ResidualSynth {
       }
       return;
     }
+    let norm = 1;
+    if (this.unitPower) {
+      // The grain divided by its own Hann-weighted RMS: unit power, the residual's waveform.
+      let e = 0;
+      let wsum = 0;
+      for (let j = -half; j <= half; j++) {
+        const src = from + j;
+        if (src < 0 || src >= n) continue;
+        const w = periodicHann ? 0.5 + 0.5 * Math.cos((Math.PI * j) / half) : 0.5 + 0.5 * Math.cos((Math.PI * j) / (half + 1));
+        e += w * w * this.residual[src] * this.residual[src];
+        wsum += w * w;
+      }
+      norm = e > 1e-20 ? Math.sqrt(wsum / e) : 0;
+    }
     for (let j = -half; j <= half; j++) {
       const src = from + j;
       const dst = o + j;
@@ -576,8 +607,30 @@ export class ResidualSynth {
       // The periodic Hann of 2 * half samples sums to one at a hop of `half`.
       const w = periodicHann ? 0.5 + 0.5 * Math.cos((Math.PI * j) / half) : 0.5 + 0.5 * Math.cos((Math.PI * j) / (half + 1));
       if (periodicHann && j === half) continue;
-      acc[dst] += this.residual[src] * w * scale;
+      acc[dst] += this.residual[src] * w * scale * norm;
     }
+  }
+
+  /** The sum of the squared Hann window of a voiced grain of half-width `half` (a unit-power grain's energy). */
+  private hannEnergy(half: number): number {
+    let s = 0;
+    for (let j = -half; j <= half; j++) s += (0.5 + 0.5 * Math.cos((Math.PI * j) / (half + 1))) ** 2;
+    return s;
+  }
+
+  /** The input residual's mean power over ±`half` samples around `from` (for `onMark`). */
+  private localPower(from: number, half: number): number {
+    const n = this.input.length;
+    this.residualTo(Math.min(n, from + half + 1));
+    let e = 0;
+    let count = 0;
+    for (let j = -half; j <= half; j++) {
+      const src = from + j;
+      if (src < 0 || src >= n) continue;
+      e += this.residual[src] * this.residual[src];
+      count++;
+    }
+    return count > 0 ? e / count : 0;
   }
 
   /** Synthesis marks up to sample `to` (their grains reach at most RESIDUAL_LOOKAHEAD past them). */
@@ -603,6 +656,7 @@ export class ResidualSynth {
           const lowered = this.lowerAll ?? (this.lowerPulseRatio > 0 && pOut > this.lowerPulseRatio * pIn);
           const pulse = lowered ? 1 : this.lowPulse;
           const scale = Math.sqrt(pOut / pIn) * Math.sqrt(pIn / half);
+          this.onMark?.(t, this.localPower(a, Math.round(pIn)));
           if (pulse < 1) this.grain(t, a, half, Math.sqrt(1 - pulse) * scale, false);
           if (pulse > 0) this.lowBand(t, a, half, scale, pOut, pulse);
           if (this.split) this.highBand(t, a, Math.round(pIn), pOut);
