@@ -47,9 +47,9 @@ export const runFolder = (ws: string, voiceId: string, model: string, run: strin
  * (voice-analysis/analyze.ts `analyzeVoiceBounded`). A sample of 3 minutes or less is analysed
  * whole, as before. On readings by flite's voices (a speaker's 3-10 minutes, four speakers in one
  * sample) the voice's measures stayed within 1 % (pitch), 2 % (formants), 3 % (pace) and an
- * embedding cosine of 0.9997 of the whole sample's, for about half of the analysis' CPU at 10
- * minutes and a third at 34 (what is left grows with the passes over every second;
- * docs/decisions/2026-12-08-pvc-cpu.md).
+ * embedding cosine of 0.9997 of the whole sample's; with the cheaper loudness pass, a third of
+ * the analysis' CPU at 11.5 minutes and a quarter at 34 (what is left grows with the passes over
+ * every second; docs/decisions/2026-12-08-pvc-cpu.md).
  */
 export const SAMPLE_ANALYSIS_BUDGET = { windows: 18, windowSecs: 10 } as const;
 
