@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { parentPort } from "node:worker_threads";
 import { lowerThisThreadPriority } from "../workers/pool.js";
 import { AudioDecodeError, AudioLimitError, decodeAudio, measureAudio, probeAudio } from "../audio/decode/index.js";
-import { analyzeVoice, detectSpeech, embedSegment } from "./analyze.js";
+import { analyzeVoice, analyzeVoiceBounded, detectSpeech, embedSegment } from "./analyze.js";
 import { denoise } from "../audio/denoise/index.js";
 import { sentenceCosts } from "./align.js";
 import { floatToInt16 } from "../audio/resample.js";
@@ -48,7 +48,7 @@ async function run(job: Job): Promise<{ result: unknown; transfer: ArrayBuffer[]
       return { result: { ...a, container: d.container, codec: d.codec, sampleRate: d.sampleRate, channels: d.channels }, transfer: [] };
     }
     case "analyze-samples":
-      return { result: analyzeVoice(asFloat(job.samples), job.sampleRate), transfer: [] };
+      return { result: job.budget ? analyzeVoiceBounded(asFloat(job.samples), job.sampleRate, job.budget) : analyzeVoice(asFloat(job.samples), job.sampleRate), transfer: [] };
     case "detect":
       return { result: detectSpeech(job.samples, job.sampleRate), transfer: [] };
     case "embed":

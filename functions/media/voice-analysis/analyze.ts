@@ -11,7 +11,7 @@ import { embed, EMBEDDING_VERSION, RAW_DIM } from "./embedding.js";
 import { envelopePeaks, lpc, pickFormants } from "./formants.js";
 import { integratedLoudness } from "./loudness.js";
 import { PITCH_RATE, toPitchRate, YinTracker } from "./pitch.js";
-import type { VoiceAnalysis } from "./port.js";
+import type { AnalysisBudget, VoiceAnalysis } from "./port.js";
 import { segmentsFrom, type SpeechSegment, type VadOptions } from "./vad.js";
 
 const SR = ANALYSIS_SAMPLE_RATE;
@@ -249,19 +249,13 @@ function analyze16k(x: Float32Array, durationSecs: number, clippingRatio: number
     if (v !== null) raw[F + k] = Math.log2(v);
   });
 
-  // Levels.
-  const powers = Array.from(t.energyDb, (d) => 10 ** (d / 10));
-  const speechPower = activeIdx.length ? mean(activeIdx.map((f) => powers[f])) : 0;
-  const sorted = Float64Array.from(powers).sort();
-  const quiet = sorted.subarray(0, Math.max(1, Math.floor(sorted.length * 0.1)));
-  const noisePower = Math.max(mean(quiet), 1e-10);
-  const snr = speechPower > 0 ? 10 * Math.log10(Math.max(speechPower - noisePower, 1e-12) / noisePower) : -10;
+  const lv = levels(t.energyDb, activeIdx, x, durationSecs, clippingRatio, peak, speechSecs);
 
   const analysis: VoiceAnalysis = {
     embeddingVersion: EMBEDDING_VERSION,
     embedding: embed(raw),
-    durationSecs: round(durationSecs, 4),
-    speechSecs: round(speechSecs, 3),
+    durationSecs: lv.durationSecs,
+    speechSecs: lv.speechSecs,
     segments,
     f0MedianHz: logF0.length >= 3 ? round(2 ** quantile(logF0, 0.5), 1) : null,
     f0RangeHz: logF0.length >= 3 ? round(2 ** quantile(logF0, 0.9) - 2 ** quantile(logF0, 0.1), 1) : null,
@@ -269,11 +263,11 @@ function analyze16k(x: Float32Array, durationSecs: number, clippingRatio: number
     f0P90Hz: logF0.length >= 3 ? round(2 ** quantile(logF0, 0.9), 1) : null,
     voicedRatio: activeIdx.length ? round(voiced.length / activeIdx.length, 3) : 0,
     speakingRate: round(speechSecs > 0 ? syllableNuclei(t.syllableDb, t.sonorityDb, active) / speechSecs : 0, 2),
-    loudnessLufs: nullableRound(integratedLoudness(x, SR), 2),
-    rmsDbfs: round(dbOf(speechPower), 2),
-    peakDbfs: round(peak > 0 ? 20 * Math.log10(peak) : -120, 2),
-    snrDb: round(Math.max(-10, Math.min(60, snr)), 1),
-    clippingRatio: round(clippingRatio, 6),
+    loudnessLufs: lv.loudnessLufs,
+    rmsDbfs: lv.rmsDbfs,
+    peakDbfs: lv.peakDbfs,
+    snrDb: lv.snrDb,
+    clippingRatio: lv.clippingRatio,
     ltasDb,
     logSpectrumDb,
     spectralCentroidHz: round(centroid, 0),
@@ -281,6 +275,63 @@ function analyze16k(x: Float32Array, durationSecs: number, clippingRatio: number
     formantsHz,
   };
   return { analysis, raw };
+}
+
+type Levels = Pick<VoiceAnalysis, "durationSecs" | "speechSecs" | "loudnessLufs" | "rmsDbfs" | "peakDbfs" | "snrDb" | "clippingRatio">;
+
+/** How much there is and how loud and clean it is: from the frames' energies, the activity, the 16 kHz signal. */
+function levels(energyDb: Float64Array, activeIdx: readonly number[], x: Float32Array, durationSecs: number, clippingRatio: number, peak: number, speechSecs: number): Levels {
+  const powers = Array.from(energyDb, (d) => 10 ** (d / 10));
+  const speechPower = activeIdx.length ? mean(activeIdx.map((f) => powers[f])) : 0;
+  const sorted = Float64Array.from(powers).sort();
+  const quiet = sorted.subarray(0, Math.max(1, Math.floor(sorted.length * 0.1)));
+  const noisePower = Math.max(mean(quiet), 1e-10);
+  const snr = speechPower > 0 ? 10 * Math.log10(Math.max(speechPower - noisePower, 1e-12) / noisePower) : -10;
+  return {
+    durationSecs: round(durationSecs, 4),
+    speechSecs: round(speechSecs, 3),
+    loudnessLufs: nullableRound(integratedLoudness(x, SR), 2),
+    rmsDbfs: round(dbOf(speechPower), 2),
+    peakDbfs: round(peak > 0 ? 20 * Math.log10(peak) : -120, 2),
+    snrDb: round(Math.max(-10, Math.min(60, snr)), 1),
+    clippingRatio: round(clippingRatio, 6),
+  };
+}
+
+/**
+ * `analyzeVoice` at a bounded cost for recordings of any length (a professional clone's samples
+ * last up to 3 hours). What the recording holds and how it sounds as a recording is measured on
+ * every second, with passes that are linear and cheap: its duration, its speech (the segments and
+ * speech seconds), loudness, level, peak, noise (SNR) and clipping, the same numbers as
+ * `analyzeVoice`. What the voice is like (embedding, pitch, formants, spectra, pace, voiced share)
+ * is measured on `budget.windows` stretches of `budget.windowSecs` spread evenly from the first
+ * second to the last, joined: the spectra, pitch tracking and LPC are most of the analysis' cost,
+ * and statistics of a voice over an evenly spread few minutes are those of the whole within a
+ * few per cent (docs/decisions/2026-12-08-pvc-cpu.md). A recording no longer than the windows is
+ * analysed whole: the same result as `analyzeVoice`, to the bit.
+ */
+export function analyzeVoiceBounded(samples: Float32Array, sampleRate: number, budget: AnalysisBudget): VoiceAnalysis {
+  const windows = Math.max(1, Math.floor(budget.windows));
+  const w = Math.round(budget.windowSecs * SR);
+  if (!(w > 0) || samples.length / sampleRate <= (windows * w) / SR) return analyzeVoice(samples, sampleRate);
+  const clippingRatio = clipping(samples);
+  let peak = 0;
+  for (let i = 0; i < samples.length; i++) peak = Math.max(peak, Math.abs(samples[i]));
+  const x = toAnalysisRate(samples, sampleRate);
+  const durationSecs = samples.length / sampleRate;
+  if (x.length <= windows * w) return analyze16k(x, durationSecs, clippingRatio, peak).analysis;
+  const part = new Float32Array(windows * w);
+  for (let k = 0; k < windows; k++) {
+    const start = windows === 1 ? Math.floor((x.length - w) / 2) : Math.round((k * (x.length - w)) / (windows - 1));
+    part.set(x.subarray(start, start + w), k * w);
+  }
+  const voice = analyze16k(part, part.length / SR, clippingRatio, peak).analysis;
+  const energy = frameEnergies(x);
+  const { active, segments } = segmentsFrom(energy, HOP / SR, FRAME / SR, x.length / SR);
+  const activeIdx: number[] = [];
+  for (let f = 0; f < energy.length; f++) if (active[f]) activeIdx.push(f);
+  const speechSecs = segments.reduce((s, g) => s + (g.end - g.start), 0);
+  return { ...voice, segments, ...levels(energy, activeIdx, x, durationSecs, clippingRatio, peak, speechSecs) };
 }
 
 /**

@@ -79,7 +79,7 @@ export function createVoiceAnalyzer(opts: AnalysisPoolOptions = {}): VoiceAnalyz
     },
     async analyzeSamples(samples, sampleRate, o = {}) {
       const copy = samples.slice();
-      return pool.run({ kind: "analyze-samples", samples: copy, sampleRate }, [copy.buffer as ArrayBuffer], o.signal);
+      return pool.run({ kind: "analyze-samples", samples: copy, sampleRate, ...(o.budget ? { budget: { windows: o.budget.windows, windowSecs: o.budget.windowSecs } } : {}) }, [copy.buffer as ArrayBuffer], o.signal);
     },
     async detectSpeech(samples, sampleRate, o = {}) {
       const copy = samples.slice();

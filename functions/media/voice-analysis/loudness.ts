@@ -4,7 +4,7 @@
  * parameters), 400 ms blocks with 75% overlap, the -70 LUFS absolute and -10 LU relative gates.
  */
 
-interface Biquad {
+export interface Biquad {
   b0: number;
   b1: number;
   b2: number;
@@ -45,10 +45,31 @@ function filter(x: Float32Array, f: Biquad): Float64Array {
   return y;
 }
 
+/** The K-weighting's two stages at `fs`: the high shelf, then the high-pass. */
+export const kWeighting = (fs: number): [Biquad, Biquad] => [highShelf(fs), highPass(fs)];
+
+/**
+ * The second stage in place, on the first's output as single floats (what it was filtered from
+ * before: a Float32Array copy of it), without that copy.
+ */
+function filterInPlace(y: Float64Array, f: Biquad): Float64Array {
+  let x1 = 0, x2 = 0, y1 = 0, y2 = 0;
+  for (let i = 0; i < y.length; i++) {
+    const xi = Math.fround(y[i]);
+    const v = f.b0 * xi + f.b1 * x1 + f.b2 * x2 - f.a1 * y1 - f.a2 * y2;
+    x2 = x1;
+    x1 = xi;
+    y2 = y1;
+    y1 = v;
+    y[i] = v;
+  }
+  return y;
+}
+
 /** LUFS, or null when no 400 ms block rises above the absolute gate (silence, or shorter than a block). */
 export function integratedLoudness(x: Float32Array, fs: number): number | null {
-  const shelf = filter(x, highShelf(fs));
-  const k = filter(Float32Array.from(shelf), highPass(fs));
+  const [shelf, pass] = kWeighting(fs);
+  const k = filterInPlace(filter(x, shelf), pass);
   const block = Math.round(0.4 * fs);
   const step = Math.round(0.1 * fs);
   const powers: number[] = [];

@@ -104,6 +104,12 @@ export interface DecodedUpload extends DecodedAudioFile {
   sha256: string;
 }
 
+/** What a bounded analysis reads of a long recording: `windows` stretches of `windowSecs`, evenly spread. */
+export interface AnalysisBudget {
+  windows: number;
+  windowSecs: number;
+}
+
 export interface VoiceAnalyzer {
   analyze(bytes: Uint8Array, opts?: AnalyzeOptions): Promise<FileAnalysis>;
   probe(bytes: Uint8Array, opts?: { maxBytes?: number; signal?: AbortSignal }): Promise<AudioProbe>;
@@ -119,8 +125,12 @@ export interface VoiceAnalyzer {
    * are measured (memory stays bounded for files of hours), within the same limits as decode.
    */
   measure(bytes: Uint8Array, opts: AnalyzeOptions & { sampleRate?: number; points: number }): Promise<MeasuredAudio>;
-  /** Samples in -1..1, or 16-bit PCM (converted in the worker as v / 32768: the same floats). */
-  analyzeSamples(samples: Float32Array | Int16Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<VoiceAnalysis>;
+  /**
+   * Samples in -1..1, or 16-bit PCM (converted in the worker as v / 32768: the same floats). With
+   * a `budget`, a recording longer than it has its voice measured on evenly spread stretches and
+   * its levels on every second (analyze.ts `analyzeVoiceBounded`).
+   */
+  analyzeSamples(samples: Float32Array | Int16Array, sampleRate: number, opts?: { signal?: AbortSignal; budget?: AnalysisBudget }): Promise<VoiceAnalysis>;
   detectSpeech(samples: Float32Array, sampleRate: number, opts?: { signal?: AbortSignal }): Promise<SpeechSegment[]>;
   embedSegments(samples: Float32Array, sampleRate: number, segments: readonly SpeechSegment[], opts?: { signal?: AbortSignal }): Promise<number[][]>;
   denoise(samples: Float32Array, sampleRate: number, opts?: { keepOriginal?: number; signal?: AbortSignal }): Promise<Float32Array>;

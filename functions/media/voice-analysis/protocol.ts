@@ -1,7 +1,7 @@
 /** Messages between the analyzer (request loop) and its workers. */
 import type { AudioProbe, DecodedAudioFile, MeasuredAudio } from "../audio/decode/index.js";
 import type { PiecedAudio } from "../audio/pieces.js";
-import type { DecodedUpload, FileAnalysis, JoinedAudio, SpeechSegment, VoiceAnalysis } from "./port.js";
+import type { AnalysisBudget, DecodedUpload, FileAnalysis, JoinedAudio, SpeechSegment, VoiceAnalysis } from "./port.js";
 
 export interface Limits {
   maxBytes?: number;
@@ -14,7 +14,7 @@ export type Job =
   | { kind: "decode"; bytes: Uint8Array; limits: Limits; sampleRate?: number }
   | { kind: "decode-upload"; bytes: Uint8Array; limits: Limits; sampleRate?: number }
   | { kind: "measure"; bytes: Uint8Array; limits: Limits; sampleRate?: number; points: number }
-  | { kind: "analyze-samples"; samples: Float32Array | Int16Array; sampleRate: number }
+  | { kind: "analyze-samples"; samples: Float32Array | Int16Array; sampleRate: number; budget?: AnalysisBudget }
   | { kind: "detect"; samples: Float32Array; sampleRate: number }
   | { kind: "embed"; samples: Float32Array; sampleRate: number; segments: SpeechSegment[] }
   | { kind: "denoise"; samples: Float32Array; sampleRate: number; keepOriginal: number }

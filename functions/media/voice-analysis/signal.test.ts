@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { tone } from "../audio/testing.js";
 import { analyzeVoice, detectSpeech } from "./analyze.js";
-import { integratedLoudness } from "./loudness.js";
+import { integratedLoudness, kWeighting, type Biquad } from "./loudness.js";
 import { EmbeddingIndex, similarity, topK } from "./search.js";
 
 /** A buzz with five harmonics falling 6 dB per octave: periodic like a voice, with a known F0. */
@@ -49,6 +49,46 @@ describe("levels", () => {
     expect(a.loudnessLufs!).toBeLessThan(-8.7);
     expect(a.rmsDbfs).toBeCloseTo(-9.03, 0);
     expect(a.peakDbfs).toBeCloseTo(-6.02, 1);
+  });
+
+  it("gives the same LUFS to the bit as filtering into a new array per stage, through a single-float copy (the previous code, kept here)", () => {
+    const stage = (x: ArrayLike<number>, f: Biquad) => {
+      const y = new Float64Array(x.length);
+      let x1 = 0, x2 = 0, y1 = 0, y2 = 0;
+      for (let i = 0; i < x.length; i++) {
+        const v = f.b0 * x[i] + f.b1 * x1 + f.b2 * x2 - f.a1 * y1 - f.a2 * y2;
+        [x2, x1, y2, y1] = [x1, x[i], y1, v];
+        y[i] = v;
+      }
+      return y;
+    };
+    const previous = (x: Float32Array, fs: number) => {
+      const [shelf, pass] = kWeighting(fs);
+      const k = stage(Float32Array.from(stage(x, shelf)), pass);
+      const block = Math.round(0.4 * fs);
+      const step = Math.round(0.1 * fs);
+      const powers: number[] = [];
+      for (let s = 0; s + block <= k.length; s += step) {
+        let e = 0;
+        for (let i = s; i < s + block; i++) e += k[i] * k[i];
+        powers.push(e / block);
+      }
+      const lk = (z: number) => -0.691 + 10 * Math.log10(z);
+      const above = powers.filter((z) => z > 0 && lk(z) > -70);
+      if (above.length === 0) return null;
+      const relative = lk(above.reduce((a, z) => a + z, 0) / above.length) - 10;
+      const gated = above.filter((z) => lk(z) > relative);
+      return lk(gated.reduce((a, z) => a + z, 0) / gated.length);
+    };
+    let seed = 5;
+    const noise = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
+    for (const fs of [8000, 16000, 22050, 48000]) {
+      for (const seconds of [0.3, 0.4, 1.7, 6]) {
+        const x = Float32Array.from({ length: Math.round(seconds * fs) }, (_, i) => 0.5 * Math.sin(i * 0.07) * noise() + 0.01 * noise());
+        expect(Object.is(integratedLoudness(x, fs), previous(x, fs)), `${fs} Hz, ${seconds} s`).toBe(true);
+      }
+    }
+    expect(previous(tone(997, 16000, 3, 0.5), 16000)).toBe(integratedLoudness(tone(997, 16000, 3, 0.5), 16000));
   });
 
   it("gives silence no loudness and no speech", () => {
