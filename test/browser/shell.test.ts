@@ -362,6 +362,14 @@ describe("app shell", () => {
     await page.waitForURL(/\/app\/studio$/);
     await expect.poll(() => drawer.count()).toBe(0);
     expect(await page.getByRole("heading", { name: "Studio", level: 1 }).isVisible()).toBe(true);
+
+    // Turned to a large screen (a tablet to landscape), the header goes and the drawer closes: the sidebar is the navigation.
+    await open.click();
+    await expect.poll(() => drawer.isVisible()).toBe(true);
+    await page.setViewportSize({ width: 1440, height: 800 });
+    await expect.poll(() => drawer.count()).toBe(0);
+    await expect.poll(() => sidebar(page).isVisible()).toBe(true);
+    expect(await open.isVisible()).toBe(false);
     await closeContext(page.context());
-  });
+  }, 60_000);
 });

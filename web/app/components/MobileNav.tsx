@@ -1,6 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { SidebarModel } from "../lib/nav.js";
+import { LARGE_QUERY, useMediaQuery } from "../lib/useMediaQuery.js";
 import type { ShellData } from "../lib/shell.js";
 import { Icon } from "./Icon.js";
 import { ProfileMenu } from "./ProfileMenu.js";
@@ -18,7 +19,7 @@ function tabbables(root: HTMLElement): HTMLElement[] {
  * Below large screens: a header with the open-sidebar button and the profile menu, and a drawer
  * with the navigation plus the Audio Tools, Contact and Documentation groups. The drawer is a
  * modal dialog: the page behind it is inert, Tab stays inside, Escape and the backdrop close it,
- * and focus returns to the menu button. It also closes on route change.
+ * and focus returns to the menu button. It also closes on route change, and when the screen becomes large.
  */
 export function MobileNav({ shell, model }: { shell: ShellData; model: SidebarModel }) {
   const [open, setOpen] = useState(false);
@@ -28,6 +29,12 @@ export function MobileNav({ shell, model }: { shell: ShellData; model: SidebarMo
   const drawer = useRef<HTMLDialogElement>(null);
 
   useEffect(() => setOpen(false), [location.pathname]);
+  // A screen that becomes large (a tablet turned to landscape, a window widened) has no header and shows the sidebar:
+  // the drawer closes instead of staying a modal over the wide layout with its menu button gone.
+  const large = useMediaQuery(LARGE_QUERY);
+  useEffect(() => {
+    if (large) setOpen(false);
+  }, [large]);
 
   useEffect(() => {
     const dialog = drawer.current;

@@ -2,6 +2,8 @@ import { useEffect, useState } from "react";
 
 /** The phone layout's breakpoint (the stylesheets use the same width). */
 export const PHONE_QUERY = "(max-width: 640px)";
+/** Large screens: the sidebar instead of the mobile header and its drawer (app.css hides the header from 1024px). */
+export const LARGE_QUERY = "(min-width: 1024px)";
 
 /**
  * Whether a media query matches, kept up to date. False on the server and before hydration
