@@ -27,11 +27,13 @@ const sentences = SENTENCES.slice(0, N_SENTENCES);
 /** Issue 26's goal: at most 15 points more word errors after conversion (mean over the pairs). */
 const GOAL = 0.15;
 /**
- * Not met: the vocoder's figure on this set (2026-11-29 and 2026-12-07 alike: +2, +28, +44, +39 points, mean +28.6),
- * with a little room.
+ * Not met: the default synthesis's figure on this set with a little room. The vocoder measured +2, +28, +44, +39
+ * points (mean +28.6; 2026-11-29 and 2026-12-07 alike); the residual synthesis, the default since 2026-12-08
+ * (docs/decisions/2026-12-07-sts-residual.md, "2026-12-08, later"), +0, +11, +27, +35 here (mean +18.3) and about
+ * +2, +11, +25, +53 (mean about +22.8) through scripts/sts-outside.ts on the same pairs; the bound covers the larger.
  * Lower it toward GOAL as the conversion keeps more words.
  */
-const MEASURED_BOUND = 0.3;
+const MEASURED_BOUND = 0.25;
 
 const stats = async (id: string, text: string, degrade: Parameters<typeof outsideSpeech>[2] = []): Promise<VoiceStats> => {
   const d = decodeWav(new Uint8Array(await outsideSpeech(id, text, degrade)));
@@ -73,8 +75,8 @@ describe("speech to speech on outside speech (issue 26)", () => {
     for (const t of targets) expect(Math.abs(Math.log2(fitWarp(kal.meanLogEnv, t.stats.meanLogEnv))), t.name).toBeLessThan(0.45);
   }, 120_000);
 
-  // The goal is not met yet (issue 26 stays open on it): the bound asserted is the vocoder's measured figure, so a
-  // change that loses more words fails here. Most of the loss is the vocoder's own analysis and resynthesis
+  // The goal is not met yet (issue 26 stays open on it): the bound asserted is the default synthesis's measured
+  // figure, so a change that loses more words fails here. Much of the loss was the vocoder's own analysis and resynthesis
   // (a reading converted into its own measured voice already takes fest-ked 10% -> 27-37%). Keeping the input's
   // excitation was measured and not landed twice: the grains alone (docs/decisions/2026-11-29-sts-excitation.md)
   // and the grains below 1 kHz with the vocoder above (docs/decisions/2026-12-07-sts-hybrid.md). Full figures:

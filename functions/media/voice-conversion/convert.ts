@@ -33,12 +33,26 @@ export interface ConvertOptions {
    * excitation, pitch-moved and filtered by the mapped envelope (residual.ts). Default: DEFAULT_SYNTHESIS.
    */
   synthesis?: Synthesis;
-  /** The residual synthesis's epochs and band split (residual.ts); read only when it is chosen. */
+  /** The residual synthesis's options (residual.ts), in place of DEFAULT_RESIDUAL; read only when it is chosen. */
   residual?: ResidualOptions;
 }
 
 export type Synthesis = "vocoder" | "residual";
-export const DEFAULT_SYNTHESIS: Synthesis = "vocoder";
+export const DEFAULT_SYNTHESIS: Synthesis = "residual";
+/**
+ * The residual synthesis as adopted (docs/decisions/2026-12-07-sts-residual.md, "2026-12-08, later"): the
+ * input's analysis marks and voicing, a flat pulse and noise at each voiced mark (split at 1 kHz, the
+ * pulse alone below it on large lowering), noise in unvoiced stretches, unit power (the mapped envelope
+ * sets the level), the mapped envelope's minimum-phase response as the filter.
+ */
+export const DEFAULT_RESIDUAL: ResidualOptions = {
+  crossoverHz: 1000,
+  lowerPulseRatio: 1.6,
+  lowPulse: 1,
+  unvoicedNoise: true,
+  outputFilter: "minphase",
+  excitationPower: "envelope",
+};
 
 export interface ConversionReport {
   source: VoiceStats;
@@ -79,7 +93,7 @@ export function* convertSpeech(samples: Float32Array, opts: ConvertOptions, onPl
     },
     at: (i: number) => analysed[Math.max(0, Math.min(preDone - 1, i))]!,
   };
-  const synth = residual ? new ResidualSynth(samples, analysedSource, source_, fs, { seed: hashSeed("sts-noise", opts.seed), utterancePeriodRatio: 2 ** (plan.sourceLog - plan.targetLog), ...opts.residual }) : new PulseSynth(source_, fs, hashSeed("sts-noise", opts.seed));
+  const synth = residual ? new ResidualSynth(samples, analysedSource, source_, fs, { seed: hashSeed("sts-noise", opts.seed), utterancePeriodRatio: 2 ** (plan.sourceLog - plan.targetLog), ...(opts.residual ?? DEFAULT_RESIDUAL) }) : new PulseSynth(source_, fs, hashSeed("sts-noise", opts.seed));
   const lookahead = residual ? RESIDUAL_LOOKAHEAD : 0;
   const post = new PostChain(fs, plan.gain, plan.speakerBoost);
 

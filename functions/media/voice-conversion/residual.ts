@@ -159,7 +159,8 @@ export interface ResidualOptions {
    * not, at most SEGMENT_MAX) and convolves each segment with the mapped envelope's minimum-phase
    * response at its first sample (the vocoder's, synth.ts: the cepstrum of the whole envelope,
    * interpolated between the two frames around it), so the output has the target's envelope in full
-   * detail without an order to choose. With nothing moved the two filters no longer cancel exactly
+   * detail without an order to choose; a voiced mark's segment is delayed by the mark's fraction of a
+   * sample, as the vocoder delays each pulse. With nothing moved the two filters no longer cancel exactly
    * (the order-24 inverse filter leaves the envelope's finer detail in the residual).
    */
   outputFilter?: "allpole" | "minphase";
@@ -200,6 +201,8 @@ class MinPhaseFilter {
   readonly responses = new Map<number, { re: Float64Array; im: Float64Array }>();
   /** Segment starts (synthesis marks, output samples) not yet passed; `from` is the first unread. */
   readonly bounds: number[] = [];
+  /** Each bound's fractional part (the exact mark minus the sample it starts at; 0 for unvoiced grains). */
+  readonly fracs: number[] = [];
   from = 0;
   /** Output accumulator: out[i] is absolute sample `outStart + i` (the synth's outDone). */
   out = new Float64Array(1 << 14);
@@ -661,12 +664,14 @@ export class ResidualSynth {
           if (pulse > 0) this.lowBand(t, a, half, scale, pOut, pulse);
           if (this.split) this.highBand(t, a, Math.round(pIn), pOut);
           this.minPhase?.bounds.push(t);
+          this.minPhase?.fracs.push(this.nextMark - t);
           this.nextMark += pOut;
           continue;
         }
       }
       this.grain(t, t, UNVOICED_HALF, 1, true);
       this.minPhase?.bounds.push(t);
+      this.minPhase?.fracs.push(0);
       this.nextMark += UNVOICED_HALF;
     }
   }
@@ -749,12 +754,29 @@ export class ResidualSynth {
     return r;
   }
 
-  /** Convolves the excitation over [s, e) with the response at s and adds it to the output accumulator. */
-  private filterSegment(f: MinPhaseFilter, s: number, e: number): void {
+  /**
+   * Convolves the excitation over [s, e) with the response at s, delayed by `delay` (a fraction of a sample), and adds
+   * it to the output accumulator. The delay is the vocoder's (synth.ts): a linear phase on the segment's
+   * spectrum, the Nyquist bin kept real, so a voiced mark's pulse sits at the mark's exact position and not
+   * at the nearest sample (see docs/decisions/2026-12-07-sts-residual.md, "2026-12-08, later").
+   */
+  private filterSegment(f: MinPhaseFilter, s: number, e: number, delay: number): void {
     const { buf, sre, sim } = f;
     buf.fill(0);
     for (let n = s; n < e; n++) buf[n - s] = this.excitationAt(n);
     f.conv.forward(buf, sre, sim);
+    if (delay !== 0) {
+      const step = (-2 * Math.PI * delay) / CONV_SIZE;
+      for (let k = 0; k < CONV_BINS; k++) {
+        const c = Math.cos(step * k);
+        const sn = Math.sin(step * k);
+        const xr = sre[k];
+        const xi = sim[k];
+        sre[k] = xr * c - xi * sn;
+        sim[k] = xr * sn + xi * c;
+      }
+      sim[CONV_BINS - 1] = 0;
+    }
     const t = s / this.hop;
     const i = Math.floor(t);
     const frac = Math.min(1, t - i);
@@ -794,11 +816,13 @@ export class ResidualSynth {
       while (f.from < b.length && b[f.from] <= s) f.from++;
       if (f.from > 1024) {
         b.splice(0, f.from);
+        f.fracs.splice(0, f.from);
         f.from = 0;
       }
       const next = f.from < b.length ? b[f.from] : Math.round(this.nextMark);
       const e = Math.max(s + 1, Math.min(s + SEGMENT_MAX, next));
-      this.filterSegment(f, s, e);
+      // A segment that starts at a voiced mark is delayed by the mark's fraction of a sample (the pieces of a long period after the first are not).
+      this.filterSegment(f, s, e, f.from > 0 && b[f.from - 1] === s ? f.fracs[f.from - 1] : 0);
       f.done = e;
     }
     const count = Math.max(0, until - this.outDone);
