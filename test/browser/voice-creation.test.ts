@@ -38,14 +38,28 @@ afterAll(async () => {
 
 const chromiumWithMicrophone = (wav: string) => launchChromium({ microphone: wav });
 
-/** Silence, then speech, then silence, as a 16-bit WAV the fake microphone can play. */
-async function micFile(name: string, text: string, leadSeconds: number): Promise<string> {
-  const { samples, sampleRate } = await speakPcm(stack.ctx, SPEAKER_A, text, { seed: 21 });
-  const padded = new Float32Array(Math.round(leadSeconds * sampleRate) + samples.length + sampleRate * 12);
-  padded.set(samples, Math.round(leadSeconds * sampleRate));
-  const file = join(dir, name);
-  writeFileSync(file, encodeWav(floatToInt16(padded), sampleRate));
-  return file;
+/**
+ * Fixtures both sizes' walks use alike (the same speaker, text and seed), made once in this file: the two
+ * walks run at once and each synthesised its own copy of the same audio.
+ */
+const madeOnce = new Map<string, Promise<unknown>>();
+function once<T>(key: unknown[], make: () => Promise<T>): Promise<T> {
+  const k = JSON.stringify(key);
+  if (!madeOnce.has(k)) madeOnce.set(k, make());
+  return madeOnce.get(k) as Promise<T>;
+}
+const sharedRecording = (text: string, seed: number) => once(["recording", text, seed], () => recording(stack, SPEAKER_A, text, { seed }));
+
+/** Silence, then speech, then silence, as a 16-bit WAV the fake microphone can play (only read, so one file serves both walks). */
+function micFile(name: string, text: string, leadSeconds: number): Promise<string> {
+  return once(["mic", name, text, leadSeconds], async () => {
+    const { samples, sampleRate } = await speakPcm(stack.ctx, SPEAKER_A, text, { seed: 21 });
+    const padded = new Float32Array(Math.round(leadSeconds * sampleRate) + samples.length + sampleRate * 12);
+    padded.set(samples, Math.round(leadSeconds * sampleRate));
+    const file = join(dir, name);
+    writeFileSync(file, encodeWav(floatToInt16(padded), sampleRate));
+    return file;
+  });
 }
 
 const SIZES = [
@@ -177,7 +191,7 @@ describe("Voice Design gates", () => {
 describe.concurrent.each(SIZES)("Instant Voice Clone at $width px", (size) => {
   it("clones from uploaded, dropped and recorded audio, saves, reaches verification and finishes after Skip for now", async ({ expect }) => {
     const account = await createTestAccount(stack, "creator");
-    const mic = await micFile(`sample-${size.name}.wav`, `${PASSAGES.en.tuning[1]} ${PASSAGES.en.tuning[2]}`, 3);
+    const mic = await micFile("sample.wav", `${PASSAGES.en.tuning[1]} ${PASSAGES.en.tuning[2]}`, 3);
     const micBrowser = await chromiumWithMicrophone(mic);
     try {
       const context = await micBrowser.newContext({ baseURL: stack.url, viewport: { width: size.width, height: size.height } });
@@ -200,7 +214,7 @@ describe.concurrent.each(SIZES)("Instant Voice Clone at $width px", (size) => {
       expect(await dialog.getByRole("button", { name: /Upload Audio/ }).getAttribute("aria-current")).toBe("step");
 
       // Upload two files through the picker and drop a third.
-      const files = await Promise.all(PASSAGES.en.heldOut.map((t, i) => recording(stack, SPEAKER_A, t, { seed: 40 + i })));
+      const files = await Promise.all(PASSAGES.en.heldOut.map((t, i) => sharedRecording(t, 40 + i)));
       await dialog.getByLabel("Upload audio: choose files").setInputFiles([
         { name: "take-1.wav", mimeType: "audio/wav", buffer: files[0] },
         { name: "take-2.wav", mimeType: "audio/wav", buffer: files[1] },
@@ -217,7 +231,7 @@ describe.concurrent.each(SIZES)("Instant Voice Clone at $width px", (size) => {
       await dialog.getByLabel("Upload audio: choose files").setInputFiles([{ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not audio") }]);
       expect(await dialog.getByText(cloneMessages.fileNotSupported("notes.txt")).count()).toBe(1);
       // A file under 5 s is pointed out as soon as its length is known, not at Next (issue 28).
-      const short = await recording(stack, SPEAKER_A, "Too short.", { seed: 3 });
+      const short = await sharedRecording("Too short.", 3);
       await dialog.getByLabel("Upload audio: choose files").setInputFiles([{ name: "short.wav", mimeType: "audio/wav", buffer: short }]);
       await expect.poll(() => dialog.getByText(voiceMessages.sampleTooShort("short.wav")).count()).toBe(1);
       await dialog.getByRole("button", { name: "Remove short.wav" }).click();
