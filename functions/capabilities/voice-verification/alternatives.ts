@@ -3,7 +3,7 @@
  * library: listed voices of the same language (and gender first), ranked by the similarity of
  * their embedding to the voice's. A listing's embedding comes from the engine reading a short
  * passage with its profile; it is kept in this process (by listing revision), so only the
- * first failure pays for it.
+ * first failure pays for it, and failures at the same moment share it.
  */
 import type { AppContext } from "../../platform/context.js";
 import type { VoiceRecord } from "../../platform/stores/voices.js";
@@ -16,17 +16,25 @@ import { calibrationPassage } from "../cloning/passages.js";
 import { speakPcm16 } from "../voice-clone/render.js";
 
 const CANDIDATES = 12;
-const cache = new Map<string, number[]>();
+/** Embeddings by key, kept while pending too: two failures at once render each listing once. */
+const cache = new Map<string, Promise<number[]>>();
 
-async function embeddingOf(ctx: AppContext, key: string, profile: VoiceRecord["profile"]): Promise<number[]> {
+/** A profile's embedding from the engine's reading of a short passage, made once per key in this process. */
+export function embeddingOf(ctx: AppContext, key: string, profile: VoiceRecord["profile"]): Promise<number[]> {
   const hit = cache.get(key);
   if (hit) return hit;
-  const text = calibrationPassage(profile.language).split(/(?<=[.!?।])\s/)[0];
-  const { pcm, sampleRate } = await speakPcm16(ctx, profile, text);
-  const e = (await ctx.analyzer().analyzeSamples(pcm, sampleRate)).embedding;
-  if (cache.size > 2000) cache.clear();
-  cache.set(key, e);
-  return e;
+  const made = (async () => {
+    const text = calibrationPassage(profile.language).split(/(?<=[.!?।])\s/)[0];
+    const { pcm, sampleRate } = await speakPcm16(ctx, profile, text);
+    return (await ctx.analyzer().analyzeSamples(pcm, sampleRate)).embedding;
+  })();
+  if (cache.size >= 2000) cache.clear();
+  cache.set(key, made);
+  // A failed reading is not kept: the next failure asks again.
+  made.catch(() => {
+    if (cache.get(key) === made) cache.delete(key);
+  });
+  return made;
 }
 
 async function listed(ctx: AppContext, filters: { language: string; gender?: string }): Promise<LibraryListing[]> {
