@@ -25,7 +25,7 @@ import { similarity } from "../functions/media/voice-analysis/search.js";
 import { PASSAGES } from "../functions/media/voice-analysis/fixtures/texts.js";
 import { designedVoices, premadeVoices, speak, type NamedVoice } from "../functions/media/voice-analysis/fixtures/voices.js";
 import { convertAll } from "../functions/media/voice-conversion/convert.js";
-import { residualFromEnv, synthesisFromEnv } from "./sts-outside.js";
+import { residualOverrideFromEnv, synthesisFromEnv } from "./sts-outside.js";
 import { measureVoice, type VoiceStats } from "../functions/media/voice-conversion/mapping.js";
 import { referenceText } from "../functions/media/voice-conversion/reference.js";
 import { DEFAULT_VOICE_SETTINGS } from "../functions/media/engine/port.js";
@@ -107,7 +107,7 @@ export async function evaluatePairs(
     for (const text of textsFor(s)) {
       const x = await reading(s, text);
       const started = performance.now();
-      const y = convertAll(x, { target, settings, seed: 1, synthesis: synthesisFromEnv(), residual: residualFromEnv() });
+      const y = convertAll(x, { target, settings, seed: 1, synthesis: synthesisFromEnv(), residual: residualOverrideFromEnv() });
       const rtf = (performance.now() - started) / 1000 / (x.length / fs);
       const [ax, ay, at] = [analyzeVoice(x, fs), analyzeVoice(y, fs), analyzeVoice(await reading(t, text), fs)];
       const r: PairResult = {

@@ -20,7 +20,7 @@ import { measureVoice } from "../functions/media/voice-conversion/mapping.js";
 import { referenceText } from "../functions/media/voice-conversion/reference.js";
 import { premadeVoiceRecords } from "../functions/platform/domain/premadeVoices.js";
 import type { SpeechEngine, VoiceProfile } from "../functions/media/engine/port.js";
-import { residualFromEnv, synthesisFromEnv } from "./sts-outside.js";
+import { residualOverrideFromEnv, synthesisFromEnv } from "./sts-outside.js";
 
 const DEFAULTS = { stability: 0.5, similarity_boost: 0.75, style: 0, use_speaker_boost: true };
 
@@ -29,7 +29,7 @@ async function cases(engine: SpeechEngine, source: VoiceProfile, text: string, t
   const ax = analyzeVoice(x, 22_050);
   for (const [name, profile] of targets) {
     const target = measureVoice(await speak(engine, profile, referenceText(profile.language)));
-    const ay = analyzeVoice(convertAll(x, { target, settings: DEFAULTS, seed: 1, synthesis: synthesisFromEnv(), residual: residualFromEnv() }), 22_050);
+    const ay = analyzeVoice(convertAll(x, { target, settings: DEFAULTS, seed: 1, synthesis: synthesisFromEnv(), residual: residualOverrideFromEnv() }), 22_050);
     const at = analyzeVoice(await speak(engine, profile, text), 22_050);
     const [st, ss] = [similarity(ay.embedding, at.embedding), similarity(ay.embedding, ax.embedding)];
     console.log(`${label} -> ${name}: target ${st.toFixed(3)}, source ${ss.toFixed(3)}${st > ss ? "" : "  (nearer the source)"}`);

@@ -69,6 +69,19 @@ export function residualFromEnv(): ResidualOptions {
   return o;
 }
 
+/** The residual variables residualFromEnv reads. */
+const RESIDUAL_VARS = ["STS_EPOCHS", "STS_CROSSOVER", "STS_LOWER_PULSE", "STS_LOW_PULSE", "STS_UNVOICED_NOISE", "STS_SYNTH_ORDER", "STS_LOWER_PULSE_BY", "STS_EXC_POWER", "STS_OUTPUT_FILTER"];
+
+/**
+ * The residual options for convertAll: undefined when no STS_* residual variable is set, so the conversion uses
+ * DEFAULT_RESIDUAL. (An explicit `residual` replaces DEFAULT_RESIDUAL whole: passing residualFromEnv()'s `{}` measured
+ * residual.ts's bare defaults, not the adopted synthesis; docs/decisions/2026-12-07-sts-residual.md,
+ * "2026-12-08, the test and the script".)
+ */
+export function residualOverrideFromEnv(): ResidualOptions | undefined {
+  return RESIDUAL_VARS.some((k) => process.env[k]) ? residualFromEnv() : undefined;
+}
+
 const toFloat = (pcm: Int16Array) => Float32Array.from(pcm, (v) => v / 32768);
 
 /** The target as production measures it (functions/capabilities/speech/voiceTargets.ts). */
@@ -104,7 +117,7 @@ export async function sourceReadings(v: OutsideVoice, sentences: readonly string
 const to16k = (x: Float32Array) => floatToInt16(resample(x, WORK_RATE, 16_000));
 
 export async function evaluatePair(source: string, readings: Float32Array[], target: string, stats: VoiceStats, sentences: readonly string[]): Promise<Omit<StsOutsideRow, "werBefore"> & { after: Int16Array[] }> {
-  const outs = readings.map((x, i) => convertAll(x, { target: stats, settings: DEFAULT_VOICE_SETTINGS, seed: 1 + i, synthesis: synthesisFromEnv(), residual: residualFromEnv() }));
+  const outs = readings.map((x, i) => convertAll(x, { target: stats, settings: DEFAULT_VOICE_SETTINGS, seed: 1 + i, synthesis: synthesisFromEnv(), residual: residualOverrideFromEnv() }));
   const pitchErrors = outs.map((y) => {
     const m = measureVoice(y, WORK_RATE).f0MedianHz;
     return m && stats.f0MedianHz ? m / stats.f0MedianHz - 1 : NaN;
