@@ -10,7 +10,7 @@ import { DispatchingEngine } from "../../functions/media/engine/dispatch.js";
 import { EspeakEngine } from "../../functions/media/engine/espeak/engine.js";
 import { FliteEngine } from "../../functions/media/engine/flite/engine.js";
 import type { VoiceProfile } from "../../functions/media/engine/port.js";
-import { evaluatePair, measureTarget, sourceReadings } from "../../scripts/sts-outside.js";
+import { evaluatePair, measureTarget, residualOverrideFromEnv, sourceReadings, synthesisFromEnv } from "../../scripts/sts-outside.js";
 
 /**
  * Issue 26, "speech to speech keeps the words": speech Timbre's engine did not make (flite's rms, a
@@ -29,11 +29,12 @@ const GOAL = 0.15;
 /**
  * Not met: the default synthesis's figure on this set with a little room. The vocoder measured +2, +28, +44, +39
  * points (mean +28.6; 2026-11-29 and 2026-12-07 alike); the residual synthesis, the default since 2026-12-08
- * (docs/decisions/2026-12-07-sts-residual.md, "2026-12-08, later"), +0, +11, +27, +35 here (mean +18.3) and about
- * +2, +11, +25, +53 (mean about +22.8) through scripts/sts-outside.ts on the same pairs; the bound covers the larger.
- * Lower it toward GOAL as the conversion keeps more words.
+ * (docs/decisions/2026-12-07-sts-residual.md, "2026-12-08, later"), +1.8, +10.7, +25.0, +53.6 (mean +22.8; the
+ * same through scripts/sts-outside.ts --sentences=6). The +18.3 measured here before 2026-12-08's fix was residual.ts's
+ * bare defaults: evaluatePair passed `residual: {}`, which replaces DEFAULT_RESIDUAL whole ("2026-12-08, the test and
+ * the script"). Lower it toward GOAL as the conversion keeps more words.
  */
-const MEASURED_BOUND = 0.25;
+const MEASURED_BOUND = 0.24;
 
 const stats = async (id: string, text: string, degrade: Parameters<typeof outsideSpeech>[2] = []): Promise<VoiceStats> => {
   const d = decodeWav(new Uint8Array(await outsideSpeech(id, text, degrade)));
@@ -45,6 +46,9 @@ describe("speech to speech on outside speech (issue 26)", () => {
   beforeAll(async () => {
     expect(VOICES.every(outsideVoiceAvailable)).toBe(true);
     expect(recognizerAvailable()).toBe(true);
+    // The bound is the default synthesis's: no STS_* variable may swap it (evaluatePair reads them).
+    expect(synthesisFromEnv()).toBeUndefined();
+    expect(residualOverrideFromEnv()).toBeUndefined();
     const engine = new DispatchingEngine(new EspeakEngine(), { flite: () => new FliteEngine() });
     try {
       for (const name of TARGETS) {
